@@ -1,0 +1,173 @@
+//! `arbiter bench [RULESET]`: how fast the rules run. Uniformly random games from
+//! fresh seeds (`arbiter_engine::playout::random_playout`: rules only, no recording),
+//! first on one thread, then on every core, each for a `--seconds` budget.
+
+use std::process::ExitCode;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use anyhow::anyhow;
+use arbiter_rulesets::Ruleset;
+use serde::Serialize;
+use serde_json::Value;
+
+/// A safety net for a ruleset that failed to end a random game.
+const MAX_DECISIONS: usize = 1_000_000;
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// Only this ruleset (default: all of them).
+    ruleset: Option<String>,
+    /// Time budget per measurement, in seconds.
+    #[arg(long, default_value_t = 3.0)]
+    seconds: f64,
+    /// Seats per game (default: 2, or the ruleset's minimum if higher).
+    #[arg(long)]
+    seats: Option<usize>,
+    /// Threads for the all-cores measurement (default: one per core).
+    #[arg(long)]
+    threads: Option<usize>,
+    /// First game seed; each game takes the next.
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// Print JSON instead of a table.
+    #[arg(long)]
+    json: bool,
+}
+
+/// One measurement: games and decisions over the elapsed time.
+#[derive(Debug, Serialize)]
+struct Rate {
+    threads: usize,
+    games: u64,
+    decisions: u64,
+    seconds: f64,
+    playouts_per_second: f64,
+    decisions_per_second: f64,
+}
+
+#[derive(Debug, Serialize)]
+struct RulesetBench {
+    ruleset: &'static str,
+    seats: usize,
+    single_thread: Rate,
+    all_cores: Rate,
+}
+
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    if !(args.seconds.is_finite() && args.seconds > 0.0) {
+        return Err(anyhow!("--seconds must be a positive number"));
+    }
+    let budget = Duration::from_secs_f64(args.seconds);
+    let rulesets = match &args.ruleset {
+        Some(id) => vec![super::find_ruleset(id)?],
+        None => arbiter_rulesets::all(),
+    };
+    let threads = args
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+        .max(1);
+    let mut results = Vec::new();
+    for ruleset in &rulesets {
+        let config = ruleset.game.normalize_config(&Value::Null)?;
+        let counts = ruleset.game.seat_counts(&config)?;
+        let seats = args.seats.unwrap_or(2).max(*counts.start());
+        if !counts.contains(&seats) {
+            return Err(anyhow!(
+                "{} is played by {} to {} seats, got {seats}",
+                ruleset.id(),
+                counts.start(),
+                counts.end()
+            ));
+        }
+        let single_thread = measure(ruleset, &config, seats, args.seed, 1, budget)?;
+        let all_cores = measure(ruleset, &config, seats, args.seed, threads, budget)?;
+        results.push(RulesetBench {
+            ruleset: ruleset.id(),
+            seats,
+            single_thread,
+            all_cores,
+        });
+    }
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&results)?);
+    } else {
+        println!(
+            "random playouts, {} s per measurement, {threads} threads for all cores",
+            args.seconds
+        );
+        println!(
+            "{:<12} {:>5} {:>16} {:>16} {:>16} {:>16}",
+            "ruleset",
+            "seats",
+            "playouts/s (1)",
+            "decisions/s (1)",
+            "playouts/s (all)",
+            "decisions/s (all)"
+        );
+        for r in &results {
+            println!(
+                "{:<12} {:>5} {:>16.1} {:>16.0} {:>16.1} {:>16.0}",
+                r.ruleset,
+                r.seats,
+                r.single_thread.playouts_per_second,
+                r.single_thread.decisions_per_second,
+                r.all_cores.playouts_per_second,
+                r.all_cores.decisions_per_second
+            );
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Play random games on `threads` threads until `budget` has passed (a game under way
+/// when it does is finished and counted; the rate uses the real elapsed time).
+fn measure(
+    ruleset: &Ruleset,
+    config: &Value,
+    seats: usize,
+    first_seed: u64,
+    threads: usize,
+    budget: Duration,
+) -> anyhow::Result<Rate> {
+    let next_seed = AtomicU64::new(first_seed);
+    let started = Instant::now();
+    let totals: Vec<Result<(u64, u64), String>> = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..threads)
+            .map(|_| {
+                scope.spawn(|| {
+                    let (mut games, mut decisions) = (0u64, 0u64);
+                    while started.elapsed() < budget {
+                        let seed = next_seed.fetch_add(1, Ordering::Relaxed);
+                        let (_, n) = ruleset.random_playout(config, seats, seed, MAX_DECISIONS)?;
+                        games += 1;
+                        decisions += n as u64;
+                    }
+                    Ok((games, decisions))
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .map(|w| {
+                w.join()
+                    .unwrap_or_else(|_| Err("a worker panicked".to_string()))
+            })
+            .collect()
+    });
+    let seconds = started.elapsed().as_secs_f64();
+    let (mut games, mut decisions) = (0u64, 0u64);
+    for total in totals {
+        let (g, d) = total.map_err(|e| anyhow!("{}: {e}", ruleset.id()))?;
+        games += g;
+        decisions += d;
+    }
+    Ok(Rate {
+        threads,
+        games,
+        decisions,
+        seconds,
+        playouts_per_second: games as f64 / seconds,
+        decisions_per_second: decisions as f64 / seconds,
+    })
+}

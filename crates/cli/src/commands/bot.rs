@@ -1,0 +1,127 @@
+//! `arbiter bot --server HOST:PORT --ruleset R --player mcts --name N --password P`:
+//! a built-in bot as an ordinary network client. It logs in (registering the account
+//! the first time), joins the ruleset's matchmaking queue, and answers every prompt
+//! from its seat's view alone, for `--games` games.
+
+use std::process::ExitCode;
+
+use anyhow::{anyhow, Context};
+use arbiter_rulesets::ViewBot;
+use arbiter_server::client::{play, BotPlan, Decider};
+use serde_json::Value;
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// The server's native-protocol address, HOST:PORT.
+    #[arg(long)]
+    server: String,
+    /// Ruleset id (see `arbiter rulesets`).
+    #[arg(long)]
+    ruleset: String,
+    /// Built-in player: random, greedy, mcts, and the ruleset's own (see `arbiter rulesets`).
+    #[arg(long, default_value = "mcts")]
+    player: String,
+    /// Account name (registered on first use).
+    #[arg(long)]
+    name: String,
+    /// Account password.
+    #[arg(long, env = "ARBITER_BOT_PASSWORD")]
+    password: String,
+    /// Games to play before exiting.
+    #[arg(long, default_value_t = 1)]
+    games: u32,
+    /// Configuration to queue for, as JSON (missing fields take defaults).
+    #[arg(long)]
+    config: Option<String>,
+    /// Players per match (default: the ruleset's smallest count of at least two).
+    #[arg(long)]
+    seats: Option<usize>,
+    /// Seed for the player's own randomness.
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+}
+
+/// A view bot seen as the client's decider.
+struct ViewPlayer(Box<dyn ViewBot>);
+
+impl Decider for ViewPlayer {
+    fn decide(&mut self, view: &Value, seat: usize) -> Result<Value, String> {
+        self.0.decide(view, seat)
+    }
+}
+
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let ruleset = arbiter_rulesets::find(&args.ruleset).ok_or_else(|| {
+        let ids: Vec<&str> = arbiter_rulesets::all().iter().map(|r| r.id()).collect();
+        anyhow!(
+            "unknown ruleset {:?}; known: {}",
+            args.ruleset,
+            ids.join(", ")
+        )
+    })?;
+    let config: Value = match &args.config {
+        Some(text) => serde_json::from_str(text).context("--config is not JSON")?,
+        None => Value::Null,
+    };
+    // Refuse an unknown player before connecting.
+    if ruleset
+        .view_bot(
+            &args.player,
+            args.seed,
+            &ruleset.game.normalize_config(&config)?,
+        )
+        .is_none()
+    {
+        return Err(anyhow!(
+            "{} has no player {:?}; built-in players: {}",
+            ruleset.id(),
+            args.player,
+            ruleset.bots.join(", ")
+        ));
+    }
+    let plan = BotPlan {
+        server: args.server.clone(),
+        ruleset: args.ruleset.clone(),
+        name: args.name.clone(),
+        password: args.password.clone(),
+        games: args.games,
+        config,
+        seats: args.seats,
+    };
+    let player = args.player.clone();
+    let base_seed = args.seed;
+    let factory = Box::new(move |config: &Value, seed: u64| {
+        ruleset
+            .view_bot(&player, base_seed ^ seed, config)
+            .map(|bot| Box::new(ViewPlayer(bot)) as Box<dyn Decider>)
+            .ok_or_else(|| format!("no {player:?} player for this configuration"))
+    });
+    let runtime = tokio::runtime::Runtime::new().context("cannot start the async runtime")?;
+    let report = runtime.block_on(play(&plan, factory))?;
+    for game in &report.games {
+        let result = match (game.rank, game.winners, &game.ejected) {
+            (_, _, Some(reason)) => format!("ejected: {reason}"),
+            (1, 1, None) => "won".to_string(),
+            (1, _, None) => "shared the win".to_string(),
+            (rank, _, None) => format!("rank {rank}"),
+        };
+        println!(
+            "match {} seat {} {} ({} decisions)",
+            game.match_id, game.seat, result, game.decisions
+        );
+    }
+    let wins = report
+        .games
+        .iter()
+        .filter(|g| g.rank == 1 && g.ejected.is_none())
+        .count();
+    println!(
+        "{} played {} game(s) of {}: {} won or shared, {} answer(s) refused",
+        args.name,
+        report.games.len(),
+        args.ruleset,
+        wins,
+        report.rejected
+    );
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,41 @@
+//! One file per subcommand.
+
+pub mod bench;
+pub mod bot;
+pub mod harness;
+pub mod play;
+pub mod replay;
+pub mod rulesets;
+pub mod serve;
+pub mod show;
+pub mod tournament;
+
+use anyhow::anyhow;
+use arbiter_engine::{MatchRecord, Outcome};
+use arbiter_rulesets::Ruleset;
+
+/// A shipped ruleset by id, or an error listing the known ids.
+pub fn find_ruleset(id: &str) -> anyhow::Result<Ruleset> {
+    arbiter_rulesets::find(id).ok_or_else(|| {
+        let ids: Vec<&str> = arbiter_rulesets::all().iter().map(|r| r.id()).collect();
+        anyhow!("unknown ruleset {id:?}; known: {}", ids.join(", "))
+    })
+}
+
+/// "ldasg#1 wins with 66" in the record's own seat names (the rules only know seats).
+pub fn describe_outcome(record: &MatchRecord, outcome: &Outcome) -> String {
+    let winners = outcome.winners();
+    let names: Vec<&str> = winners
+        .iter()
+        .filter_map(|&s| record.seats.get(s).map(String::as_str))
+        .collect();
+    match names.as_slice() {
+        [] => "nobody wins".to_string(),
+        [one] => format!("{one} wins with {}", outcome.scores[winners[0]]),
+        many => format!(
+            "{} share the win with {}",
+            many.join(" and "),
+            outcome.scores[winners[0]]
+        ),
+    }
+}

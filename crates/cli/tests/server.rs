@@ -1,0 +1,401 @@
+//! `arbiter serve` and `arbiter bot` as real processes over loopback: bots of every
+//! ruleset play through a served server and the HTTP API serves what they played; a
+//! server killed with SIGKILL mid-match restarts on the same data directory without
+//! losing an account or a finished match, the running match marked aborted with its log.
+//!
+//! These tests live in the CLI crate because only its tests get the `arbiter` binary
+//! (`CARGO_BIN_EXE_arbiter`), built by cargo for them.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::path::Path;
+use std::process::{Child, Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+/// A running `arbiter serve` and the addresses it printed.
+struct Served {
+    child: Child,
+    tcp: String,
+    http: String,
+    /// Every line it printed on stdout before serving.
+    banner: Vec<String>,
+}
+
+fn serve(data: &Path, extra: &[&str]) -> Served {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_arbiter"));
+    command
+        .args([
+            "serve",
+            "--http",
+            "127.0.0.1:0",
+            "--tcp",
+            "127.0.0.1:0",
+            "--data",
+        ])
+        .arg(data)
+        .args(extra);
+    serve_with(command)
+}
+
+/// Start a prepared `arbiter serve` command and read its banner.
+fn serve_with(mut command: Command) -> Served {
+    let mut child = command
+        .env("RUST_LOG", "warn")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("arbiter serve starts");
+    let stdout = child.stdout.take().expect("stdout");
+    let mut lines = BufReader::new(stdout).lines();
+    let (mut tcp, mut http, mut banner) = (None, None, Vec::new());
+    while tcp.is_none()
+        || http.is_none()
+        || !banner.iter().any(|l: &String| l.starts_with("aborted"))
+    {
+        let line = lines
+            .next()
+            .expect("arbiter serve prints its addresses")
+            .expect("a line");
+        let mut words = line.split_whitespace();
+        match (words.next(), words.next()) {
+            (Some("tcp"), Some(addr)) => tcp = Some(addr.to_string()),
+            (Some("http"), Some(url)) => http = Some(url.trim_start_matches("http://").to_string()),
+            _ => {}
+        }
+        banner.push(line);
+    }
+    // Keep reading stdout in the background so the server never blocks on it.
+    std::thread::spawn(move || for _ in lines {});
+    Served {
+        child,
+        tcp: tcp.expect("tcp address"),
+        http: http.expect("http address"),
+        banner,
+    }
+}
+
+fn bot(server: &str, ruleset: &str, player: &str, name: &str, games: u32) -> Child {
+    Command::new(env!("CARGO_BIN_EXE_arbiter"))
+        .args([
+            "bot",
+            "--server",
+            server,
+            "--ruleset",
+            ruleset,
+            "--player",
+            player,
+        ])
+        .args(["--name", name, "--password", &format!("pw-{name}")])
+        .args(["--games", &games.to_string()])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("arbiter bot starts")
+}
+
+fn finish(child: Child) -> Output {
+    child.wait_with_output().expect("the process ends")
+}
+
+/// `GET path`: status and JSON body (HTTP/1.1, connection closed by the server).
+fn get(http: &str, path: &str) -> (u16, Value) {
+    let mut stream = TcpStream::connect(http).expect("connect to HTTP");
+    stream
+        .set_read_timeout(Some(Duration::from_secs(30)))
+        .expect("timeout");
+    write!(
+        stream,
+        "GET {path} HTTP/1.1\r\nHost: {http}\r\nConnection: close\r\n\r\n"
+    )
+    .expect("request");
+    let mut response = String::new();
+    stream.read_to_string(&mut response).expect("response");
+    let (head, body) = response.split_once("\r\n\r\n").expect("HTTP response");
+    let status = head
+        .split_whitespace()
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .expect("status");
+    let body = if head
+        .to_ascii_lowercase()
+        .contains("transfer-encoding: chunked")
+    {
+        let mut out = String::new();
+        let mut rest = body;
+        while let Some((size, tail)) = rest.split_once("\r\n") {
+            let size = usize::from_str_radix(size.trim(), 16).unwrap_or(0);
+            if size == 0 || tail.len() < size {
+                break;
+            }
+            out.push_str(&tail[..size]);
+            rest = tail[size..].trim_start_matches("\r\n");
+        }
+        out
+    } else {
+        body.to_string()
+    };
+    (
+        status,
+        serde_json::from_str(&body).unwrap_or(Value::String(body)),
+    )
+}
+
+/// Poll `path` until `pred` holds (within `secs`).
+fn wait_for(http: &str, path: &str, secs: u64, pred: impl Fn(&Value) -> bool) -> Value {
+    let start = Instant::now();
+    loop {
+        let (status, body) = get(http, path);
+        if status == 200 && pred(&body) {
+            return body;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(secs),
+            "{path}: {body}"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// A client that registers, queues for T&E, passes at its first `answers` prompts,
+/// then stays silent until the server goes away.
+fn slow_player(tcp: &str, name: &str, answers: usize) {
+    let mut stream = TcpStream::connect(tcp).expect("connect");
+    let reader = BufReader::new(stream.try_clone().expect("clone"));
+    let password = format!("pw-{name}");
+    writeln!(
+        stream,
+        r#"{{"type":"register","name":"{name}","password":"{password}"}}"#
+    )
+    .expect("register");
+    writeln!(stream, r#"{{"type":"queue","ruleset":"tae"}}"#).expect("queue");
+    let mut answered = 0;
+    for line in reader.lines() {
+        let Ok(line) = line else { break };
+        if line.contains(r#""type":"prompt""#) && answered < answers {
+            answered += 1;
+            if writeln!(stream, r#"{{"type":"act","action":"pass"}}"#).is_err() {
+                break;
+            }
+        }
+    }
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+#[test]
+fn arbiter_bots_play_every_ruleset_through_arbiter_serve() {
+    let data = tempfile::tempdir().expect("temp dir");
+    let mut served = serve(data.path(), &["--deadline", "*=10s"]);
+    assert!(
+        served.banner[0].starts_with("arbiter "),
+        "{:?}",
+        served.banner
+    );
+    // Every ruleset at once, two bots each.
+    let games = [
+        ("qgame", "greedy", "random"),
+        ("spacegoo", "greedy", "random"),
+        ("spacecrack", "greedy", "random"),
+        ("tae", "greedy", "random"),
+    ];
+    let mut bots = Vec::new();
+    for (ruleset, first, second) in games {
+        bots.push((
+            ruleset,
+            bot(&served.tcp, ruleset, first, &format!("{ruleset}-one"), 1),
+        ));
+        bots.push((
+            ruleset,
+            bot(&served.tcp, ruleset, second, &format!("{ruleset}-two"), 1),
+        ));
+    }
+    for (ruleset, child) in bots {
+        let out = finish(child);
+        let stdout = text(&out.stdout);
+        assert!(
+            out.status.success(),
+            "{ruleset}: {stdout} {}",
+            text(&out.stderr)
+        );
+        assert!(stdout.contains("played 1 game(s)"), "{stdout}");
+    }
+    for (ruleset, _, _) in games {
+        let list = wait_for(
+            &served.http,
+            &format!("/api/matches?ruleset={ruleset}"),
+            20,
+            |l| l["matches"][0]["status"] == "finished",
+        );
+        let summary = &list["matches"][0];
+        let players: Vec<&str> = summary["seats"]
+            .as_array()
+            .expect("seats")
+            .iter()
+            .filter_map(|s| s["name"].as_str())
+            .collect();
+        assert!(
+            players.contains(&format!("{ruleset}-one").as_str()),
+            "{summary}"
+        );
+        assert!(
+            players.contains(&format!("{ruleset}-two").as_str()),
+            "{summary}"
+        );
+        let id = summary["id"].as_i64().expect("id");
+        let (status, stored) = get(&served.http, &format!("/api/matches/{id}"));
+        assert_eq!(status, 200);
+        assert!(stored["outcome"]["ranks"].is_array(), "{stored}");
+        let (status, replay) = get(&served.http, &format!("/api/matches/{id}/replay"));
+        assert_eq!(status, 200, "{replay}");
+        assert_eq!(
+            replay["steps"].as_array().map(Vec::len),
+            summary["moves"].as_u64().map(|m| m as usize + 1)
+        );
+        assert_eq!(replay["outcome"], stored["outcome"]);
+        let (status, board) = get(&served.http, &format!("/api/leaderboard/{ruleset}"));
+        assert_eq!(status, 200);
+        assert_eq!(
+            board["entries"].as_array().map(Vec::len),
+            Some(2),
+            "{board}"
+        );
+    }
+    served.child.kill().expect("stop the server");
+    let _ = served.child.wait();
+}
+
+/// Settings from the environment and a TOML file, flags over both.
+#[test]
+fn serve_reads_the_environment_and_a_toml_file() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let file = dir.path().join("arbiter.toml");
+    std::fs::write(
+        &file,
+        "http = \"127.0.0.1:0\"\ntcp = \"127.0.0.1:0\"\ndata = \"/nonexistent/ignored\"\n\
+         [deadlines]\ntae = \"250ms\"\nqgame = \"9s\"\n",
+    )
+    .expect("write the file");
+    let data = dir.path().join("from-env");
+    let mut command = Command::new(env!("CARGO_BIN_EXE_arbiter"));
+    command
+        .args(["serve", "--config"])
+        .arg(&file)
+        .args(["--deadline", "qgame=2s"])
+        .env("ARBITER_DATA", &data);
+    let mut served = serve_with(command);
+    assert!(
+        served
+            .banner
+            .iter()
+            .any(|l| l == &format!("data     {}", data.display())),
+        "{:?}",
+        served.banner
+    );
+    assert!(
+        data.join("arbiter.db").exists(),
+        "the SQLite file is created on first run"
+    );
+    let (status, rulesets) = get(&served.http, "/api/rulesets");
+    assert_eq!(status, 200);
+    let deadline = |id: &str| {
+        rulesets
+            .as_array()
+            .and_then(|list| list.iter().find(|r| r["id"] == id))
+            .map(|r| r["deadline_ms"].clone())
+    };
+    assert_eq!(deadline("tae"), Some(Value::from(250)));
+    assert_eq!(deadline("qgame"), Some(Value::from(2000)));
+    served.child.kill().expect("stop");
+    let _ = served.child.wait();
+
+    // A bad setting is one line on stderr and exit code 2.
+    let out = Command::new(env!("CARGO_BIN_EXE_arbiter"))
+        .args(["serve", "--deadline", "chess=1s"])
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("chess"), "{}", text(&out.stderr));
+}
+
+#[test]
+fn sigkill_mid_match_loses_no_account_and_no_finished_match() {
+    let data = tempfile::tempdir().expect("temp dir");
+    let mut served = serve(data.path(), &["--deadline", "*=30s"]);
+
+    // One finished game.
+    let a = bot(&served.tcp, "spacegoo", "random", "kill-a", 1);
+    let b = bot(&served.tcp, "spacegoo", "random", "kill-b", 1);
+    assert!(finish(a).status.success());
+    assert!(finish(b).status.success());
+    let finished = wait_for(&served.http, "/api/matches?status=finished", 20, |l| {
+        l["matches"].as_array().is_some_and(|m| m.len() == 1)
+    });
+    let finished_id = finished["matches"][0]["id"].as_i64().expect("id");
+    let (_, finished_before) = get(&served.http, &format!("/api/matches/{finished_id}"));
+
+    // A match under way: a bot against a client that answers five prompts, then
+    // thinks for the rest of its 30 s deadline.
+    let c = bot(&served.tcp, "tae", "greedy", "kill-c", 1);
+    let tcp = served.tcp.clone();
+    let slow = std::thread::spawn(move || slow_player(&tcp, "kill-d", 5));
+    let running = wait_for(&served.http, "/api/matches?status=running", 30, |l| {
+        l["matches"][0]["moves"].as_u64().is_some_and(|m| m >= 5)
+    });
+    let running_id = running["matches"][0]["id"].as_i64().expect("id");
+
+    // SIGKILL: no shutdown code runs.
+    served.child.kill().expect("SIGKILL");
+    let _ = served.child.wait();
+    // The players lose their server and give up.
+    let _ = finish(c);
+    let _ = slow.join();
+
+    let mut again = serve(data.path(), &[]);
+    assert!(
+        again
+            .banner
+            .iter()
+            .any(|l| l.starts_with("aborted  1 match")),
+        "{:?}",
+        again.banner
+    );
+    // Accounts: all four exist and still log in (a bot logs in and plays).
+    for name in ["kill-a", "kill-b", "kill-c", "kill-d"] {
+        let (status, profile) = get(&again.http, &format!("/api/players/{name}"));
+        assert_eq!(status, 200, "{name}: {profile}");
+    }
+    let (_, finished_after) = get(&again.http, &format!("/api/matches/{finished_id}"));
+    assert_eq!(
+        finished_after, finished_before,
+        "the finished match is unchanged"
+    );
+    let (status, replay) = get(&again.http, &format!("/api/matches/{finished_id}/replay"));
+    assert_eq!(status, 200, "{replay}");
+
+    // The match that was running: aborted, its log kept and replayable.
+    let (status, aborted) = get(&again.http, &format!("/api/matches/{running_id}"));
+    assert_eq!(status, 200);
+    assert_eq!(aborted["status"], "aborted", "{aborted}");
+    let moves = aborted["moves"].as_u64().expect("moves");
+    assert!(moves >= 5, "{aborted}");
+    let (status, replay) = get(&again.http, &format!("/api/matches/{running_id}/replay"));
+    assert_eq!(status, 200, "{replay}");
+    assert_eq!(
+        replay["steps"].as_array().map(Vec::len),
+        Some(moves as usize + 1)
+    );
+    assert_eq!(replay["outcome"], Value::Null);
+
+    // Old passwords still work: the two first players play again on the new server.
+    let a = bot(&again.tcp, "spacegoo", "random", "kill-a", 1);
+    let b = bot(&again.tcp, "spacegoo", "random", "kill-b", 1);
+    let (a, b) = (finish(a), finish(b));
+    assert!(a.status.success(), "{}", text(&a.stderr));
+    assert!(b.status.success(), "{}", text(&b.stderr));
+    again.child.kill().expect("stop");
+    let _ = again.child.wait();
+}

@@ -1,0 +1,123 @@
+//! `arbiter tournament` and `arbiter bench`, run as the real binary.
+
+use std::process::{Command, Output};
+
+fn arbiter(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_arbiter"))
+        .args(args)
+        .output()
+        .expect("the arbiter binary runs")
+}
+
+fn stdout(output: &Output) -> String {
+    assert!(
+        output.status.success(),
+        "arbiter failed: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+/// Bounded by iterations with a fixed seed, a tournament prints the same table every
+/// time, whatever the order the parallel games finish in.
+#[test]
+fn a_seeded_iteration_bounded_tournament_gives_the_same_table_twice() {
+    let args = [
+        "tournament",
+        "spacecrack",
+        "--seats",
+        "mcts,greedy,random",
+        "--games",
+        "6",
+        "--jobs",
+        "2",
+        "--iterations",
+        "15",
+        "--seed",
+        "4",
+    ];
+    let first = stdout(&arbiter(&args));
+    let second = stdout(&arbiter(&args));
+    assert_eq!(first, second);
+    for player in ["mcts", "greedy", "random"] {
+        assert!(
+            first.lines().any(|l| l.starts_with(player)),
+            "no line for {player}:\n{first}"
+        );
+    }
+    assert!(
+        first.contains("Weng-Lin"),
+        "three seats are rated with Weng-Lin:\n{first}"
+    );
+
+    let mut json_args = args.to_vec();
+    json_args.push("--json");
+    let json: serde_json::Value = serde_json::from_str(&stdout(&arbiter(&json_args))).unwrap();
+    let standings = json["report"]["standings"].as_array().unwrap();
+    assert_eq!(standings.len(), 3);
+    let games: u64 = standings.iter().map(|s| s["games"].as_u64().unwrap()).sum();
+    assert_eq!(games, 18, "every entry plays every game");
+    let results = json["report"]["results"].as_array().unwrap();
+    assert_eq!(results.len(), 6);
+}
+
+#[test]
+fn tournament_rejects_bad_input_with_a_clear_error() {
+    for (args, expect) in [
+        (
+            vec!["tournament", "qgame", "--seats", "mcts,nobody"],
+            "unknown player",
+        ),
+        (
+            vec!["tournament", "spacegoo", "--seats", "mcts,greedy,random"],
+            "seats",
+        ),
+        (
+            vec!["tournament", "chess", "--seats", "mcts,greedy"],
+            "unknown ruleset",
+        ),
+        (
+            vec![
+                "tournament",
+                "tae",
+                "--seats",
+                "mcts,greedy",
+                "--games",
+                "0",
+            ],
+            "--games",
+        ),
+    ] {
+        let output = arbiter(&args);
+        assert_eq!(output.status.code(), Some(2), "{args:?}");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(stderr.contains(expect), "{args:?}: {stderr}");
+    }
+}
+
+#[test]
+fn bench_measures_every_ruleset() {
+    let text = stdout(&arbiter(&["bench", "--seconds", "0.05", "--threads", "2"]));
+    for id in ["qgame", "spacecrack", "spacegoo", "tae"] {
+        assert!(
+            text.lines().any(|l| l.starts_with(id)),
+            "no line for {id}:\n{text}"
+        );
+    }
+    let json: serde_json::Value = serde_json::from_str(&stdout(&arbiter(&[
+        "bench",
+        "spacecrack",
+        "--seconds",
+        "0.05",
+        "--json",
+    ])))
+    .unwrap();
+    let rows = json.as_array().unwrap();
+    assert_eq!(rows.len(), 1);
+    for rate in ["single_thread", "all_cores"] {
+        assert!(rows[0][rate]["games"].as_u64().unwrap() > 0);
+        assert!(rows[0][rate]["decisions_per_second"].as_f64().unwrap() > 0.0);
+    }
+    let bad = arbiter(&["bench", "--seconds", "-1"]);
+    assert_eq!(bad.status.code(), Some(2));
+}

@@ -1,0 +1,364 @@
+//! The remote protocol's parts against hand-driven TCP peers: sign-up rules, the proxy
+//! player's failure modes, the empty result, and a recorded session of a small game.
+//! Waits here are short because these configurations are ours, not the course's.
+
+use std::io::Write;
+use std::net::{TcpListener, TcpStream};
+use std::sync::{Arc, Mutex};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use arbiter_qgame::{Color, JPlayer, JPub, Map, QAction, Shape, Tile};
+use arbiter_qgame_course::actors::{ActorLevel, ActorSpec};
+use arbiter_qgame_course::remote::deadline::DeadlineStream;
+use arbiter_qgame_course::remote::signup::{sign_up, SignupRules};
+use arbiter_qgame_course::remote::wire::{write_value, JsonReader};
+use arbiter_qgame_course::remote::{run_clients, serve, ClientConfig, ProxyPlayer, ServerConfig};
+use arbiter_qgame_course::{CoursePlayer, PlayerFailure};
+use serde_json::{json, Value};
+
+fn loopback() -> (TcpListener, u16) {
+    let listener = TcpListener::bind("127.0.0.1:0").expect("a free loopback port");
+    let port = listener.local_addr().expect("bound").port();
+    (listener, port)
+}
+
+/// Connect and send `bytes` (if any) after `delay`.
+fn raw_client(port: u16, delay: Duration, bytes: Option<&'static str>) -> thread::JoinHandle<()> {
+    thread::spawn(move || {
+        thread::sleep(delay);
+        let mut stream = TcpStream::connect(("127.0.0.1", port)).expect("connects");
+        if let Some(bytes) = bytes {
+            let _ = stream.write_all(bytes.as_bytes());
+        }
+        // Stay connected a while so the server, not the client, decides.
+        thread::sleep(Duration::from_secs(3));
+    })
+}
+
+#[test]
+fn sign_up_keeps_valid_names_in_order_and_refuses_the_rest() {
+    let (listener, port) = loopback();
+    let step = Duration::from_millis(300);
+    let clients = [
+        Some("\"first\""),
+        Some("\"ouch ouch\""),
+        Some("42"),
+        // Never sends a name: refused after the name wait.
+        None,
+        Some("   \"second\"  "),
+        Some("\"abcdefghijklmnopqrstu\""),
+        Some("\"third\""),
+    ]
+    .into_iter()
+    .enumerate()
+    .map(|(i, bytes)| {
+        raw_client(
+            port,
+            step * (i as u32 + 1) + step * 3 * (i >= 4) as u32,
+            bytes,
+        )
+    })
+    .collect::<Vec<_>>();
+    let rules = SignupRules {
+        tries: 1,
+        period: Duration::from_secs(6),
+        name_wait: Duration::from_millis(700),
+    };
+    let started = Instant::now();
+    let recruits = sign_up(&listener, &rules, false).expect("sign-up runs");
+    let names: Vec<String> = recruits.iter().map(|r| r.name.clone()).collect();
+    assert_eq!(names, ["first", "second", "third"]);
+    // Fewer than four: sign-up lasts the whole period.
+    assert!(started.elapsed() >= rules.period);
+    for client in clients {
+        client.join().expect("client thread");
+    }
+}
+
+#[test]
+fn four_players_end_sign_up_at_once() {
+    let (listener, port) = loopback();
+    let clients: Vec<_> = ["\"a\"", "\"b\"", "\"c\"", "\"d\"", "\"e\""]
+        .into_iter()
+        .enumerate()
+        .map(|(i, name)| raw_client(port, Duration::from_millis(100 * i as u64), Some(name)))
+        .collect();
+    let rules = SignupRules {
+        tries: 2,
+        period: Duration::from_secs(25),
+        name_wait: Duration::from_secs(2),
+    };
+    let started = Instant::now();
+    let recruits = sign_up(&listener, &rules, false).expect("sign-up runs");
+    let names: Vec<String> = recruits.iter().map(|r| r.name.clone()).collect();
+    assert_eq!(names, ["a", "b", "c", "d"]);
+    assert!(started.elapsed() < Duration::from_secs(10));
+    for client in clients {
+        client.join().expect("client thread");
+    }
+}
+
+/// A small game: A holds two red tiles that go next to the red star and finish the
+/// game on A's first turn.
+fn small_server_config(wait: u64, tries: u64) -> ServerConfig {
+    let tile = |color: &str, shape: &str| json!({"color": color, "shape": shape});
+    ServerConfig::from_json(&json!({
+        "port": 45678, "server-tries": tries, "server-wait": wait, "wait-for-signup": 1,
+        "quiet": true,
+        "ref-spec": {
+            "state0": {
+                "map": [[0, [0, tile("red", "star")]]],
+                "tile*": [tile("yellow", "star"), tile("orange", "star")],
+                "players": [
+                    {"name": "X", "score": 0,
+                     "tile*": [tile("red", "circle"), tile("red", "square")]},
+                    {"name": "Y", "score": 0,
+                     "tile*": [tile("green", "star"), tile("blue", "clover")]}
+                ]
+            },
+            "quiet": true, "config-s": {"qbo": 8, "fbo": 4}, "per-turn": 2,
+            "observe": false
+        }
+    }))
+    .expect("a valid configuration")
+}
+
+fn client_config(players: Value) -> ClientConfig {
+    ClientConfig::from_json(&json!({
+        "port": 45678, "host": "127.0.0.1", "wait": 0, "quiet": true, "players": players
+    }))
+    .expect("a valid client configuration")
+}
+
+#[test]
+fn too_few_players_give_the_empty_result() {
+    let (listener, port) = loopback();
+    let config = small_server_config(1, 2);
+    let started = Instant::now();
+    let server = thread::spawn(move || serve(&config, listener));
+    let clients = run_clients(&client_config(json!([["A", "dag"]])), &[], port);
+    assert_eq!(server.join().expect("server").to_json(), json!([[], []]));
+    // Two periods of one second, then the end.
+    let elapsed = started.elapsed();
+    assert!(elapsed >= Duration::from_secs(2) && elapsed < Duration::from_secs(4));
+    assert_eq!(clients.len(), 1);
+}
+
+#[test]
+fn more_players_than_state0_give_the_empty_result() {
+    let (listener, port) = loopback();
+    let config = small_server_config(1, 1);
+    let server = thread::spawn(move || serve(&config, listener));
+    run_clients(
+        &client_config(json!([["A", "dag"], ["B", "dag"], ["C", "dag"]])),
+        &[],
+        port,
+    );
+    assert_eq!(server.join().expect("server").to_json(), json!([[], []]));
+}
+
+/// Forward one client's connection to the server, recording each message.
+fn recording_relay(
+    listener: TcpListener,
+    server_port: u16,
+    log: Arc<Mutex<Vec<String>>>,
+) -> thread::JoinHandle<()> {
+    thread::spawn(move || {
+        let (client, _) = listener.accept().expect("the client connects");
+        let server = TcpStream::connect(("127.0.0.1", server_port)).expect("server is up");
+        let pipe = |from: TcpStream, to: TcpStream, label: &'static str| {
+            let log = Arc::clone(&log);
+            thread::spawn(move || {
+                let mut reader = JsonReader::new(DeadlineStream::new(from));
+                while let Ok(value) = reader.next_value() {
+                    log.lock().expect("log").push(format!("{label} {value}"));
+                    if write_value(&to, &value).is_err() {
+                        break;
+                    }
+                }
+                let _ = to.shutdown(std::net::Shutdown::Write);
+            })
+        };
+        let up = pipe(
+            client.try_clone().expect("clone"),
+            server.try_clone().expect("clone"),
+            "client → server:",
+        );
+        let down = pipe(server, client, "server → client:");
+        up.join().expect("relay");
+        down.join().expect("relay");
+    })
+}
+
+#[test]
+fn a_recorded_session_of_a_small_game() {
+    let (server_listener, server_port) = loopback();
+    let (relay_listener, relay_port) = loopback();
+    let config = small_server_config(1, 1);
+    let server = thread::spawn(move || serve(&config, server_listener));
+    let log = Arc::new(Mutex::new(Vec::new()));
+    let relay = recording_relay(relay_listener, server_port, Arc::clone(&log));
+    // X signs up through the recording relay, then Y directly.
+    let x =
+        thread::spawn(move || run_clients(&client_config(json!([["X", "dag"]])), &[], relay_port));
+    thread::sleep(Duration::from_millis(300));
+    run_clients(&client_config(json!([["Y", "dag"]])), &[], server_port);
+    x.join().expect("client X");
+    let result = server.join().expect("server");
+    relay.join().expect("relay");
+    assert_eq!(result.to_json(), json!([["X"], []]));
+
+    let log = log.lock().expect("log").clone();
+    let methods: Vec<String> = log
+        .iter()
+        .map(|line| {
+            let (label, value) = line.split_once(": ").expect("labelled");
+            let value: Value = serde_json::from_str(value).expect("JSON");
+            match (label, &value) {
+                ("server → client", Value::Array(call)) => call[0].as_str().unwrap_or("?"),
+                (_, Value::String(word)) if word == "void" => "void",
+                (_, Value::String(_)) => "name",
+                _ => "choice",
+            }
+            .to_string()
+        })
+        .collect();
+    assert_eq!(
+        methods,
+        [
+            "name",
+            "setup",
+            "void",
+            "take-turn",
+            "choice",
+            "win",
+            "void"
+        ]
+    );
+    assert_eq!(log[6 - 1], "server → client: [\"win\",[true]]");
+    let transcript =
+        std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("qgame-remote-transcript.txt");
+    std::fs::write(&transcript, log.join("\n") + "\n").expect("transcript written");
+}
+
+/// A proxy player whose peer, on the other end of a real socket, behaves as `peer`.
+fn proxy_against(
+    limit: Duration,
+    peer: impl FnOnce(TcpStream) + Send + 'static,
+) -> (ProxyPlayer, thread::JoinHandle<()>) {
+    let (listener, port) = loopback();
+    let peer = thread::spawn(move || {
+        let stream = TcpStream::connect(("127.0.0.1", port)).expect("connects");
+        peer(stream);
+    });
+    let (stream, _) = listener.accept().expect("accepts");
+    let connection = JsonReader::new(DeadlineStream::new(stream));
+    (ProxyPlayer::new("P".into(), connection, limit, false), peer)
+}
+
+fn jpub() -> JPub {
+    JPub {
+        map: Map::starting_with(Tile::new(Shape::Star, Color::Red)),
+        pile_count: 0,
+        me: JPlayer {
+            score: 0,
+            tiles: vec![Tile::new(Shape::Circle, Color::Red)],
+            name: Some("P".into()),
+        },
+        other_scores: vec![0],
+    }
+}
+
+/// Read the call, then send these chunks with pauses between them.
+fn answer_with(chunks: &'static [&'static str]) -> impl FnOnce(TcpStream) + Send + 'static {
+    move |mut stream| {
+        let mut reader = JsonReader::new(DeadlineStream::new(stream.try_clone().expect("clone")));
+        let _call = reader.next_value();
+        for chunk in chunks {
+            let _ = stream.write_all(chunk.as_bytes());
+            thread::sleep(Duration::from_millis(20));
+        }
+        thread::sleep(Duration::from_millis(900));
+    }
+}
+
+#[test]
+fn the_proxy_player_reads_replies_split_across_packets() {
+    let (mut proxy, peer) = proxy_against(
+        Duration::from_secs(2),
+        answer_with(&["      ", "\"vo", "id\"", "\n"]),
+    );
+    assert_eq!(proxy.setup(&jpub(), &[]), Ok(()));
+    peer.join().expect("peer");
+
+    let (mut proxy, peer) = proxy_against(
+        Duration::from_secs(2),
+        answer_with(&[
+            "[{\"coordinate\":{\"row\":0,",
+            "\"column\":1},\"1tile\":",
+            "{\"color\":\"red\",\"shape\":\"circle\"}}]",
+        ]),
+    );
+    assert!(matches!(proxy.take_turn(&jpub()), Ok(QAction::Place(p)) if p.len() == 1));
+    peer.join().expect("peer");
+}
+
+#[test]
+fn the_proxy_player_turns_every_bad_reply_into_a_failure() {
+    let limit = Duration::from_millis(400);
+    let timeout = |failure: &PlayerFailure| matches!(failure, PlayerFailure::Timeout(_));
+    let gone = |failure: &PlayerFailure| matches!(failure, PlayerFailure::Gone(_));
+    let bad = |failure: &PlayerFailure| matches!(failure, PlayerFailure::BadReply(_));
+    type Check = fn(&PlayerFailure) -> bool;
+    let cases: Vec<(&str, &'static [&'static str], Check)> = vec![
+        ("silence", &[], timeout),
+        ("truncated", &["    [\"pa"], timeout),
+        ("bare word", &["void"], bad),
+        ("wrong word", &["\"pass\""], bad),
+        ("number", &["17 "], bad),
+    ];
+    for (what, chunks, check) in cases {
+        let (mut proxy, peer) = proxy_against(limit, answer_with(chunks));
+        let started = Instant::now();
+        let failure = proxy.new_tiles(&[]).expect_err(what);
+        assert!(check(&failure), "{what}: {failure:?}");
+        assert!(
+            started.elapsed() < limit + Duration::from_millis(300),
+            "{what}"
+        );
+        peer.join().expect("peer");
+    }
+
+    let (mut proxy, peer) = proxy_against(limit, drop);
+    let failure = proxy.win(true).expect_err("closed");
+    assert!(gone(&failure), "{failure:?}");
+    peer.join().expect("peer");
+
+    let (mut proxy, peer) = proxy_against(
+        limit,
+        answer_with(&["[{\"oord\":{\"row\":0,\"column\":1},\"1tile\":{\"color\":\"red\",\"shape\":\"circle\"}}]"]),
+    );
+    let failure = proxy.take_turn(&jpub()).expect_err("misspelled key");
+    assert!(bad(&failure), "{failure:?}");
+    peer.join().expect("peer");
+
+    // More than the 1 MiB bound, sent as fast as the socket takes it.
+    let (mut proxy, peer) = proxy_against(Duration::from_secs(5), |mut stream| {
+        let mut reader = JsonReader::new(DeadlineStream::new(stream.try_clone().expect("clone")));
+        let _call = reader.next_value();
+        let _ = stream.write_all(&vec![b' '; 2 << 20]);
+    });
+    let failure = proxy.setup(&jpub(), &[]).expect_err("too large");
+    assert!(bad(&failure), "{failure:?}");
+    drop(proxy);
+    peer.join().expect("peer");
+}
+
+#[test]
+fn actor_specs_for_clients_may_carry_bad_names() {
+    let spec = ActorSpec::parse_any_name(&json!(["ouch ouch", "dag"]), ActorLevel::Loops)
+        .expect("any name");
+    assert_eq!(spec.name, "ouch ouch");
+    assert!(ActorSpec::parse(&json!(["ouch ouch", "dag"]), ActorLevel::Loops).is_err());
+}

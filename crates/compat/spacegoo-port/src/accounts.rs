@@ -1,0 +1,101 @@
+//! `login user pass` against the server's own accounts (Argon2id hashes in the store,
+//! shared with the native protocol), with the reference's account creation on first use
+//! when the operator allows it, and the reference's one-connection-per-account rule.
+
+use std::collections::HashSet;
+use std::sync::Mutex;
+
+use arbiter_store::{Account, AccountId, Store, StoreError};
+
+use crate::replies;
+
+/// Why a login failed, with the line to answer. The connection closes after either.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum LoginRefused {
+    /// Wrong password, unknown name with creation off, or a name or password the
+    /// store cannot hold: `invalid login`.
+    Invalid,
+    /// The store failed (a server fault).
+    Unavailable,
+}
+
+impl LoginRefused {
+    pub fn reply(&self) -> &'static str {
+        match self {
+            LoginRefused::Invalid => replies::INVALID_LOGIN,
+            LoginRefused::Unavailable => replies::LOGIN_UNAVAILABLE,
+        }
+    }
+}
+
+/// Check `username`/`password`; with `create`, an unknown name is registered with that
+/// password (the reference's `ALLOW_ACCOUNT_CREATION`). Names follow the store's rules
+/// (letters, digits, `_`, `-`, at most 32), stricter than the reference's 100 characters
+/// of anything quotable: other names get `invalid login`.
+pub async fn login(
+    store: &Store,
+    username: &str,
+    password: &str,
+    create: bool,
+) -> Result<Account, LoginRefused> {
+    match store.login(username, password).await {
+        Ok(account) => return Ok(account),
+        Err(StoreError::BadCredentials) => {}
+        Err(error) => return Err(fault(error)),
+    }
+    if !create {
+        return Err(LoginRefused::Invalid);
+    }
+    match store.account_by_name(username).await {
+        Ok(Some(_)) => return Err(LoginRefused::Invalid),
+        Ok(None) => {}
+        Err(error) => return Err(fault(error)),
+    }
+    match store.register(username, password).await {
+        Ok(account) => Ok(account),
+        // Someone registered the name meanwhile: their password decides.
+        Err(StoreError::NameTaken(_)) => {
+            store
+                .login(username, password)
+                .await
+                .map_err(|error| match error {
+                    StoreError::BadCredentials => LoginRefused::Invalid,
+                    other => fault(other),
+                })
+        }
+        Err(error) if error.is_caller_error() => Err(LoginRefused::Invalid),
+        Err(error) => Err(fault(error)),
+    }
+}
+
+fn fault(error: StoreError) -> LoginRefused {
+    if error.is_caller_error() {
+        LoginRefused::Invalid
+    } else {
+        tracing::error!(%error, "spacegoo login failed in the store");
+        LoginRefused::Unavailable
+    }
+}
+
+/// Accounts logged in on this port now.
+#[derive(Debug, Default)]
+pub struct Online {
+    accounts: Mutex<HashSet<AccountId>>,
+}
+
+impl Online {
+    /// Mark `account` online; false when it already is.
+    pub fn enter(&self, account: AccountId) -> bool {
+        lock(&self.accounts).insert(account)
+    }
+
+    pub fn leave(&self, account: AccountId) {
+        lock(&self.accounts).remove(&account);
+    }
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}

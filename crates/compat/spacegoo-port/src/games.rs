@@ -1,0 +1,342 @@
+//! A paired couple becomes an ordinary Arbiter match: recorded in the store (rated with
+//! Elo, the reference's system), refereed by `arbiter-referee` with the port's deadline,
+//! its log written entry by entry as the referee accepts them, and finished (outcome and
+//! rating changes in one transaction) when the referee is done. The server is told of
+//! every match through [`MatchObserver`] so it can list and show it like its own.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use arbiter_engine::{MatchRecord, Seat};
+use arbiter_referee::{MatchHandle, MatchSetup, RecordEvent, Referee, SeatSetup};
+use arbiter_rulesets::Ruleset;
+use arbiter_spacegoo::Config;
+use arbiter_store::{AccountId, MatchId, NewMatch, RatingSystem, SeatRecord, Store};
+use tokio::sync::{mpsc, watch};
+
+/// The ruleset this port plays.
+pub const RULESET: &str = "spacegoo";
+
+/// A player about to be seated.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Entrant {
+    pub account: AccountId,
+    pub name: String,
+}
+
+/// A match the port started, as the server needs it to show the match.
+#[derive(Clone)]
+pub struct StartedMatch {
+    pub match_id: MatchId,
+    /// Player 1 then player 2.
+    pub players: [Entrant; 2],
+    /// The full configuration the match runs with.
+    pub config: serde_json::Value,
+    pub deadline: Duration,
+    /// The referee's handle: spectate, status.
+    pub handle: MatchHandle,
+}
+
+/// Told about the port's matches (the server registers them beside its own, so they
+/// are listed and watchable). Called from the port's tasks; must not block.
+pub trait MatchObserver: Send + Sync + 'static {
+    fn started(&self, started: &StartedMatch);
+    /// The match ended (finished or aborted) and the store has its result.
+    fn ended(&self, match_id: MatchId);
+}
+
+/// How a match ended, as the store took it.
+#[derive(Debug, Clone, PartialEq)]
+pub enum GameResult {
+    /// Finished: each seat's rating change (after − before, in the rating's own units).
+    Rated { change: [f64; 2] },
+    /// The store could not record the result; the ratings did not move.
+    Unrated { why: String },
+    /// The match stopped without an outcome.
+    Aborted { reason: String },
+}
+
+impl GameResult {
+    /// This seat's rating change to print (0 when nothing moved).
+    pub fn change_for(&self, seat: Seat) -> f64 {
+        match self {
+            GameResult::Rated { change } => change.get(seat).copied().unwrap_or(0.0),
+            _ => 0.0,
+        }
+    }
+}
+
+/// What a seat's connection needs to play its game.
+pub struct Seated {
+    pub match_id: MatchId,
+    pub seat: Seat,
+    pub handle: MatchHandle,
+    /// Player 1 then player 2.
+    pub names: [String; 2],
+    pub config: Config,
+    /// Set once the store has the result.
+    pub result: watch::Receiver<Option<GameResult>>,
+}
+
+/// Why a match could not start (the players go back to the lobby's care: their
+/// connections are told and closed).
+#[derive(Debug, thiserror::Error)]
+pub enum StartError {
+    #[error("the spacegoo ruleset is missing from this build")]
+    NoRuleset,
+    #[error("invalid spacegoo configuration: {0}")]
+    Config(String),
+    #[error("the store refused the match: {0}")]
+    Store(#[from] arbiter_store::StoreError),
+}
+
+/// Starts and records the port's matches.
+#[derive(Clone)]
+pub struct Games {
+    store: Store,
+    ruleset: Ruleset,
+    config: Config,
+    deadline: Duration,
+    seed: Option<u64>,
+    observer: Option<Arc<dyn MatchObserver>>,
+}
+
+impl Games {
+    /// Matches of `max_rounds` rounds with `deadline` per round, on `seed` when given
+    /// (a fresh one per match otherwise).
+    pub fn new(
+        store: Store,
+        max_rounds: u32,
+        deadline: Duration,
+        seed: Option<u64>,
+        observer: Option<Arc<dyn MatchObserver>>,
+    ) -> Result<Games, StartError> {
+        let ruleset = arbiter_rulesets::find(RULESET).ok_or(StartError::NoRuleset)?;
+        let config = Config {
+            max_rounds,
+            deadline_ms: u64::try_from(deadline.as_millis()).unwrap_or(u64::MAX),
+        };
+        config
+            .validate()
+            .map_err(|e| StartError::Config(e.to_string()))?;
+        Ok(Games {
+            store,
+            ruleset,
+            config,
+            deadline,
+            seed,
+            observer,
+        })
+    }
+
+    pub fn config(&self) -> &Config {
+        &self.config
+    }
+
+    /// Record and start a rated match between player 1 and player 2 on a fresh seed.
+    /// Returns each seat's share, in seat order.
+    pub async fn start(&self, players: [Entrant; 2]) -> Result<[Seated; 2], StartError> {
+        let config =
+            serde_json::to_value(&self.config).map_err(|e| StartError::Config(e.to_string()))?;
+        let config = self
+            .ruleset
+            .game
+            .normalize_config(&config)
+            .map_err(|e| StartError::Config(e.to_string()))?;
+        let seed = self.seed.unwrap_or_else(rand::random);
+        let initial = self
+            .ruleset
+            .game
+            .new_state(&config, 2, seed)
+            .map_err(|e| StartError::Config(e.to_string()))?;
+        let new = NewMatch {
+            ruleset: RULESET.to_string(),
+            config: config.clone(),
+            seed,
+            initial_digest: initial.digest(),
+            seats: players
+                .iter()
+                .map(|p| SeatRecord {
+                    name: p.name.clone(),
+                    account_id: Some(p.account),
+                    bot: None,
+                })
+                .collect(),
+            rating: Some(RatingSystem::Elo),
+        };
+        let match_id = self.store.create_match(&new).await?;
+
+        let (sink, events) = mpsc::unbounded_channel();
+        let setup = MatchSetup {
+            match_id,
+            ruleset: self.ruleset.clone(),
+            config: config.clone(),
+            seed,
+            seats: players
+                .iter()
+                .map(|p| SeatSetup::remote(p.name.clone()))
+                .collect(),
+            deadline: self.deadline,
+        };
+        let handle = match Referee::start(setup, Arc::new(sink)) {
+            Ok(handle) => handle,
+            Err(error) => {
+                let reason = format!("the referee refused the match: {error}");
+                if let Err(e) = self.store.abort_match(match_id, &reason).await {
+                    tracing::error!(match_id, error = %e, "cannot mark a match aborted");
+                }
+                return Err(StartError::Config(error.to_string()));
+            }
+        };
+        // The observer hears of the start before the writer can report the end.
+        if let Some(observer) = &self.observer {
+            observer.started(&StartedMatch {
+                match_id,
+                players: players.clone(),
+                config,
+                deadline: self.deadline,
+                handle: handle.clone(),
+            });
+        }
+        let (result_sender, result) = watch::channel(None);
+        let accounts = [players[0].account, players[1].account];
+        tokio::spawn(record(
+            self.store.clone(),
+            match_id,
+            accounts,
+            events,
+            result_sender,
+            self.observer.clone(),
+        ));
+        let names = [players[0].name.clone(), players[1].name.clone()];
+        let seated = |seat| Seated {
+            match_id,
+            seat,
+            handle: handle.clone(),
+            names: names.clone(),
+            config: self.config.clone(),
+            result: result.clone(),
+        };
+        Ok([seated(0), seated(1)])
+    }
+}
+
+/// The match's store writer: every log entry as the referee accepts it, then the result
+/// with its rating changes, which it publishes for the seats' connections.
+async fn record(
+    store: Store,
+    match_id: MatchId,
+    accounts: [AccountId; 2],
+    mut events: mpsc::UnboundedReceiver<RecordEvent>,
+    result: watch::Sender<Option<GameResult>>,
+    observer: Option<Arc<dyn MatchObserver>>,
+) {
+    let mut outcome = None;
+    while let Some(event) = events.recv().await {
+        match event {
+            RecordEvent::Started { .. } => {}
+            RecordEvent::Entry { index, entry, .. } => {
+                if let Err(error) = store.append_log(match_id, index, &entry).await {
+                    tracing::error!(match_id, index, %error, "cannot store a log entry");
+                }
+            }
+            RecordEvent::Finished { record, .. } => {
+                outcome = Some(finish(&store, match_id, accounts, &record).await);
+                break;
+            }
+            RecordEvent::Aborted { reason, .. } => {
+                if let Err(error) = store.abort_match(match_id, &reason).await {
+                    tracing::error!(match_id, %error, "cannot mark a match aborted");
+                }
+                outcome = Some(GameResult::Aborted { reason });
+                break;
+            }
+        }
+    }
+    let outcome = outcome.unwrap_or_else(|| GameResult::Aborted {
+        reason: "the referee stopped without a result".to_string(),
+    });
+    result.send_replace(Some(outcome));
+    if let Some(observer) = observer {
+        observer.ended(match_id);
+    }
+}
+
+/// Store the outcome and work out each seat's rating change.
+async fn finish(
+    store: &Store,
+    match_id: MatchId,
+    accounts: [AccountId; 2],
+    record: &MatchRecord,
+) -> GameResult {
+    let Some(outcome) = &record.outcome else {
+        return GameResult::Unrated {
+            why: "the record has no outcome".to_string(),
+        };
+    };
+    let finished = match store.finish_match(match_id, outcome).await {
+        Ok(finished) => finished,
+        Err(error) => {
+            tracing::error!(match_id, %error, "cannot store a match result");
+            return GameResult::Unrated {
+                why: error.to_string(),
+            };
+        }
+    };
+    let mut change = [0.0; 2];
+    for (seat, account) in accounts.iter().enumerate() {
+        let Some(after) = finished
+            .rating_changes
+            .iter()
+            .find(|c| c.account_id == *account)
+        else {
+            continue;
+        };
+        // The exact change from the ratings themselves; the shown (rounded) values
+        // only when the history cannot say.
+        change[seat] = match rating_before(store, *account, match_id).await {
+            Ok(Some(before)) => after.mu - before,
+            Ok(None) => (after.after - after.before) as f64,
+            Err(error) => {
+                tracing::warn!(match_id, account, %error, "cannot read a rating's history");
+                (after.after - after.before) as f64
+            }
+        };
+    }
+    GameResult::Rated { change }
+}
+
+/// The account's Elo rating right before `match_id` moved it: the history point before
+/// that match's, or the start rating when the match was its first. `None` when the
+/// point before lies outside the history read (an account with hundreds of results
+/// recorded since).
+async fn rating_before(
+    store: &Store,
+    account: AccountId,
+    match_id: MatchId,
+) -> Result<Option<f64>, arbiter_store::StoreError> {
+    const WINDOW: u32 = 200;
+    let history = store.rating_history(account, RULESET, WINDOW).await?;
+    Ok(
+        match history.iter().rposition(|p| p.match_id == Some(match_id)) {
+            Some(index) if index > 0 => Some(history[index - 1].mu),
+            Some(_) if history.len() < WINDOW as usize => {
+                Some(arbiter_store::INITIAL_DISPLAY as f64)
+            }
+            _ => None,
+        },
+    )
+}
+
+/// The rating the reference printed at login: the Elo rating with its decimals, or the
+/// start rating before the first rated game.
+pub async fn current_score(
+    store: &Store,
+    account: AccountId,
+) -> Result<f64, arbiter_store::StoreError> {
+    Ok(match store.rating(account, RULESET).await? {
+        Some(rating) if rating.system == RatingSystem::Elo => rating.mu,
+        Some(rating) => rating.display as f64,
+        None => arbiter_store::INITIAL_DISPLAY as f64,
+    })
+}

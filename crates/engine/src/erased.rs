@@ -1,0 +1,242 @@
+//! Type erasure: any [`Game`] seen through JSON, so one server hosts every ruleset.
+
+use std::any::Any;
+use std::marker::PhantomData;
+use std::ops::RangeInclusive;
+
+use serde_json::Value;
+
+use crate::digest::digest_of;
+use crate::game::{ConfigError, Game, Seat, TimeoutPolicy};
+use crate::illegal::Illegal;
+use crate::outcome::Outcome;
+use crate::rng::seeded_rng;
+use crate::turn::Turn;
+
+/// Events of one step, already projected for every audience.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct EventBatch {
+    /// Index 0 is the spectators' share; index `seat + 1` is that seat's.
+    audiences: Vec<Vec<Value>>,
+}
+
+impl EventBatch {
+    fn project<G: Game>(events: &[G::Event], seats: usize) -> Self {
+        let audience = |seat: Option<Seat>| -> Vec<Value> {
+            events
+                .iter()
+                .filter_map(|event| G::event_for(event, seat))
+                .filter_map(|event| serde_json::to_value(event).ok())
+                .collect()
+        };
+        let mut audiences = vec![audience(None)];
+        audiences.extend((0..seats).map(|seat| audience(Some(seat))));
+        EventBatch { audiences }
+    }
+
+    /// What `seat` (or a spectator, `None`) may see of these events.
+    pub fn for_audience(&self, seat: Option<Seat>) -> &[Value] {
+        let index = seat.map_or(0, |s| s + 1);
+        self.audiences.get(index).map_or(&[], Vec::as_slice)
+    }
+}
+
+/// A ruleset without its types: configs, actions and views are JSON.
+pub trait DynGame: Send + Sync {
+    fn id(&self) -> &'static str;
+    fn name(&self) -> &'static str;
+    fn default_config(&self) -> Value;
+    /// Read a config (missing fields take defaults) and write it back in full.
+    fn normalize_config(&self, config: &Value) -> Result<Value, ConfigError>;
+    fn seat_counts(&self, config: &Value) -> Result<RangeInclusive<usize>, ConfigError>;
+    fn new_state(
+        &self,
+        config: &Value,
+        seats: usize,
+        seed: u64,
+    ) -> Result<Box<dyn DynState>, ConfigError>;
+    /// A state rebuilt from `seat`'s view (JSON, as [`DynState::view`] gave it), every
+    /// hidden fact re-drawn from `seed`: see [`Game::state_from_view`].
+    fn state_from_view(
+        &self,
+        config: &Value,
+        view: &Value,
+        seat: Seat,
+        seed: u64,
+    ) -> Result<Box<dyn DynState>, String>;
+}
+
+/// A live game without its types.
+pub trait DynState: Send + Sync {
+    fn ruleset(&self) -> &'static str;
+    fn seat_count(&self) -> usize;
+    fn to_act(&self) -> Turn;
+    fn apply(&mut self, seat: Seat, action: &Value) -> Result<EventBatch, Illegal>;
+    fn eject(&mut self, seat: Seat, reason: &str) -> EventBatch;
+    fn view(&self, seat: Option<Seat>) -> Value;
+    fn legal(&self, seat: Seat) -> Vec<Value>;
+    fn outcome(&self) -> Option<Outcome>;
+    /// What to do about `seat` missing its deadline (the action as JSON).
+    fn on_timeout(&self, seat: Seat) -> TimeoutPolicy<Value>;
+    /// Fingerprint of the full state (secrets included) for replay verification.
+    fn digest(&self) -> String;
+    fn clone_box(&self) -> Box<dyn DynState>;
+    /// For code that knows the concrete ruleset (bots) to get the typed state back.
+    fn as_any(&self) -> &dyn Any;
+}
+
+/// Apply with the engine's own guards: the seat exists, owes a decision now, and the
+/// game is not over. Rulesets may rely on these checks having been made.
+pub fn apply_checked<G: Game>(
+    state: &mut G::State,
+    seats: usize,
+    seat: Seat,
+    action: &G::Action,
+) -> Result<Vec<G::Event>, Illegal> {
+    if seat >= seats {
+        return Err(Illegal::no_such_seat(seat));
+    }
+    let turn = G::to_act(state);
+    if turn.is_over() {
+        return Err(Illegal::game_over());
+    }
+    if !turn.includes(seat) {
+        return Err(Illegal::not_your_turn(seat));
+    }
+    G::apply(state, seat, action)
+}
+
+/// The adapter from a typed [`Game`] to [`DynGame`].
+pub struct Erased<G: Game>(PhantomData<G>);
+
+impl<G: Game> Default for Erased<G> {
+    fn default() -> Self {
+        Erased(PhantomData)
+    }
+}
+
+fn parse_config<G: Game>(config: &Value) -> Result<G::Config, ConfigError> {
+    let config = if config.is_null() {
+        Value::Object(Default::default())
+    } else {
+        config.clone()
+    };
+    serde_json::from_value(config).map_err(|e| ConfigError::new(e.to_string()))
+}
+
+impl<G: Game> DynGame for Erased<G> {
+    fn id(&self) -> &'static str {
+        G::ID
+    }
+    fn name(&self) -> &'static str {
+        G::NAME
+    }
+    fn default_config(&self) -> Value {
+        serde_json::to_value(G::Config::default()).unwrap_or(Value::Null)
+    }
+    fn normalize_config(&self, config: &Value) -> Result<Value, ConfigError> {
+        let typed = parse_config::<G>(config)?;
+        serde_json::to_value(typed).map_err(|e| ConfigError::new(e.to_string()))
+    }
+    fn seat_counts(&self, config: &Value) -> Result<RangeInclusive<usize>, ConfigError> {
+        Ok(G::seat_counts(&parse_config::<G>(config)?))
+    }
+    fn new_state(
+        &self,
+        config: &Value,
+        seats: usize,
+        seed: u64,
+    ) -> Result<Box<dyn DynState>, ConfigError> {
+        let typed = parse_config::<G>(config)?;
+        let state = G::new(&typed, seats, seed)?;
+        Ok(Box::new(ErasedState::<G> { state, seats }))
+    }
+    fn state_from_view(
+        &self,
+        config: &Value,
+        view: &Value,
+        seat: Seat,
+        seed: u64,
+    ) -> Result<Box<dyn DynState>, String> {
+        let config = parse_config::<G>(config).map_err(|e| e.to_string())?;
+        let view: G::View = serde_json::from_value(view.clone())
+            .map_err(|e| format!("not a {} view: {e}", G::ID))?;
+        let state = G::state_from_view(&config, &view, seat, &mut seeded_rng(seed))?;
+        let seats = G::seat_count(&state);
+        Ok(Box::new(ErasedState::<G> { state, seats }))
+    }
+}
+
+/// A typed state behind [`DynState`].
+pub struct ErasedState<G: Game> {
+    pub state: G::State,
+    pub seats: usize,
+}
+
+impl<G: Game> Clone for ErasedState<G> {
+    fn clone(&self) -> Self {
+        ErasedState {
+            state: self.state.clone(),
+            seats: self.seats,
+        }
+    }
+}
+
+impl<G: Game> DynState for ErasedState<G> {
+    fn ruleset(&self) -> &'static str {
+        G::ID
+    }
+    fn seat_count(&self) -> usize {
+        self.seats
+    }
+    fn to_act(&self) -> Turn {
+        G::to_act(&self.state)
+    }
+    fn apply(&mut self, seat: Seat, action: &Value) -> Result<EventBatch, Illegal> {
+        let action: G::Action =
+            serde_json::from_value(action.clone()).map_err(Illegal::malformed)?;
+        let events = apply_checked::<G>(&mut self.state, self.seats, seat, &action)?;
+        Ok(EventBatch::project::<G>(&events, self.seats))
+    }
+    fn eject(&mut self, seat: Seat, reason: &str) -> EventBatch {
+        if seat >= self.seats {
+            return EventBatch::default();
+        }
+        let events = G::eject(&mut self.state, seat, reason);
+        EventBatch::project::<G>(&events, self.seats)
+    }
+    fn view(&self, seat: Option<Seat>) -> Value {
+        let seat = seat.filter(|&s| s < self.seats);
+        serde_json::to_value(G::view(&self.state, seat)).unwrap_or(Value::Null)
+    }
+    fn legal(&self, seat: Seat) -> Vec<Value> {
+        if seat >= self.seats {
+            return Vec::new();
+        }
+        G::legal(&self.state, seat)
+            .iter()
+            .filter_map(|action| serde_json::to_value(action).ok())
+            .collect()
+    }
+    fn outcome(&self) -> Option<Outcome> {
+        G::outcome(&self.state)
+    }
+    fn on_timeout(&self, seat: Seat) -> TimeoutPolicy<Value> {
+        match G::on_timeout(&self.state, seat) {
+            TimeoutPolicy::Eject(reason) => TimeoutPolicy::Eject(reason),
+            TimeoutPolicy::Act(action) => match serde_json::to_value(action) {
+                Ok(value) => TimeoutPolicy::Act(value),
+                Err(e) => TimeoutPolicy::Eject(format!("missed the deadline ({e})")),
+            },
+        }
+    }
+    fn digest(&self) -> String {
+        digest_of(&self.state)
+    }
+    fn clone_box(&self) -> Box<dyn DynState> {
+        Box::new(self.clone())
+    }
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+}

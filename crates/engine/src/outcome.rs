@@ -1,0 +1,66 @@
+//! The result of a finished game: ranks with ties, scores and reasons.
+
+use serde::{Deserialize, Serialize};
+
+use crate::game::Seat;
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Outcome {
+    /// Rank of each seat, 1 = best. Equal ranks are ties; several seats at rank 1 share
+    /// the win. An ejected seat ranks below every surviving seat.
+    pub ranks: Vec<u32>,
+    /// Each seat's final score in the ruleset's own unit.
+    pub scores: Vec<i64>,
+    /// For each seat, why it was ejected or disqualified, if it was.
+    pub ejected: Vec<Option<String>>,
+    /// One line for people, e.g. "seat 1 wins with 42 points".
+    pub summary: String,
+}
+
+impl Outcome {
+    /// Ranks from a sort key per seat (higher key = better). Equal keys tie. Ejected
+    /// seats (with `ejected[seat]` set) always rank after every survivor, and tie with
+    /// each other.
+    pub fn rank_by<K: Ord + Clone>(keys: &[K], ejected: &[Option<String>]) -> Vec<u32> {
+        let n = keys.len();
+        (0..n)
+            .map(|seat| {
+                let better = (0..n)
+                    .filter(
+                        |&other| match (ejected[seat].is_some(), ejected[other].is_some()) {
+                            (false, true) => false,
+                            (true, false) => true,
+                            (true, true) => false,
+                            (false, false) => keys[other] > keys[seat],
+                        },
+                    )
+                    .count();
+                better as u32 + 1
+            })
+            .collect()
+    }
+
+    /// The seats sharing first place.
+    pub fn winners(&self) -> Vec<Seat> {
+        (0..self.ranks.len())
+            .filter(|&s| self.ranks[s] == 1 && self.ejected[s].is_none())
+            .collect()
+    }
+
+    /// True when more than one seat shares first place (or nobody won).
+    pub fn is_draw(&self) -> bool {
+        self.winners().len() != 1
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ranks_tie_and_put_ejected_last() {
+        let ejected = vec![None, None, Some("timeout".to_string()), None];
+        let ranks = Outcome::rank_by(&[5, 9, 100, 9], &ejected);
+        assert_eq!(ranks, vec![3, 1, 4, 1]);
+    }
+}

@@ -1,0 +1,248 @@
+//! Q-Game as an engine [`Game`]: sequential turns, hidden hands and pile order.
+
+use std::ops::RangeInclusive;
+
+use arbiter_engine::{ConfigError, Game, GameRng, Illegal, Outcome, Seat, TimeoutPolicy, Turn};
+use rand::seq::SliceRandom;
+use serde::Serialize;
+
+use crate::action::QAction;
+use crate::config::QConfig;
+use crate::placement::Placement;
+use crate::state::{QState, TurnResult, MAX_PLAYERS, MIN_PLAYERS};
+use crate::tile::Tile;
+use crate::view::{view_of, QView};
+
+/// The Q-Game ruleset marker.
+pub struct QGame;
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "event", rename_all = "snake_case")]
+pub enum QEvent {
+    Placed {
+        seat: Seat,
+        placements: Vec<Placement>,
+        points: u32,
+        finished: bool,
+    },
+    Passed {
+        seat: Seat,
+    },
+    Exchanged {
+        seat: Seat,
+    },
+    /// Tiles dealt to a seat; only that seat sees which.
+    Dealt {
+        seat: Seat,
+        count: usize,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        tiles: Option<Vec<Tile>>,
+    },
+    Ejected {
+        seat: Seat,
+        reason: String,
+    },
+    GameOver {
+        winners: Vec<Seat>,
+    },
+}
+
+impl Game for QGame {
+    const ID: &'static str = "qgame";
+    const NAME: &'static str = "Q-Game";
+    type Config = QConfig;
+    type State = QState;
+    type Action = QAction;
+    type View = QView;
+    type Event = QEvent;
+
+    fn seat_counts(config: &QConfig) -> RangeInclusive<usize> {
+        match &config.state0 {
+            Some(state0) => state0.players.len()..=state0.players.len(),
+            None => MIN_PLAYERS..=MAX_PLAYERS,
+        }
+    }
+
+    fn seat_count(state: &QState) -> usize {
+        state.players.len()
+    }
+
+    fn new(config: &QConfig, seats: usize, seed: u64) -> Result<QState, ConfigError> {
+        match &config.state0 {
+            Some(state0) if state0.players.len() != seats => Err(ConfigError::new(format!(
+                "state0 lists {} players but {seats} seats were asked for",
+                state0.players.len()
+            ))),
+            Some(state0) => QState::from_jstate(state0, config),
+            None => QState::fresh(config, seats, seed),
+        }
+    }
+
+    fn to_act(state: &QState) -> Turn {
+        state.active().map_or(Turn::Over, Turn::One)
+    }
+
+    fn apply(state: &mut QState, seat: Seat, action: &QAction) -> Result<Vec<QEvent>, Illegal> {
+        let result = state.take_turn(seat, action)?;
+        let mut events = match result {
+            TurnResult::Passed => vec![QEvent::Passed { seat }],
+            TurnResult::Exchanged { dealt } => vec![
+                QEvent::Exchanged { seat },
+                QEvent::Dealt {
+                    seat,
+                    count: dealt.len(),
+                    tiles: Some(dealt),
+                },
+            ],
+            TurnResult::Placed {
+                placements,
+                points,
+                dealt,
+                finished,
+            } => {
+                let mut events = vec![QEvent::Placed {
+                    seat,
+                    placements,
+                    points,
+                    finished,
+                }];
+                if !finished {
+                    events.push(QEvent::Dealt {
+                        seat,
+                        count: dealt.len(),
+                        tiles: Some(dealt),
+                    });
+                }
+                events
+            }
+        };
+        if state.over {
+            events.push(QEvent::GameOver {
+                winners: state.winners(),
+            });
+        }
+        Ok(events)
+    }
+
+    /// A sample, not the full space (multi-tile placements are combinatorial): pass,
+    /// replace when the pile allows, and every single-tile placement. Bots that want
+    /// longer placements build them (see `bots::GreedyBot`).
+    fn legal(state: &QState, seat: Seat) -> Vec<QAction> {
+        if state.active() != Some(seat) {
+            return Vec::new();
+        }
+        let hand = &state.players[seat].hand;
+        let mut actions = vec![QAction::Pass];
+        if state.pile.len() >= hand.len() {
+            actions.push(QAction::Replace);
+        }
+        let mut kinds = hand.clone();
+        kinds.sort();
+        kinds.dedup();
+        let free = state.map.free_adjacent();
+        for tile in kinds {
+            for &at in free.iter().filter(|&&at| state.map.fits(at, tile)) {
+                actions.push(QAction::Place(vec![Placement::new(at, tile)]));
+            }
+        }
+        actions
+    }
+
+    fn eject(state: &mut QState, seat: Seat, reason: &str) -> Vec<QEvent> {
+        if !state.eject(seat, reason) {
+            return Vec::new();
+        }
+        let mut events = vec![QEvent::Ejected {
+            seat,
+            reason: reason.to_string(),
+        }];
+        if state.over {
+            events.push(QEvent::GameOver {
+                winners: state.winners(),
+            });
+        }
+        events
+    }
+
+    fn view(state: &QState, seat: Option<Seat>) -> QView {
+        view_of(state, seat)
+    }
+
+    fn event_for(event: &QEvent, audience: Option<Seat>) -> Option<QEvent> {
+        match event {
+            QEvent::Dealt { seat, count, .. } if audience != Some(*seat) => Some(QEvent::Dealt {
+                seat: *seat,
+                count: *count,
+                tiles: None,
+            }),
+            other => Some(other.clone()),
+        }
+    }
+
+    /// The course ejects a player that misses the per-call time limit.
+    fn on_timeout(_state: &QState, _seat: Seat) -> TimeoutPolicy<QAction> {
+        TimeoutPolicy::Eject("missed the per-call time limit".to_string())
+    }
+
+    fn outcome(state: &QState) -> Option<Outcome> {
+        if !state.over {
+            return None;
+        }
+        let scores: Vec<i64> = state.players.iter().map(|p| i64::from(p.score)).collect();
+        let ejected: Vec<Option<String>> =
+            state.players.iter().map(|p| p.ejected.clone()).collect();
+        let ranks = Outcome::rank_by(&scores, &ejected);
+        let winners = state.winners();
+        let summary = match winners.as_slice() {
+            [] => "no player survived".to_string(),
+            [one] => format!(
+                "{} wins with {} points",
+                state.players[*one].name, scores[*one]
+            ),
+            many => format!(
+                "{} share the win with {} points",
+                many.iter()
+                    .map(|&s| state.players[s].name.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                scores[many[0]]
+            ),
+        };
+        Some(Outcome {
+            ranks,
+            scores,
+            ejected,
+            summary,
+        })
+    }
+
+    /// Everything `seat` cannot see (the other hands and the pile order) is pooled,
+    /// shuffled and dealt back in the same sizes.
+    fn determinize(state: &QState, seat: Seat, rng: &mut GameRng) -> QState {
+        let mut sampled = state.clone();
+        let others: Vec<Seat> = (0..state.players.len()).filter(|&s| s != seat).collect();
+        let mut pool: Vec<Tile> = sampled.pile.drain(..).collect();
+        for &other in &others {
+            pool.append(&mut sampled.players[other].hand);
+        }
+        pool.shuffle(rng);
+        let mut pool = pool.into_iter();
+        for &other in &others {
+            let size = state.players[other].hand.len();
+            sampled.players[other].hand = pool.by_ref().take(size).collect();
+        }
+        sampled.pile = pool.collect();
+        sampled
+    }
+
+    /// The other hands and the pile are dealt from the tiles the seat cannot see (see
+    /// `rebuild.rs`).
+    fn state_from_view(
+        config: &QConfig,
+        view: &QView,
+        seat: Seat,
+        rng: &mut GameRng,
+    ) -> Result<QState, String> {
+        crate::rebuild::state_from_view(config, view, seat, rng)
+    }
+}

@@ -1,0 +1,323 @@
+//! Property tests: random play is safe and bounded, replays are byte-identical, and
+//! every audience sees the same (public) view.
+
+use std::sync::{Arc, Mutex};
+
+use arbiter_engine::erased::apply_checked;
+use arbiter_engine::local::{play_local, LocalOptions};
+use arbiter_engine::testkit::assert_state_from_view_round_trips;
+use arbiter_engine::{seeded_rng, Bot, Game, GameRng, LogEntry, Registry, Seat, Turn};
+use arbiter_spacecrack::config::{BuildOnOccupied, PerimeterMode, TurnMode};
+use arbiter_spacecrack::{bots, Action, Config, SpaceCrack, State};
+use proptest::prelude::*;
+use rand::seq::IndexedRandom;
+use rand::Rng;
+
+/// Every audience's view, spectator first, serialized.
+fn all_views(state: &State) -> Vec<String> {
+    std::iter::once(None)
+        .chain((0..state.seat_count()).map(Some))
+        .map(|seat| serde_json::to_string(&SpaceCrack::view(state, seat)).unwrap())
+        .collect()
+}
+
+/// Nothing is hidden: every seat's view equals the spectator's, byte for byte.
+fn assert_views_public(state: &State) {
+    let views = all_views(state);
+    for view in &views[1..] {
+        assert_eq!(view, &views[0]);
+    }
+}
+
+/// The invariants of background §2.4 and the point cap.
+fn assert_invariants(state: &State) {
+    let config = state.config();
+    for ship in state.ships() {
+        let planet = &state.planets()[ship.planet];
+        assert_eq!(planet.ship, Some(ship.id), "I1: the planet knows its ship");
+        assert_eq!(
+            planet.owner,
+            Some(ship.owner),
+            "I2: ships stand on own planets"
+        );
+        assert!(ship.size >= 1);
+    }
+    let on_planets = state.planets().iter().filter(|p| p.ship.is_some()).count();
+    assert_eq!(on_planets, state.ships().count(), "I1: one ship per planet");
+    for player in state.players() {
+        assert!(player.command_points <= config.carry_cap() + config.command_points);
+    }
+    match SpaceCrack::to_act(state) {
+        Turn::Over => assert!(state.is_over()),
+        Turn::AnyOf(seats) => {
+            assert!(!seats.is_empty(), "a live turn always has someone to act");
+            for seat in seats {
+                assert!(!SpaceCrack::legal(state, seat).is_empty());
+            }
+        }
+        Turn::One(seat) => assert!(!SpaceCrack::legal(state, seat).is_empty()),
+        Turn::Sealed(_) => panic!("Space Crack has no sealed turns"),
+    }
+}
+
+fn config_strategy() -> impl Strategy<Value = Config> {
+    (
+        (5u32..=12, prop::sample::select(vec![5u32, 8, 12, 16])),
+        (2u32..=10, prop::option::of(0u32..=20), any::<bool>()),
+        (
+            prop::sample::select(vec![TurnMode::Concurrent, TurnMode::Sequential]),
+            prop::sample::select(vec![BuildOnOccupied::Reject, BuildOnOccupied::Merge]),
+            any::<bool>(),
+            any::<bool>(),
+        ),
+        (
+            0u32..=100,
+            prop::sample::select(vec![
+                PerimeterMode::FrontierCrack,
+                PerimeterMode::DefenderEdge,
+            ]),
+            10u32..=100,
+            0u32..=100,
+        ),
+    )
+        .prop_map(
+            |(
+                (turns, board_size),
+                (command_points, cp_carry_cap, allow_pass),
+                (turn_mode, build_on_occupied, end_on_elimination, symmetric_sizes),
+                (perimeter_bonus, perimeter_mode, crack_pct, interior_bonus),
+            )| Config {
+                turns,
+                board_size,
+                command_points,
+                crack_pct,
+                interior_bonus,
+                allow_pass,
+                cp_carry_cap,
+                turn_timeout_secs: 0,
+                turn_mode,
+                build_on_occupied,
+                end_on_elimination,
+                symmetric_sizes,
+                perimeter_bonus,
+                perimeter_mode,
+            },
+        )
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    /// Random legal play, with the occasional timeout, resignation and ejection, never
+    /// panics, keeps the invariants, and ends within turns × seats × (most points + 1)
+    /// decisions (every action spends a point or finishes its seat's turn).
+    #[test]
+    fn random_play_is_safe_and_ends(seed: u64, seats in 1usize..=4, config in config_strategy()) {
+        let mut state = SpaceCrack::new(&config, seats, seed).unwrap();
+        let mut rng: GameRng = seeded_rng(seed ^ 0xC0FFEE);
+        let bound = config.turns as usize
+            * seats
+            * (config.carry_cap() + config.command_points + 1) as usize;
+        let mut decisions = 0usize;
+        assert_invariants(&state);
+        while let Some(&seat) = SpaceCrack::to_act(&state).seats().choose(&mut rng) {
+            decisions += 1;
+            prop_assert!(decisions <= bound, "not over after {bound} decisions");
+            let roll = rng.random_range(0..1000);
+            if roll < 3 {
+                SpaceCrack::eject(&mut state, seat, "test ejection");
+            } else {
+                let action = match roll {
+                    3..=5 => Action::Resign,
+                    6..=20 => Action::TurnTimeout,
+                    _ => SpaceCrack::legal(&state, seat).choose(&mut rng).cloned().unwrap(),
+                };
+                let result = SpaceCrack::apply(&mut state, seat, &action);
+                prop_assert!(result.is_ok(), "{action:?} refused: {result:?}");
+            }
+            assert_invariants(&state);
+            assert_views_public(&state);
+        }
+        prop_assert!(state.is_over());
+        let outcome = SpaceCrack::outcome(&state).unwrap();
+        prop_assert_eq!(outcome.ranks.len(), seats);
+        let winners = outcome.winners();
+        for seat in 0..seats {
+            let ejected = state.players()[seat].ejected.is_some();
+            prop_assert_eq!(outcome.ejected[seat].is_some(), ejected);
+            prop_assert_eq!(outcome.scores[seat], state.planet_count(seat) as i64);
+            if !ejected && !winners.is_empty() {
+                let best = winners[0];
+                let key = |s: Seat| (state.planet_count(s), state.players()[s].crack);
+                prop_assert!(key(seat) <= key(best));
+                prop_assert_eq!(winners.contains(&seat), key(seat) == key(best));
+            }
+        }
+    }
+
+    /// Every seat rebuilds, from its view's JSON alone, a state that shows it the same
+    /// view and offers it the same moves, at every step of random play (with timeouts,
+    /// resignations and ejections) to the end.
+    #[test]
+    fn every_seat_rebuilds_a_state_from_its_view_alone(seed: u64, seats in 1usize..=4, config in config_strategy()) {
+        let mut state = SpaceCrack::new(&config, seats, seed).unwrap();
+        let mut rng: GameRng = seeded_rng(seed ^ 0xBEEF);
+        assert_state_from_view_round_trips::<SpaceCrack>(&config, &state, seats, seed);
+        while let Some(&seat) = SpaceCrack::to_act(&state).seats().choose(&mut rng) {
+            let roll = rng.random_range(0..1000);
+            if roll < 3 {
+                SpaceCrack::eject(&mut state, seat, "test ejection");
+            } else {
+                let action = match roll {
+                    3..=5 => Action::Resign,
+                    6..=20 => Action::TurnTimeout,
+                    _ => SpaceCrack::legal(&state, seat).choose(&mut rng).cloned().unwrap(),
+                };
+                prop_assert!(SpaceCrack::apply(&mut state, seat, &action).is_ok());
+            }
+            assert_state_from_view_round_trips::<SpaceCrack>(&config, &state, seats, seed);
+        }
+        prop_assert!(state.is_over());
+    }
+
+    /// A match played with `play_local` (random and greedy bots, one of them sometimes
+    /// answering illegally and being ejected) replays through the registry to the same
+    /// views for every audience at every step, and to the same outcome.
+    #[test]
+    fn replay_gives_identical_views(seed: u64, seats in 1usize..=4, config in config_strategy(), flaky in any::<bool>()) {
+        let seen: Arc<Mutex<Seen>> = Arc::default();
+        let mut players: Vec<Box<dyn Bot<SpaceCrack>>> = (0..seats)
+            .map(|seat| {
+                let name = if seat % 2 == 0 { "random" } else { "greedy" };
+                let inner = bots::bot(name, seed.wrapping_add(seat as u64)).unwrap();
+                let flaky = flaky && seat == 0;
+                Box::new(Recorder { inner, seen: seen.clone(), flaky, decisions: 0 })
+                    as Box<dyn Bot<SpaceCrack>>
+            })
+            .collect();
+        let names = (0..seats).map(|s| format!("bot{s}")).collect();
+        let played = play_local::<SpaceCrack>(&config, names, &mut players, seed, LocalOptions::default()).unwrap();
+        prop_assert!(played.state.is_over());
+        let seen = seen.lock().unwrap().clone();
+        let ejected = played.record.log.iter().any(|e| matches!(e, LogEntry::Eject { seat: 0, .. }));
+        prop_assert_eq!(ejected, seen.sabotaged);
+        let mut live = seen.views;
+        live.push(all_views(&played.state));
+        prop_assert_eq!(live.len(), played.record.log.len() + 1);
+
+        let mut registry = Registry::new();
+        registry.register::<SpaceCrack>();
+        let mut replayed = Vec::new();
+        let end = registry
+            .replay_with(&played.record, true, |_, state| {
+                let views: Vec<String> = std::iter::once(None)
+                    .chain((0..seats).map(Some))
+                    .map(|seat| serde_json::to_string(&state.view(seat)).unwrap())
+                    .collect();
+                replayed.push(views);
+            })
+            .unwrap();
+        prop_assert_eq!(&replayed, &live);
+        prop_assert_eq!(end.outcome(), SpaceCrack::outcome(&played.state));
+        prop_assert_eq!(end.outcome(), played.record.outcome);
+    }
+}
+
+/// What the recording bots saw, shared between the seats of one match.
+#[derive(Default, Clone)]
+struct Seen {
+    /// Every audience's views at each decision, in decision order.
+    views: Vec<Vec<String>>,
+    /// Whether the flaky bot sent its illegal action.
+    sabotaged: bool,
+}
+
+/// Wraps a bot: records every audience's view at each decision (the determinized
+/// state is the live state: nothing is hidden) and, when `flaky`, answers its second
+/// decision with an action that cannot be legal.
+struct Recorder {
+    inner: Box<dyn Bot<SpaceCrack>>,
+    seen: Arc<Mutex<Seen>>,
+    flaky: bool,
+    decisions: usize,
+}
+
+impl Bot<SpaceCrack> for Recorder {
+    fn decide(&mut self, state: &State, seat: Seat) -> Action {
+        let mut seen = self.seen.lock().unwrap();
+        seen.views.push(all_views(state));
+        self.decisions += 1;
+        if self.flaky && self.decisions == 2 {
+            seen.sabotaged = true;
+            return Action::BuildShip { planet: 10_000 };
+        }
+        self.inner.decide(state, seat)
+    }
+}
+
+#[test]
+fn illegal_actions_through_the_engine_change_nothing() {
+    let mut state = SpaceCrack::new(&Config::default(), 2, 11).unwrap();
+    let before = serde_json::to_string(&state).unwrap();
+    let attempts = [
+        (0, Action::MoveShip { ship: 1, planet: 0 }),
+        (
+            0,
+            Action::MoveShip {
+                ship: 0,
+                planet: 44,
+            },
+        ),
+        (1, Action::BuildShip { planet: 44 }),
+        (5, Action::EndTurn),
+    ];
+    for (seat, action) in attempts {
+        assert!(apply_checked::<SpaceCrack>(&mut state, 2, seat, &action).is_err());
+        assert_eq!(serde_json::to_string(&state).unwrap(), before);
+    }
+}
+
+#[test]
+fn greedy_beats_random() {
+    let config = Config::default();
+    let mut greedy_wins = 0;
+    let games = 8;
+    for seed in 0..games {
+        let greedy_seat = (seed % 2) as usize;
+        let mut players: Vec<Box<dyn Bot<SpaceCrack>>> = (0..2)
+            .map(|s| {
+                let name = if s == greedy_seat { "greedy" } else { "random" };
+                bots::bot(name, seed).unwrap()
+            })
+            .collect();
+        let names = vec!["a".into(), "b".into()];
+        let played =
+            play_local::<SpaceCrack>(&config, names, &mut players, seed, LocalOptions::default())
+                .unwrap();
+        let outcome = played.record.outcome.unwrap();
+        if outcome.winners() == vec![greedy_seat] {
+            greedy_wins += 1;
+        }
+    }
+    assert!(greedy_wins >= 7, "greedy won only {greedy_wins} of {games}");
+}
+
+#[test]
+fn bot_names() {
+    assert_eq!(bots::BOT_NAMES, &["random", "greedy"]);
+    for name in bots::BOT_NAMES {
+        assert!(bots::bot(name, 1).is_some());
+    }
+    assert!(bots::bot("nobody", 1).is_none());
+}
+
+#[test]
+fn greedy_takes_a_planet_when_it_can() {
+    let mut state = SpaceCrack::new(&Config::default(), 2, 5).unwrap();
+    let mut greedy = bots::bot("greedy", 0).unwrap();
+    let before = state.planet_count(0);
+    let action = greedy.decide(&state, 0);
+    assert!(matches!(action, Action::MoveShip { .. }), "{action:?}");
+    SpaceCrack::apply(&mut state, 0, &action).unwrap();
+    assert_eq!(state.planet_count(0), before + 1);
+}

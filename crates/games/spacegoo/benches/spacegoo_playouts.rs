@@ -1,0 +1,67 @@
+//! Full random games per second, default config (500 rounds), a fresh seed per game:
+//! - `rules only`: uniformly random legal commands applied straight to the state;
+//! - `play_local`: two `random` bots through the engine's recorded local match (adds
+//!   determinization, a JSON log entry and a SHA-256 state digest per command).
+
+use arbiter_engine::local::{play_local, LocalOptions};
+use arbiter_engine::{Bot, Game, GameRng, Turn};
+use arbiter_spacegoo::{bots, Action, Config, Spacegoo};
+use criterion::{criterion_group, criterion_main, Criterion};
+use rand::seq::IndexedRandom;
+
+fn rules_only(seed: u64) -> u32 {
+    let Ok(mut state) = Spacegoo::new(&Config::default(), 2, seed) else {
+        return 0;
+    };
+    let mut rng: GameRng = arbiter_engine::seeded_rng(seed ^ 0xB0B);
+    while let Turn::Sealed(waiting) = Spacegoo::to_act(&state) {
+        let seat = waiting[0];
+        let action = Spacegoo::legal(&state, seat)
+            .choose(&mut rng)
+            .cloned()
+            .unwrap_or(Action::Nop);
+        if Spacegoo::apply(&mut state, seat, &action).is_err() {
+            break;
+        }
+    }
+    state.world().round
+}
+
+fn recorded(seed: u64) -> usize {
+    let mut seats: Vec<Box<dyn Bot<Spacegoo>>> = ["random", "random"]
+        .iter()
+        .enumerate()
+        .filter_map(|(i, name)| bots::bot(name, seed.wrapping_add(i as u64)))
+        .collect();
+    let names = vec!["p1".to_string(), "p2".to_string()];
+    match play_local::<Spacegoo>(
+        &Config::default(),
+        names,
+        &mut seats,
+        seed,
+        LocalOptions::default(),
+    ) {
+        Ok(game) => game.record.log.len(),
+        Err(_) => 0,
+    }
+}
+
+fn playouts(c: &mut Criterion) {
+    let mut seed = 0u64;
+    c.bench_function("spacegoo full random game, rules only", |b| {
+        b.iter(|| {
+            seed += 1;
+            std::hint::black_box(rules_only(seed))
+        })
+    });
+    let mut seed = 0u64;
+    c.bench_function("spacegoo full random game, play_local", |b| {
+        b.iter(|| {
+            seed += 1;
+            std::hint::black_box(recorded(seed))
+        })
+    });
+}
+
+criterion_group!(benches, playouts);
+criterion_main!(benches);

@@ -1,0 +1,302 @@
+//! The reference battle, reproduced bit for bit.
+//!
+//! The seed's Python `battle` mixes ints and floats: a damage term is either the float
+//! `attacker * multiplier` or the int minimum `absolute`, whichever `max()` picks, and a
+//! defender stays an int until a float is subtracted from it. Below 2^53 the distinction
+//! never changes a value, but ships fed through the harness can be any 64-bit integer, so
+//! the arithmetic here keeps Python's number model (`PyNum`): exact ints, IEEE doubles,
+//! exact int/float comparison, and `int()` truncation only at the very end. The operation
+//! order is the reference's: per defender type 0, 1, 2, subtract the damage of attacker
+//! types 0, 1, 2 in turn, then clamp at 0; both sides of an exchange are computed from the
+//! values before it.
+
+use std::cmp::Ordering;
+
+/// Ship types per fleet or planet.
+pub const SHIP_TYPES: usize = 3;
+
+/// A Python number as the reference sees it: an exact int or a double.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) enum PyNum {
+    Int(i128),
+    Float(f64),
+}
+
+use PyNum::{Float, Int};
+
+impl PyNum {
+    /// `float(x)`: correctly rounded, as CPython converts ints.
+    fn to_f64(self) -> f64 {
+        match self {
+            Int(n) => n as f64,
+            Float(x) => x,
+        }
+    }
+
+    /// Python's `self > other`, exact across int and float.
+    fn gt(self, other: PyNum) -> bool {
+        match (self, other) {
+            (Int(a), Int(b)) => a > b,
+            (Float(a), Float(b)) => a > b,
+            (Float(x), Int(n)) => float_cmp_int(x, n) == Some(Ordering::Greater),
+            (Int(n), Float(x)) => float_cmp_int(x, n) == Some(Ordering::Less),
+        }
+    }
+
+    fn add(self, other: PyNum) -> PyNum {
+        match (self, other) {
+            (Int(a), Int(b)) => Int(a.saturating_add(b)),
+            _ => Float(self.to_f64() + other.to_f64()),
+        }
+    }
+
+    fn sub(self, other: PyNum) -> PyNum {
+        match (self, other) {
+            (Int(a), Int(b)) => Int(a.saturating_sub(b)),
+            _ => Float(self.to_f64() - other.to_f64()),
+        }
+    }
+
+    /// `self * multiplier` with a float multiplier: always a float.
+    fn scaled(self, multiplier: f64) -> PyNum {
+        Float(self.to_f64() * multiplier)
+    }
+
+    /// Python's `int(x)`: truncation toward zero.
+    pub(crate) fn truncate(self) -> i128 {
+        match self {
+            Int(n) => n,
+            // `as` saturates and maps NaN to 0; neither occurs for finite ship counts.
+            Float(x) => x.trunc() as i128,
+        }
+    }
+
+    /// The value as a double, for tests that look at fractional remainders.
+    #[cfg(test)]
+    pub(crate) fn value(self) -> f64 {
+        self.to_f64()
+    }
+}
+
+/// Compare a double with an int exactly, as Python does (no rounding of the int).
+fn float_cmp_int(x: f64, n: i128) -> Option<Ordering> {
+    if x.is_nan() {
+        return None;
+    }
+    // Beyond ±2^126 every i128 is smaller (or larger) in magnitude.
+    const LIMIT: f64 = 8.507_059_173_023_462e37; // 2^126
+    if x >= LIMIT {
+        return Some(Ordering::Greater);
+    }
+    if x <= -LIMIT {
+        return Some(Ordering::Less);
+    }
+    let floor = x.floor();
+    let whole = floor as i128; // exact: `floor` is integral and within range
+    match whole.cmp(&n) {
+        Ordering::Equal if x > floor => Some(Ordering::Greater),
+        ordering => Some(ordering),
+    }
+}
+
+/// Python's `max(a, b)`: `a` unless `b` is strictly greater.
+fn py_max(a: PyNum, b: PyNum) -> PyNum {
+    if b.gt(a) {
+        b
+    } else {
+        a
+    }
+}
+
+/// Python's `sum(xs)`: a left fold from the int 0.
+fn py_sum(values: &[PyNum; SHIP_TYPES]) -> PyNum {
+    values.iter().fold(Int(0), |total, &v| total.add(v))
+}
+
+/// Damage factors by `(defender type - attacker type) mod 3`: same type, the attacker's
+/// favoured matchup (type 0 beats 1, 1 beats 2, 2 beats 0), and the weak one.
+const MATCHUPS: [(f64, i128); SHIP_TYPES] = [(0.1, 1), (0.25, 2), (0.01, 1)];
+
+/// One half-exchange: the defender after `attacker` fired at it (the seed's
+/// `battle_round`). Any non-zero attacker stack deals at least `absolute`.
+pub(crate) fn battle_round(
+    attacker: &[PyNum; SHIP_TYPES],
+    defender: &[PyNum; SHIP_TYPES],
+) -> [PyNum; SHIP_TYPES] {
+    let mut out = *defender;
+    for (def_type, slot) in out.iter_mut().enumerate() {
+        for (att_type, &stack) in attacker.iter().enumerate() {
+            let diff = (def_type as i64 - att_type as i64).rem_euclid(SHIP_TYPES as i64) as usize;
+            let (multiplier, absolute) = MATCHUPS[diff];
+            let minimum = Int(if stack.gt(Int(0)) { absolute } else { 0 });
+            *slot = slot.sub(py_max(stack.scaled(multiplier), minimum));
+        }
+        *slot = py_max(Int(0), *slot);
+    }
+    out
+}
+
+/// A whole battle before truncation, with the number of simultaneous exchanges.
+pub(crate) fn battle_raw(
+    s1: [i128; SHIP_TYPES],
+    s2: [i128; SHIP_TYPES],
+) -> ([PyNum; SHIP_TYPES], [PyNum; SHIP_TYPES], u64) {
+    let mut ships1 = s1.map(Int);
+    let mut ships2 = s2.map(Int);
+    let mut exchanges = 0u64;
+    while py_sum(&ships1).gt(Int(0)) && py_sum(&ships2).gt(Int(0)) {
+        let new1 = battle_round(&ships2, &ships1);
+        ships2 = battle_round(&ships1, &ships2);
+        ships1 = new1;
+        exchanges += 1;
+    }
+    (ships1, ships2, exchanges)
+}
+
+/// The seed's `battle(s1, s2)` over any 64-bit inputs, with remainders as wide ints
+/// (a float remainder just above `i64::MAX` truncates to an int Python prints as is).
+pub fn battle_wide(
+    s1: [i64; SHIP_TYPES],
+    s2: [i64; SHIP_TYPES],
+) -> ([i128; SHIP_TYPES], [i128; SHIP_TYPES]) {
+    let (r1, r2, _) = battle_raw(s1.map(i128::from), s2.map(i128::from));
+    (r1.map(PyNum::truncate), r2.map(PyNum::truncate))
+}
+
+/// The seed's `battle(s1, s2)`: both sides' remainders, truncated toward zero.
+///
+/// For the ship counts a game produces (non-negative, far below 2^53) the remainders never
+/// exceed the inputs; out-of-range remainders of extreme harness inputs saturate.
+pub fn battle(
+    s1: [i64; SHIP_TYPES],
+    s2: [i64; SHIP_TYPES],
+) -> ([i64; SHIP_TYPES], [i64; SHIP_TYPES]) {
+    let (r1, r2) = battle_wide(s1, s2);
+    let narrow = |v: i128| i64::try_from(v).unwrap_or(if v < 0 { i64::MIN } else { i64::MAX });
+    (r1.map(narrow), r2.map(narrow))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Background §11.1: (s1, s2, result s1, result s2, exchanges if given).
+    type Vector = ([i64; 3], [i64; 3], [i64; 3], [i64; 3], Option<u64>);
+    const VECTORS: [Vector; 23] = [
+        ([1, 0, 0], [0, 0, 0], [1, 0, 0], [0, 0, 0], Some(0)),
+        ([0, 0, 0], [5, 5, 5], [0, 0, 0], [5, 5, 5], Some(0)),
+        ([10, 0, 0], [10, 0, 0], [0, 0, 0], [0, 0, 0], Some(10)),
+        ([10, 0, 0], [0, 10, 0], [5, 0, 0], [0, 0, 0], Some(5)),
+        ([10, 0, 0], [0, 0, 10], [0, 0, 0], [0, 0, 5], Some(5)),
+        ([20, 20, 20], [20, 20, 20], [0, 0, 0], [0, 0, 0], Some(4)),
+        ([30, 10, 10], [20, 20, 20], [0, 0, 0], [2, 0, 6], Some(7)),
+        ([100, 0, 0], [0, 100, 0], [95, 0, 0], [0, 0, 0], Some(5)),
+        ([100, 0, 0], [0, 0, 100], [0, 0, 0], [0, 0, 95], Some(5)),
+        ([5, 5, 5], [10, 0, 0], [2, 0, 2], [0, 0, 0], Some(3)),
+        ([1, 1, 1], [1, 1, 1], [0, 0, 0], [0, 0, 0], Some(1)),
+        ([3, 0, 0], [2, 0, 0], [1, 0, 0], [0, 0, 0], Some(2)),
+        ([50, 50, 50], [60, 40, 40], [9, 0, 16], [0, 0, 0], Some(6)),
+        ([200, 0, 0], [0, 0, 30], [122, 0, 0], [0, 0, 0], Some(20)),
+        ([0, 0, 15], [10, 20, 0], [0, 0, 0], [2, 17, 0], Some(3)),
+        ([7, 3, 0], [0, 4, 9], [0, 0, 0], [0, 0, 2], Some(3)),
+        (
+            [1000, 500, 200],
+            [300, 900, 400],
+            [699, 166, 0],
+            [0, 0, 0],
+            Some(5),
+        ),
+        ([12, 0, 0], [0, 1, 0], [11, 0, 0], [0, 0, 0], Some(1)),
+        ([2, 0, 0], [0, 0, 1], [0, 0, 0], [0, 0, 0], Some(1)),
+        ([1, 7, 12], [7, 7, 10], [0, 0, 0], [0, 0, 0], None),
+        ([10, 11, 4], [7, 11, 5], [0, 0, 0], [0, 0, 0], None),
+        ([11, 11, 4], [11, 2, 7], [0, 0, 0], [0, 0, 0], None),
+        ([10, 1, 6], [1, 10, 7], [0, 0, 0], [0, 0, 0], None),
+    ];
+
+    #[test]
+    fn all_23_reference_vectors() {
+        for (index, (s1, s2, r1, r2, exchanges)) in VECTORS.iter().enumerate() {
+            let vector = index + 1;
+            assert_eq!(battle(*s1, *s2), (*r1, *r2), "vector {vector}");
+            let (_, _, ex) = battle_raw(s1.map(i128::from), s2.map(i128::from));
+            if let Some(expected) = exchanges {
+                assert_eq!(ex, *expected, "exchanges of vector {vector}");
+            }
+        }
+    }
+
+    fn raw(s1: [i64; 3], s2: [i64; 3]) -> ([f64; 3], [f64; 3]) {
+        let (a, b, _) = battle_raw(s1.map(i128::from), s2.map(i128::from));
+        (a.map(PyNum::value), b.map(PyNum::value))
+    }
+
+    fn close(actual: [f64; 3], expected: [f64; 3]) {
+        for k in 0..3 {
+            assert!(
+                (actual[k] - expected[k]).abs() < 5e-5,
+                "{actual:?} is not {expected:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn float_remainders_before_truncation() {
+        close(raw([30, 10, 10], [20, 20, 20]).1, [2.6325, 0.0, 6.5]);
+        close(raw([50, 50, 50], [60, 40, 40]).0, [9.3549, 0.0, 16.1625]);
+        close(raw([200, 0, 0], [0, 0, 30]).0, [122.8414, 0.0, 0.0]);
+        close(
+            raw([1000, 500, 200], [300, 900, 400]).0,
+            [699.8384, 166.9428, 0.0],
+        );
+        close(raw([1, 7, 12], [7, 7, 10]).1, [0.0, 0.0, 0.8]);
+        close(raw([10, 11, 4], [7, 11, 5]).1, [0.0, 0.4, 0.0]);
+        close(raw([11, 11, 4], [11, 2, 7]).0, [0.9, 0.0, 0.0]);
+        close(raw([10, 1, 6], [1, 10, 7]).1, [0.0, 0.5, 0.0]);
+        close(raw([10, 0, 0], [0, 10, 0]).0, [5.0, 0.0, 0.0]);
+    }
+
+    #[test]
+    fn half_round_vectors() {
+        let round = |att: [i128; 3], def: [i128; 3]| {
+            battle_round(&att.map(Int), &def.map(Int)).map(PyNum::value)
+        };
+        assert_eq!(round([10, 0, 0], [0, 10, 0]), [0.0, 7.5, 0.0]);
+        assert_eq!(round([10, 0, 0], [0, 0, 10]), [0.0, 0.0, 9.0]);
+        assert_eq!(round([10, 0, 0], [10, 0, 0]), [9.0, 0.0, 0.0]);
+        assert_eq!(round([100, 0, 0], [100, 100, 100]), [90.0, 75.0, 99.0]);
+        assert_eq!(round([1, 1, 1], [50, 50, 50]), [46.0, 46.0, 46.0]);
+        assert_eq!(round([40, 8, 3], [50, 50, 50]), [43.0, 38.0, 46.0]);
+    }
+
+    #[test]
+    fn int_minimums_keep_ints_exact() {
+        // [1,1,1] deals only int minimums, so the defender stays an exact int (Python
+        // prints 46, not 46.0).
+        let out = battle_round(&[Int(1), Int(1), Int(1)], &[Int(50), Int(50), Int(50)]);
+        assert_eq!(out, [Int(46), Int(46), Int(46)]);
+    }
+
+    #[test]
+    fn exact_comparison_of_large_ints_and_floats() {
+        let big = (1i128 << 53) + 1;
+        // float(2^53 + 1) rounds to 2^53, but Python compares exactly.
+        assert!(Int(big).gt(Float(9_007_199_254_740_992.0)));
+        assert!(!Float(9_007_199_254_740_992.0).gt(Int(big)));
+        assert!(Float(0.5).gt(Int(0)));
+        assert!(!Float(-0.0).gt(Int(0)));
+        assert!(Int(1).gt(Float(0.1)));
+    }
+
+    #[test]
+    fn extreme_inputs_terminate() {
+        let max = i64::MAX;
+        let (a, b) = battle_wide([max, max, max], [max, max, max]);
+        assert!(a.iter().chain(b.iter()).all(|&v| v >= 0));
+        let (a, b) = battle_wide([max, 0, 0], [0, 0, 1]);
+        assert_eq!(b, [0, 0, 0]);
+        assert!(a[0] > 0);
+        // Negative inputs whose sum is not positive skip the fight, as in Python.
+        assert_eq!(battle([5, -10, 0], [3, 0, 0]), ([5, -10, 0], [3, 0, 0]));
+    }
+}

@@ -1,0 +1,271 @@
+//! The one projection to the outside, and the reference's JSON state line.
+//!
+//! Spacegoo has no secrets but one: a command sealed this round. Views are built from the
+//! public board only, so nothing of another seat's pending command can show; a seat's
+//! own view echoes its own command back as `your_command`.
+//!
+//! [`reference_state_json`] renders the exact line the reference server sent each round
+//! (`simplejson.dumps` defaults: `", "` and `": "` separators, non-ASCII escaped, keys
+//! in the reference's order); [`reference_log_json`] renders its replay-log variant.
+
+use std::fmt::Write;
+
+use arbiter_engine::Seat;
+use serde::{Deserialize, Serialize};
+
+use crate::actions::Action;
+use crate::battle::SHIP_TYPES;
+use crate::map::Planet;
+use crate::state::{player_id, State, SEATS};
+use crate::world::Fleet;
+
+/// A fleet as listed in a state (the reference's key order, with `alive`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FleetView {
+    pub id: u64,
+    pub owner_id: u8,
+    pub ships: [i64; SHIP_TYPES],
+    pub origin: usize,
+    pub target: usize,
+    pub eta: u32,
+    /// Always true for a listed fleet; kept because the reference sends it.
+    pub alive: bool,
+}
+
+impl From<&Fleet> for FleetView {
+    fn from(fleet: &Fleet) -> Self {
+        FleetView {
+            id: fleet.id,
+            owner_id: fleet.owner_id,
+            ships: fleet.ships,
+            origin: fleet.origin,
+            target: fleet.target,
+            eta: fleet.eta,
+            alive: true,
+        }
+    }
+}
+
+/// What a seat (or a spectator) sees: the reference state's fields in its order, plus
+/// the end reason, the disqualifications and the next fleet id (announced in public, and
+/// needed to rebuild the board from a view), and the viewer's own sealed command.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct View {
+    pub planets: Vec<Planet>,
+    pub fleets: Vec<FleetView>,
+    pub round: u32,
+    pub max_rounds: u32,
+    /// The viewer's player id (1 or 2); absent for spectators.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub player_id: Option<u8>,
+    pub game_over: bool,
+    /// Winning player id; `null` while running and for draws.
+    pub winner: Option<u8>,
+    /// Why the game ended, in the reference's words; `null` while running.
+    pub end_reason: Option<String>,
+    /// Why each seat was disqualified, if it was (by seat).
+    pub disqualified: [Option<String>; SEATS],
+    /// The id the next fleet will get (ids count every fleet ever launched).
+    pub next_fleet_id: u64,
+    /// The command the viewer sealed this round, if any (own seat only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub your_command: Option<Action>,
+}
+
+pub fn view(state: &State, seat: Option<Seat>) -> View {
+    let world = state.world();
+    let seat = seat.filter(|&s| s < crate::state::SEATS);
+    View {
+        planets: world.planets.clone(),
+        fleets: world.fleets.iter().map(FleetView::from).collect(),
+        round: world.round,
+        max_rounds: world.max_rounds,
+        player_id: seat.map(player_id),
+        game_over: state.game_over(),
+        winner: state.winner(),
+        end_reason: state.end().map(|end| end.reason.clone()),
+        disqualified: [0, 1].map(|s| state.disqualification(s).map(|dq| dq.reason.clone())),
+        next_fleet_id: world.next_fleet_id,
+        your_command: seat.and_then(|s| state.pending_command(s).cloned()),
+    }
+}
+
+/// The reference's per-player state line (without the trailing newline): keys
+/// `planets, fleets, round, max_rounds, player_id, game_over, winner, players`, each
+/// player `{id, name, itsme}`. `player_id` is 1 or 2; `names` are the players' names in
+/// player order (the rules know seats, not accounts, so the referee supplies them).
+pub fn reference_state_json(state: &State, player_id: u8, names: [&str; 2]) -> String {
+    render(state, Some(player_id), names)
+}
+
+/// The reference's replay-log line: as [`reference_state_json`] without `player_id`
+/// and without `itsme`.
+pub fn reference_log_json(state: &State, names: [&str; 2]) -> String {
+    render(state, None, names)
+}
+
+fn ints(out: &mut String, values: &[i64; SHIP_TYPES]) {
+    let _ = write!(out, "[{}, {}, {}]", values[0], values[1], values[2]);
+}
+
+fn render(state: &State, viewer: Option<u8>, names: [&str; 2]) -> String {
+    let world = state.world();
+    let mut out = String::with_capacity(256 + 128 * world.planets.len());
+    out.push_str("{\"planets\": [");
+    for (i, p) in world.planets.iter().enumerate() {
+        if i > 0 {
+            out.push_str(", ");
+        }
+        let _ = write!(
+            out,
+            "{{\"id\": {}, \"x\": {}, \"y\": {}, \"owner_id\": {}, \"ships\": ",
+            p.id, p.x, p.y, p.owner_id
+        );
+        ints(&mut out, &p.ships);
+        out.push_str(", \"production\": ");
+        ints(&mut out, &p.production);
+        out.push('}');
+    }
+    out.push_str("], \"fleets\": [");
+    for (i, f) in world.fleets.iter().enumerate() {
+        if i > 0 {
+            out.push_str(", ");
+        }
+        let _ = write!(
+            out,
+            "{{\"id\": {}, \"owner_id\": {}, \"ships\": ",
+            f.id, f.owner_id
+        );
+        ints(&mut out, &f.ships);
+        let _ = write!(
+            out,
+            ", \"origin\": {}, \"target\": {}, \"eta\": {}, \"alive\": true}}",
+            f.origin, f.target, f.eta
+        );
+    }
+    let _ = write!(
+        out,
+        "], \"round\": {}, \"max_rounds\": {}",
+        world.round, world.max_rounds
+    );
+    if let Some(id) = viewer {
+        let _ = write!(out, ", \"player_id\": {id}");
+    }
+    let _ = write!(
+        out,
+        ", \"game_over\": {}, \"winner\": ",
+        if state.game_over() { "true" } else { "false" }
+    );
+    match state.winner() {
+        Some(winner) => {
+            let _ = write!(out, "{winner}");
+        }
+        None => out.push_str("null"),
+    }
+    out.push_str(", \"players\": [");
+    for (i, name) in names.iter().enumerate() {
+        let id = i as u8 + 1;
+        if i > 0 {
+            out.push_str(", ");
+        }
+        let _ = write!(out, "{{\"id\": {id}, \"name\": ");
+        python_json_string(&mut out, name);
+        if let Some(viewer) = viewer {
+            let _ = write!(
+                out,
+                ", \"itsme\": {}",
+                if viewer == id { "true" } else { "false" }
+            );
+        }
+        out.push('}');
+    }
+    out.push_str("]}");
+    out
+}
+
+/// A JSON string as Python's json/simplejson write it with `ensure_ascii=True`.
+fn python_json_string(out: &mut String, text: &str) {
+    out.push('"');
+    for c in text.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            '\u{08}' => out.push_str("\\b"),
+            '\u{0c}' => out.push_str("\\f"),
+            ' '..='~' => out.push(c),
+            _ => {
+                let mut units = [0u16; 2];
+                for unit in c.encode_utf16(&mut units) {
+                    let _ = write!(out, "\\u{unit:04x}");
+                }
+            }
+        }
+    }
+    out.push('"');
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::Config;
+    use crate::map::Planet;
+
+    fn small_state() -> State {
+        let planets = vec![
+            Planet::new(0, 0, 0, 0, [2, 2, 2]),
+            Planet::new(1, -17, 0, 1, [3, 0, 5]),
+            Planet::new(2, 17, 0, 2, [3, 0, 5]),
+        ];
+        State::with_planets(&Config::default(), planets)
+    }
+
+    #[test]
+    fn reference_state_line_has_the_reference_key_order() {
+        let mut state = small_state();
+        state.world.send_fleet(1, 1, 0, [3, 1, 1]).ok();
+        let line = reference_state_json(&state, 1, ["qr4", "bot"]);
+        let expected = concat!(
+            r#"{"planets": [{"id": 0, "x": 0, "y": 0, "owner_id": 0, "ships": [30, 30, 30], "production": [2, 2, 2]}, "#,
+            r#"{"id": 1, "x": -17, "y": 0, "owner_id": 1, "ships": [37, 9, 59], "production": [3, 0, 5]}, "#,
+            r#"{"id": 2, "x": 17, "y": 0, "owner_id": 2, "ships": [40, 10, 60], "production": [3, 0, 5]}], "#,
+            r#""fleets": [{"id": 0, "owner_id": 1, "ships": [3, 1, 1], "origin": 1, "target": 0, "eta": 17, "alive": true}], "#,
+            r#""round": 0, "max_rounds": 500, "player_id": 1, "game_over": false, "winner": null, "#,
+            r#""players": [{"id": 1, "name": "qr4", "itsme": true}, {"id": 2, "name": "bot", "itsme": false}]}"#
+        );
+        assert_eq!(line, expected);
+        let value: serde_json::Value = serde_json::from_str(&line).unwrap_or_default();
+        assert_eq!(value["players"][1]["itsme"], serde_json::Value::Bool(false));
+    }
+
+    #[test]
+    fn log_line_drops_player_id_and_itsme() {
+        let state = small_state();
+        let line = reference_log_json(&state, ["a", "b"]);
+        assert!(line.ends_with(
+            r#""round": 0, "max_rounds": 500, "game_over": false, "winner": null, "players": [{"id": 1, "name": "a"}, {"id": 2, "name": "b"}]}"#
+        ));
+        assert!(!line.contains("player_id") && !line.contains("itsme"));
+    }
+
+    #[test]
+    fn names_are_escaped_like_python() {
+        let mut out = String::new();
+        python_json_string(&mut out, "a\"b\\c\nd\u{1}é😀");
+        assert_eq!(out, r#""a\"b\\c\nd\u0001\u00e9\ud83d\ude00""#);
+    }
+
+    #[test]
+    fn view_serializes_in_reference_order() {
+        let state = small_state();
+        let text = serde_json::to_string(&view(&state, Some(1))).unwrap_or_default();
+        assert!(text.starts_with(r#"{"planets":[{"id":0,"x":0,"y":0,"owner_id":0,"ships":[30,30,30],"production":[2,2,2]}"#));
+        assert!(text.ends_with(
+            r#""fleets":[],"round":0,"max_rounds":500,"player_id":2,"game_over":false,"winner":null,"end_reason":null,"disqualified":[null,null],"next_fleet_id":0}"#
+        ));
+        let spectator = serde_json::to_string(&view(&state, None)).unwrap_or_default();
+        assert!(!spectator.contains("player_id"));
+    }
+}

@@ -1,0 +1,470 @@
+//! The active player's actions: place/move/withdraw a leader, colonize, bomb, swap.
+//!
+//! Each action is first *planned* (every rule checked, nothing changed) and only then
+//! applied, so an illegal action never leaves a trace. `legal` uses the same planners.
+
+use serde::{Deserialize, Serialize};
+
+use arbiter_engine::Seat;
+
+use crate::board::{Board, Leader, Pos};
+use crate::conflict;
+use crate::error::TaeError;
+use crate::events::{Event, ReturnReason};
+use crate::kind::{Kind, Tiles};
+use crate::state::{Conflicts, Phase, TaeState, War};
+
+/// Most colonists one swap may discard.
+pub const MAX_SWAP: u32 = 6;
+
+/// Everything a seat can send. `Pass` is accepted at every prompt with its default
+/// meaning (end the turn / commit 0 / the first pending conflict / the lowest artifact
+/// cell), so a referee can answer a timeout with `Action::default()`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
+pub enum Action {
+    #[default]
+    Pass,
+    /// Place a leader from hand, or move it if it is on the board.
+    PlaceLeader { kind: Kind, at: Pos },
+    /// Take a leader back into hand.
+    WithdrawLeader { kind: Kind },
+    /// Put a colonist from hand on the board.
+    Colonize { kind: Kind, at: Pos },
+    /// Destroy a cell with one of your bombers.
+    Bomb { at: Pos },
+    /// Discard 1–6 colonists out of the game and draw as many.
+    Swap { tiles: Tiles },
+    /// Conflict prompt (active player): fight this kind's conflict next.
+    ChooseConflict { kind: Kind },
+    /// Conflict prompt (attacker, then defender): commit this many colonists.
+    Commit { count: u32 },
+    /// Harvest prompt: take the artifact at this cell.
+    TakeArtifact { at: Pos },
+}
+
+/// A checked leader placement or move.
+pub(crate) struct LeaderPlan {
+    kind: Kind,
+    from: Option<usize>,
+    to: usize,
+}
+
+/// What a checked colony does to the regions around it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum ColonizeEffect {
+    /// Touches no region.
+    Alone,
+    /// Touches exactly one region: a resource may be awarded.
+    Joins,
+    /// Joins several regions; `wars` lists the external conflicts (maybe none).
+    Unites { wars: Vec<War> },
+}
+
+pub(crate) fn cell_id(board: &Board, at: Pos) -> Result<usize, TaeError> {
+    board.id(at).ok_or(TaeError::OffBoard(at))
+}
+
+/// Whether a leader may stand on `to` (on a board where a moving leader was lifted).
+pub(crate) fn check_leader_target(board: &Board, to: usize) -> Result<(), TaeError> {
+    let cell = board.cell(to);
+    let at = board.pos(to);
+    if cell.destroyed {
+        return Err(TaeError::Destroyed(at));
+    }
+    if cell.occupied() {
+        return Err(TaeError::Occupied(at));
+    }
+    if !cell.terrain.inhabitable() {
+        return Err(TaeError::LeaderUninhabitable(at));
+    }
+    if board.adjacent_scientists(to) == 0 {
+        return Err(TaeError::NoScientistNeighbor(at));
+    }
+    let regions = board.neighbor_regions(to).len();
+    if regions >= 2 {
+        return Err(TaeError::LeaderJoinsRegions(at, regions));
+    }
+    Ok(())
+}
+
+/// The board with `seat`'s `kind` leader lifted off (where a move is judged).
+pub(crate) fn lifted(board: &Board, from: Option<usize>) -> Option<Board> {
+    from.map(|from| {
+        let mut board = board.clone();
+        board.remove_leader(from);
+        board
+    })
+}
+
+fn plan_leader(state: &TaeState, seat: Seat, kind: Kind, at: Pos) -> Result<LeaderPlan, TaeError> {
+    let player = state.player(seat).ok_or(TaeError::NotYourTurn(seat))?;
+    if !player.leaders.contains(&kind) {
+        return Err(TaeError::NoSuchLeader(kind));
+    }
+    let to = cell_id(&state.board, at)?;
+    let from = state.board.find_leader(seat, kind);
+    if from == Some(to) {
+        return Err(TaeError::SameCell(at));
+    }
+    match lifted(&state.board, from) {
+        Some(board) => check_leader_target(&board, to)?,
+        None => check_leader_target(&state.board, to)?,
+    }
+    Ok(LeaderPlan { kind, from, to })
+}
+
+/// The attacker in a conflict between `a` and `b`: the active player's leader if it is
+/// one of them, otherwise the one whose owner comes first in seat order after the
+/// active player.
+pub(crate) fn attacker_of(active: Seat, seats: usize, a: Seat, b: Seat) -> (Seat, Seat) {
+    let distance = |s: Seat| (s + seats - active) % seats;
+    if distance(a) <= distance(b) {
+        (a, b)
+    } else {
+        (b, a)
+    }
+}
+
+pub(crate) fn plan_colonize(
+    state: &TaeState,
+    seat: Seat,
+    kind: Kind,
+    at: Pos,
+) -> Result<(usize, ColonizeEffect), TaeError> {
+    let player = state.player(seat).ok_or(TaeError::NotYourTurn(seat))?;
+    if player.hand.get(kind) == 0 {
+        return Err(TaeError::NotInHand(kind));
+    }
+    let to = cell_id(&state.board, at)?;
+    Ok((to, colonize_effect(state, kind, to)?))
+}
+
+/// The board rules of a colony (the hand was checked by the caller).
+pub(crate) fn colonize_effect(
+    state: &TaeState,
+    kind: Kind,
+    to: usize,
+) -> Result<ColonizeEffect, TaeError> {
+    let board = &state.board;
+    let cell = board.cell(to);
+    let at = board.pos(to);
+    if cell.destroyed {
+        return Err(TaeError::Destroyed(at));
+    }
+    if cell.occupied() {
+        return Err(TaeError::Occupied(at));
+    }
+    match (kind == Kind::Mining, cell.terrain.inhabitable()) {
+        (true, true) => return Err(TaeError::MiningNeedsUninhabitable(at)),
+        (false, false) => return Err(TaeError::NeedsInhabitable(at)),
+        _ => {}
+    }
+    let regions = board.neighbor_regions(to);
+    match regions.len() {
+        0 => return Ok(ColonizeEffect::Alone),
+        1 => return Ok(ColonizeEffect::Joins),
+        _ => {}
+    }
+    let kingdoms: Vec<u32> = regions
+        .as_slice()
+        .iter()
+        .copied()
+        .filter(|&r| !board.region_leaders(r).is_empty())
+        .collect();
+    if kingdoms.len() >= 3 {
+        return Err(TaeError::JoinsThreeKingdoms(kingdoms.len()));
+    }
+    let mut wars = Vec::new();
+    if let [r1, r2] = kingdoms[..] {
+        for leader_kind in Kind::ALL {
+            if let (Some((_, a)), Some((_, b))) = (
+                board.region_leader(r1, leader_kind),
+                board.region_leader(r2, leader_kind),
+            ) {
+                let (attacker, defender) =
+                    attacker_of(state.active, state.players.len(), a.owner, b.owner);
+                wars.push(War {
+                    kind: leader_kind,
+                    attacker,
+                    defender,
+                });
+            }
+        }
+    }
+    Ok(ColonizeEffect::Unites { wars })
+}
+
+pub(crate) fn check_bomb(state: &TaeState, seat: Seat, at: Pos) -> Result<usize, TaeError> {
+    let player = state.player(seat).ok_or(TaeError::NotYourTurn(seat))?;
+    if player.bombers == 0 {
+        return Err(TaeError::NoBomber);
+    }
+    let id = cell_id(&state.board, at)?;
+    bomb_target(&state.board, id)?;
+    Ok(id)
+}
+
+pub(crate) fn bomb_target(board: &Board, id: usize) -> Result<(), TaeError> {
+    let cell = board.cell(id);
+    let at = board.pos(id);
+    if cell.destroyed {
+        return Err(TaeError::Destroyed(at));
+    }
+    if cell.leader.is_some() {
+        return Err(TaeError::BombLeader(at));
+    }
+    if cell.artifact {
+        return Err(TaeError::BombArtifact(at));
+    }
+    Ok(())
+}
+
+pub(crate) fn check_swap(state: &TaeState, seat: Seat, tiles: &Tiles) -> Result<(), TaeError> {
+    let player = state.player(seat).ok_or(TaeError::NotYourTurn(seat))?;
+    let n = tiles.total();
+    if !(1..=MAX_SWAP).contains(&n) {
+        return Err(TaeError::SwapCount(n));
+    }
+    if !player.hand.contains(tiles) {
+        return Err(TaeError::SwapNotInHand);
+    }
+    Ok(())
+}
+
+/// Apply one of the active player's turn actions (the phase is `Act`). Validates fully
+/// before changing anything.
+pub(crate) fn apply_turn_action(
+    state: &mut TaeState,
+    seat: Seat,
+    action: &Action,
+    events: &mut Vec<Event>,
+) -> Result<(), TaeError> {
+    match action {
+        Action::Pass => {
+            state.actions_left = 0;
+        }
+        Action::PlaceLeader { kind, at } => {
+            let plan = plan_leader(state, seat, *kind, *at)?;
+            state.actions_left = state.actions_left.saturating_sub(1);
+            place_leader(state, seat, plan, events);
+        }
+        Action::WithdrawLeader { kind } => {
+            let player = state.player(seat).ok_or(TaeError::NotYourTurn(seat))?;
+            if !player.leaders.contains(kind) {
+                return Err(TaeError::NoSuchLeader(*kind));
+            }
+            let from = state
+                .board
+                .find_leader(seat, *kind)
+                .ok_or(TaeError::LeaderNotOnBoard(*kind))?;
+            state.actions_left = state.actions_left.saturating_sub(1);
+            state.board.remove_leader(from);
+            events.push(Event::LeaderReturned {
+                seat,
+                kind: *kind,
+                from: state.board.pos(from),
+                reason: ReturnReason::Withdrawn,
+            });
+        }
+        Action::Colonize { kind, at } => {
+            let (to, effect) = plan_colonize(state, seat, *kind, *at)?;
+            state.actions_left = state.actions_left.saturating_sub(1);
+            colonize(state, seat, *kind, to, effect, events);
+        }
+        Action::Bomb { at } => {
+            let id = check_bomb(state, seat, *at)?;
+            state.actions_left = state.actions_left.saturating_sub(1);
+            state.players[seat].bombers -= 1;
+            let removed = state.board.destroy(id);
+            events.push(Event::Bombed {
+                seat,
+                at: *at,
+                removed,
+            });
+            conflict::return_stranded_leaders(state, events);
+        }
+        Action::Swap { tiles } => {
+            check_swap(state, seat, tiles)?;
+            state.actions_left = state.actions_left.saturating_sub(1);
+            let player = &mut state.players[seat];
+            player.hand.take(tiles);
+            player.discarded.add(tiles);
+            events.push(Event::Swapped {
+                seat,
+                count: tiles.total(),
+                discarded: Some(tiles.to_kinds()),
+            });
+            let drawn = state.draw(seat, tiles.total());
+            events.push(Event::Drew {
+                seat,
+                count: drawn.len() as u32,
+                kinds: Some(drawn),
+            });
+        }
+        Action::ChooseConflict { .. } | Action::Commit { .. } | Action::TakeArtifact { .. } => {
+            return Err(TaeError::WrongPhase("the active player's action"));
+        }
+    }
+    Ok(())
+}
+
+fn place_leader(state: &mut TaeState, seat: Seat, plan: LeaderPlan, events: &mut Vec<Event>) {
+    let LeaderPlan { kind, from, to } = plan;
+    if let Some(from) = from {
+        state.board.remove_leader(from);
+    }
+    state.board.put_leader(to, Leader { owner: seat, kind });
+    events.push(Event::LeaderPlaced {
+        seat,
+        kind,
+        at: state.board.pos(to),
+        from: from.map(|f| state.board.pos(f)),
+    });
+    // A leader joins at most one region, which held at most one leader of its kind.
+    let rival = state.board.region(to).and_then(|region| {
+        state
+            .board
+            .region_leaders(region)
+            .into_iter()
+            .find(|&(cell, l)| l.kind == kind && cell != to)
+    });
+    if let Some((_, rival)) = rival {
+        conflict::open_internal(state, seat, rival.owner, kind, events);
+    }
+}
+
+fn colonize(
+    state: &mut TaeState,
+    seat: Seat,
+    kind: Kind,
+    to: usize,
+    effect: ColonizeEffect,
+    events: &mut Vec<Event>,
+) {
+    *state.players[seat].hand.get_mut(kind) -= 1;
+    state.board.put_colony(to, kind);
+    events.push(Event::Colonized {
+        seat,
+        kind,
+        at: state.board.pos(to),
+    });
+    match effect {
+        ColonizeEffect::Alone => {}
+        ColonizeEffect::Joins => {
+            let Some(region) = state.board.region(to) else {
+                return;
+            };
+            let collector = state
+                .board
+                .region_leader(region, kind)
+                .or_else(|| state.board.region_leader(region, Kind::Settler));
+            if let Some((_, leader)) = collector {
+                *state.players[leader.owner].resources.get_mut(kind) += 1;
+                events.push(Event::Gained {
+                    seat: leader.owner,
+                    kind,
+                    amount: 1,
+                });
+            }
+        }
+        ColonizeEffect::Unites { wars } => {
+            if !wars.is_empty() {
+                state.phase = Phase::Conflicts(Conflicts {
+                    join: Some(to),
+                    pending: wars,
+                    battle: None,
+                });
+            }
+        }
+    }
+}
+
+/// Every legal turn action of `seat` (the phase is `Act`): exhaustive.
+pub(crate) fn legal_turn_actions(state: &TaeState, seat: Seat) -> Vec<Action> {
+    let mut out = vec![Action::Pass];
+    let Some(player) = state.player(seat) else {
+        return out;
+    };
+    let board = &state.board;
+    for &kind in &player.leaders {
+        let from = board.find_leader(seat, kind);
+        let lifted_board = lifted(board, from);
+        let judged = lifted_board.as_ref().unwrap_or(board);
+        for to in 0..board.len() {
+            if Some(to) != from && check_leader_target(judged, to).is_ok() {
+                out.push(Action::PlaceLeader {
+                    kind,
+                    at: board.pos(to),
+                });
+            }
+        }
+        if from.is_some() {
+            out.push(Action::WithdrawLeader { kind });
+        }
+    }
+    for kind in Kind::ALL {
+        if player.hand.get(kind) == 0 {
+            continue;
+        }
+        for to in 0..board.len() {
+            if colonize_effect(state, kind, to).is_ok() {
+                out.push(Action::Colonize {
+                    kind,
+                    at: board.pos(to),
+                });
+            }
+        }
+    }
+    if player.bombers > 0 {
+        for id in 0..board.len() {
+            if bomb_target(board, id).is_ok() {
+                out.push(Action::Bomb { at: board.pos(id) });
+            }
+        }
+    }
+    for tiles in sub_multisets(&player.hand, MAX_SWAP) {
+        out.push(Action::Swap { tiles });
+    }
+    out
+}
+
+/// Every non-empty sub-multiset of `hand` with at most `max` tiles.
+pub(crate) fn sub_multisets(hand: &Tiles, max: u32) -> Vec<Tiles> {
+    let mut out = Vec::new();
+    let h = Kind::ALL.map(|k| hand.get(k));
+    for a in 0..=h[0] {
+        for b in 0..=h[1] {
+            for c in 0..=h[2] {
+                for d in 0..=h[3] {
+                    let n = a + b + c + d;
+                    if (1..=max).contains(&n) {
+                        out.push(Tiles::new(a, b, c, d));
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn attacker_is_active_or_next_in_seat_order() {
+        assert_eq!(attacker_of(1, 4, 3, 1), (1, 3));
+        assert_eq!(attacker_of(1, 4, 0, 3), (3, 0));
+        assert_eq!(attacker_of(3, 4, 2, 0), (0, 2));
+    }
+
+    #[test]
+    fn swaps_enumerate_distinct_sub_multisets() {
+        let hand = Tiles::new(2, 0, 1, 0);
+        let swaps = sub_multisets(&hand, MAX_SWAP);
+        assert_eq!(swaps.len(), 5); // 3 × 2 − 1
+        assert!(swaps.iter().all(|s| hand.contains(s) && s.total() >= 1));
+        assert_eq!(sub_multisets(&Tiles::new(7, 0, 0, 0), MAX_SWAP).len(), 6);
+    }
+}

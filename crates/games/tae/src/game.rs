@@ -1,0 +1,157 @@
+//! The `Game` implementation: setup and the glue to the engine's trait.
+
+use std::ops::RangeInclusive;
+
+use rand::seq::SliceRandom;
+
+use arbiter_engine::{
+    seeded_rng, ConfigError, Game, GameRng, Illegal, Outcome, Seat, TimeoutPolicy, Turn,
+};
+
+use crate::actions::{legal_turn_actions, Action};
+use crate::config::{TaeConfig, MAX_SEATS, MIN_SEATS};
+use crate::events::{redact, Event};
+use crate::kind::{Resources, Tiles};
+use crate::state::{Phase, Player, TaeState, ACTIONS_PER_TURN};
+use crate::view::TaeView;
+use crate::{determinize, flow, score, view};
+
+/// Marker type for the ruleset.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Tae;
+
+/// A fresh game: the board from the config, the bag shuffled from the seed, and each
+/// seat dealt a hand in seat order. Seat 0 starts.
+pub fn new_game(config: &TaeConfig, seats: usize, seed: u64) -> Result<TaeState, ConfigError> {
+    let board = config.validate(seats)?;
+    let mut rng = seeded_rng(seed);
+    let mut bag = config.bag.to_kinds();
+    bag.shuffle(&mut rng);
+    let player = Player {
+        hand: Tiles::default(),
+        resources: Resources::default(),
+        artifacts: 0,
+        leaders: config.leaders.clone(),
+        bombers: config.bombers,
+        discarded: Tiles::default(),
+        ejected: None,
+    };
+    let mut state = TaeState {
+        board,
+        bag,
+        players: vec![player; seats],
+        hand_size: config.hand_size,
+        active: 0,
+        actions_left: ACTIONS_PER_TURN,
+        turn: 1,
+        phase: Phase::Act,
+    };
+    for seat in 0..seats {
+        state.draw(seat, config.hand_size);
+    }
+    Ok(state)
+}
+
+/// Every legal answer of `seat` to the current prompt (exhaustive; `Pass`, accepted at
+/// every prompt, is listed only for the active player's turn actions, where it is the
+/// only way to end a turn early).
+pub fn legal(state: &TaeState, seat: Seat) -> Vec<Action> {
+    if !flow::to_act(state).includes(seat) || state.is_ejected(seat) {
+        return Vec::new();
+    }
+    match &state.phase {
+        Phase::Over(_) => Vec::new(),
+        Phase::Act => legal_turn_actions(state, seat),
+        Phase::Conflicts(c) => match &c.battle {
+            Some(battle) => {
+                let held = state.players[seat].hand.get(battle.support_kind());
+                (0..=held).map(|count| Action::Commit { count }).collect()
+            }
+            None => c
+                .pending
+                .iter()
+                .map(|w| Action::ChooseConflict { kind: w.kind })
+                .collect(),
+        },
+        Phase::Harvest { claims } => claims.first().map_or_else(Vec::new, |claim| {
+            claim
+                .cells
+                .iter()
+                .map(|&c| Action::TakeArtifact {
+                    at: state.board.pos(c),
+                })
+                .collect()
+        }),
+    }
+}
+
+impl Game for Tae {
+    const ID: &'static str = "tae";
+    const NAME: &'static str = "Tigris & Euphrates in space";
+
+    type Config = TaeConfig;
+    type State = TaeState;
+    type Action = Action;
+    type View = TaeView;
+    type Event = Event;
+
+    fn seat_counts(_config: &TaeConfig) -> RangeInclusive<usize> {
+        MIN_SEATS..=MAX_SEATS
+    }
+
+    fn seat_count(state: &TaeState) -> usize {
+        state.seats()
+    }
+
+    fn new(config: &TaeConfig, seats: usize, seed: u64) -> Result<TaeState, ConfigError> {
+        new_game(config, seats, seed)
+    }
+
+    fn to_act(state: &TaeState) -> Turn {
+        flow::to_act(state)
+    }
+
+    fn apply(state: &mut TaeState, seat: Seat, action: &Action) -> Result<Vec<Event>, Illegal> {
+        flow::apply(state, seat, action).map_err(Illegal::from)
+    }
+
+    fn legal(state: &TaeState, seat: Seat) -> Vec<Action> {
+        legal(state, seat)
+    }
+
+    fn eject(state: &mut TaeState, seat: Seat, reason: &str) -> Vec<Event> {
+        flow::eject(state, seat, reason)
+    }
+
+    fn view(state: &TaeState, seat: Option<Seat>) -> TaeView {
+        view::view(state, seat)
+    }
+
+    fn event_for(event: &Event, seat: Option<Seat>) -> Option<Event> {
+        redact(event, seat)
+    }
+
+    /// A timed-out player commits nothing: the default action (pass) answers every
+    /// prompt (commit 0, first pending conflict, lowest artifact) and ends a turn.
+    fn on_timeout(_state: &TaeState, _seat: Seat) -> TimeoutPolicy<Action> {
+        TimeoutPolicy::Act(Action::default())
+    }
+
+    fn outcome(state: &TaeState) -> Option<Outcome> {
+        score::outcome(state)
+    }
+
+    fn determinize(state: &TaeState, seat: Seat, rng: &mut GameRng) -> TaeState {
+        determinize::determinize(state, seat, rng)
+    }
+
+    /// The unseen colonists are dealt afresh into the public counts (see `rebuild.rs`).
+    fn state_from_view(
+        config: &TaeConfig,
+        view: &TaeView,
+        seat: Seat,
+        rng: &mut GameRng,
+    ) -> Result<TaeState, String> {
+        crate::rebuild::state_from_view(config, view, seat, rng)
+    }
+}

@@ -1,0 +1,243 @@
+//! The outside's grip on a running match: attach seats, pass on their answers, watch,
+//! and wait for the record. Cheap to clone; every method only sends to the match task.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+
+use arbiter_engine::{MatchRecord, Seat};
+use serde_json::Value;
+use tokio::sync::{mpsc, watch};
+
+use crate::command::{Command, ConnectionId};
+use crate::messages::ToSeat;
+use crate::status::{MatchStatus, PlayerKind};
+
+/// Messages buffered for one connection. A reader that falls this far behind is cut
+/// off (it may reconnect and resume from a fresh view) rather than slowing the match.
+pub const CONNECTION_BUFFER: usize = 256;
+
+/// Why a request about a seat was not passed on.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SeatError {
+    #[error("there is no seat {0} in this match")]
+    NoSuchSeat(Seat),
+    #[error("seat {0} is played by a bot")]
+    NotRemote(Seat),
+    #[error("the match is over")]
+    MatchOver,
+}
+
+/// The match ended without an outcome (see [`crate::RecordEvent::Aborted`]).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("the match was aborted: {0}")]
+pub struct MatchAborted(pub String);
+
+/// The final record, or why there is none.
+pub(crate) type Finish = Option<Result<Arc<MatchRecord>, String>>;
+
+#[derive(Clone)]
+pub struct MatchHandle {
+    match_id: i64,
+    players: Arc<[PlayerKind]>,
+    commands: mpsc::Sender<Command>,
+    status: watch::Receiver<MatchStatus>,
+    finish: watch::Receiver<Finish>,
+    connections: Arc<AtomicU64>,
+}
+
+impl MatchHandle {
+    pub(crate) fn new(
+        match_id: i64,
+        players: Arc<[PlayerKind]>,
+        commands: mpsc::Sender<Command>,
+        status: watch::Receiver<MatchStatus>,
+        finish: watch::Receiver<Finish>,
+    ) -> Self {
+        MatchHandle {
+            match_id,
+            players,
+            commands,
+            status,
+            finish,
+            connections: Arc::new(AtomicU64::new(1)),
+        }
+    }
+
+    pub fn match_id(&self) -> i64 {
+        self.match_id
+    }
+
+    pub fn seat_count(&self) -> usize {
+        self.players.len()
+    }
+
+    /// Connect a remote seat. Replaces the seat's previous connection, if any (a
+    /// reconnect): the referee sends `joined`, the seat's current `view` and, when the
+    /// seat owes a decision, the `prompt` with the time left.
+    pub async fn attach(&self, seat: Seat) -> Result<SeatConnection, SeatError> {
+        self.remote_seat(seat)?;
+        let connection = self.connections.fetch_add(1, Ordering::Relaxed);
+        let (sender, messages) = mpsc::channel(CONNECTION_BUFFER);
+        self.send(Command::Attach {
+            seat,
+            connection,
+            messages: sender,
+        })
+        .await?;
+        Ok(SeatConnection {
+            seat,
+            connection,
+            messages,
+            commands: Some(self.commands.clone()),
+        })
+    }
+
+    /// A seat's answer, as JSON. The referee replies on the seat's connection only when
+    /// it refuses the answer (`rejected`).
+    pub async fn act(&self, seat: Seat, action: Value) -> Result<(), SeatError> {
+        self.remote_seat(seat)?;
+        self.send(Command::Act { seat, action }).await
+    }
+
+    /// The seat leaves the game: ejected with the reason "resigned".
+    pub async fn resign(&self, seat: Seat) -> Result<(), SeatError> {
+        self.eject(seat, "resigned").await
+    }
+
+    /// Remove a seat for a reason a transport's own rules give (for example a lost
+    /// connection where the ruleset's port disqualifies for it). Recorded in the log.
+    pub async fn eject(&self, seat: Seat, reason: impl Into<String>) -> Result<(), SeatError> {
+        if seat >= self.players.len() {
+            return Err(SeatError::NoSuchSeat(seat));
+        }
+        let reason = reason.into();
+        self.send(Command::Eject { seat, reason }).await
+    }
+
+    /// Watch the match: the connection starts with `joined` and the spectators' view,
+    /// then carries only spectator views and events, ejections and the outcome.
+    pub async fn spectate(&self) -> Result<SpectatorConnection, SeatError> {
+        let (sender, messages) = mpsc::channel(CONNECTION_BUFFER);
+        self.send(Command::Spectate { messages: sender }).await?;
+        Ok(SpectatorConnection { messages })
+    }
+
+    /// The match now.
+    pub fn status(&self) -> MatchStatus {
+        self.status.borrow().clone()
+    }
+
+    /// A receiver that wakes on every status change.
+    pub fn watch_status(&self) -> watch::Receiver<MatchStatus> {
+        self.status.clone()
+    }
+
+    /// Wait for the end of the match and return its complete record.
+    pub async fn wait(&self) -> Result<MatchRecord, MatchAborted> {
+        let mut finish = self.finish.clone();
+        loop {
+            if let Some(done) = finish.borrow_and_update().clone() {
+                return done.map(|record| (*record).clone()).map_err(MatchAborted);
+            }
+            if finish.changed().await.is_err() {
+                return match finish.borrow().clone() {
+                    Some(done) => done.map(|record| (*record).clone()).map_err(MatchAborted),
+                    None => Err(MatchAborted("the match task stopped".to_string())),
+                };
+            }
+        }
+    }
+
+    fn remote_seat(&self, seat: Seat) -> Result<(), SeatError> {
+        match self.players.get(seat) {
+            None => Err(SeatError::NoSuchSeat(seat)),
+            Some(PlayerKind::Bot) => Err(SeatError::NotRemote(seat)),
+            Some(PlayerKind::Remote) => Ok(()),
+        }
+    }
+
+    async fn send(&self, command: Command) -> Result<(), SeatError> {
+        self.commands
+            .send(command)
+            .await
+            .map_err(|_| SeatError::MatchOver)
+    }
+}
+
+impl std::fmt::Debug for MatchHandle {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("MatchHandle")
+            .field("match_id", &self.match_id)
+            .field("players", &self.players)
+            .finish_non_exhaustive()
+    }
+}
+
+/// One attachment of a remote seat: the messages the referee sends it. Dropping it (or
+/// [`SeatConnection::detach`]) is a disconnect; the seat keeps its place and its
+/// deadlines keep running. The stream ends after `outcome`, or when the seat is
+/// attached again elsewhere, or when this reader fell [`CONNECTION_BUFFER`] behind.
+#[derive(Debug)]
+pub struct SeatConnection {
+    seat: Seat,
+    connection: ConnectionId,
+    messages: mpsc::Receiver<ToSeat>,
+    commands: Option<mpsc::Sender<Command>>,
+}
+
+impl SeatConnection {
+    pub fn seat(&self) -> Seat {
+        self.seat
+    }
+
+    /// The next message, or `None` when the referee closed this connection.
+    pub async fn recv(&mut self) -> Option<ToSeat> {
+        self.messages.recv().await
+    }
+
+    /// A message if one is waiting now.
+    pub fn try_recv(&mut self) -> Option<ToSeat> {
+        self.messages.try_recv().ok()
+    }
+
+    /// Disconnect, waiting until the referee has been told.
+    pub async fn detach(mut self) {
+        if let Some(commands) = self.commands.take() {
+            let _ = commands
+                .send(Command::Detach {
+                    seat: self.seat,
+                    connection: self.connection,
+                })
+                .await;
+        }
+    }
+}
+
+impl Drop for SeatConnection {
+    fn drop(&mut self) {
+        if let Some(commands) = self.commands.take() {
+            // Best effort: if the queue is full the referee notices the closed channel
+            // the next time it writes to it.
+            let _ = commands.try_send(Command::Detach {
+                seat: self.seat,
+                connection: self.connection,
+            });
+        }
+    }
+}
+
+/// A spectator's messages. Dropping it stops watching.
+#[derive(Debug)]
+pub struct SpectatorConnection {
+    messages: mpsc::Receiver<ToSeat>,
+}
+
+impl SpectatorConnection {
+    pub async fn recv(&mut self) -> Option<ToSeat> {
+        self.messages.recv().await
+    }
+
+    pub fn try_recv(&mut self) -> Option<ToSeat> {
+        self.messages.try_recv().ok()
+    }
+}

@@ -1,0 +1,153 @@
+//! Starting a match: check the setup, build the first state and the seats' players,
+//! and spawn the one task that will own the match until its end.
+
+use std::panic::AssertUnwindSafe;
+use std::sync::Arc;
+use std::time::Duration;
+
+use arbiter_engine::{ConfigError, MatchRecord};
+use futures::FutureExt;
+use tokio::sync::{mpsc, watch};
+
+use crate::handle::{Finish, MatchHandle};
+use crate::setup::{MatchSetup, SeatKind};
+use crate::sink::{MatchSink, RecordEvent};
+use crate::status::{MatchStatus, Phase, PlayerKind};
+use crate::task::{BotMaker, MatchTask, PlayerSetup};
+
+/// Commands (answers, attachments) queued for one match before senders wait.
+const COMMAND_QUEUE: usize = 1024;
+
+/// The shortest per-decision deadline accepted.
+pub const MIN_DEADLINE: Duration = Duration::from_millis(1);
+
+/// Starts matches. Each match runs in its own task on the current tokio runtime.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Referee;
+
+impl Referee {
+    /// Check `setup`, then run the match in a new task and return its handle. Every
+    /// record event goes to `sink` as it happens. Must be called from within a tokio
+    /// runtime (an error says so otherwise).
+    pub fn start(setup: MatchSetup, sink: Arc<dyn MatchSink>) -> Result<MatchHandle, ConfigError> {
+        let runtime = tokio::runtime::Handle::try_current()
+            .map_err(|_| ConfigError::new("the referee needs a running tokio runtime"))?;
+        if setup.deadline < MIN_DEADLINE {
+            return Err(ConfigError::new(format!(
+                "the per-decision deadline must be at least {} ms",
+                MIN_DEADLINE.as_millis()
+            )));
+        }
+        if setup.seats.is_empty() {
+            return Err(ConfigError::new("a match needs at least one seat"));
+        }
+        let game = setup.ruleset.game.clone();
+        let config = game.normalize_config(&setup.config)?;
+        let state = game.new_state(&config, setup.seats.len(), setup.seed)?;
+
+        let mut players = Vec::with_capacity(setup.seats.len());
+        for (seat, seat_setup) in setup.seats.iter().enumerate() {
+            let player = match &seat_setup.kind {
+                SeatKind::Remote => PlayerSetup::Remote,
+                SeatKind::House { bot, seed } => {
+                    let maker = BotMaker::House {
+                        ruleset: setup.ruleset.clone(),
+                        bot: bot.clone(),
+                        seed: *seed,
+                    };
+                    let built = maker.build().ok_or_else(|| {
+                        ConfigError::new(format!(
+                            "seat {seat}: {} has no bot named {bot:?} (it has {})",
+                            game.id(),
+                            setup.ruleset.bots.join(", ")
+                        ))
+                    })?;
+                    PlayerSetup::Bot(maker, built)
+                }
+                SeatKind::Program(program) => {
+                    let maker = BotMaker::Program(program.clone());
+                    let built = program.build();
+                    PlayerSetup::Bot(maker, built)
+                }
+            };
+            players.push((seat_setup.name.clone(), player));
+        }
+        let kinds: Arc<[PlayerKind]> = players
+            .iter()
+            .map(|(_, player)| match player {
+                PlayerSetup::Remote => PlayerKind::Remote,
+                PlayerSetup::Bot(..) => PlayerKind::Bot,
+            })
+            .collect();
+
+        let record = MatchRecord {
+            format: arbiter_engine::record::RECORD_FORMAT,
+            ruleset: game.id().to_string(),
+            config,
+            seats: setup.seats.iter().map(|s| s.name.clone()).collect(),
+            seed: setup.seed,
+            initial_digest: state.digest(),
+            log: Vec::new(),
+            outcome: None,
+        };
+        let (commands, command_queue) = mpsc::channel(COMMAND_QUEUE);
+        let (finish, finished) = watch::channel(None);
+        let task = MatchTask::new(
+            setup.match_id,
+            setup.ruleset,
+            setup.deadline,
+            state,
+            record,
+            players,
+            command_queue,
+            sink.clone(),
+        );
+        let status = task.status_sender();
+        let handle = MatchHandle::new(
+            setup.match_id,
+            kinds,
+            commands,
+            status.subscribe(),
+            finished,
+        );
+        runtime.spawn(supervise(setup.match_id, task, sink, status, finish));
+        Ok(handle)
+    }
+}
+
+/// Run the match and publish how it ended. A panic inside the match (a ruleset defect)
+/// ends this match as aborted; it never reaches the runtime or other matches.
+async fn supervise(
+    match_id: i64,
+    task: MatchTask,
+    sink: Arc<dyn MatchSink>,
+    status: Arc<watch::Sender<MatchStatus>>,
+    finish: watch::Sender<Finish>,
+) {
+    let ended = match AssertUnwindSafe(task.run()).catch_unwind().await {
+        Ok(ended) => ended,
+        Err(panic) => Err(format!(
+            "the match task panicked: {}",
+            crate::task::describe_panic(panic.as_ref())
+        )),
+    };
+    match ended {
+        Ok(record) => {
+            sink.record(RecordEvent::Finished {
+                match_id,
+                record: record.clone(),
+            });
+            status.send_modify(|status| status.phase = Phase::Finished);
+            finish.send_replace(Some(Ok(Arc::new(record))));
+        }
+        Err(reason) => {
+            tracing::error!(match_id, %reason, "match aborted");
+            sink.record(RecordEvent::Aborted {
+                match_id,
+                reason: reason.clone(),
+            });
+            status.send_modify(|status| status.phase = Phase::Aborted);
+            finish.send_replace(Some(Err(reason)));
+        }
+    }
+}

@@ -1,0 +1,128 @@
+//! What a match needs to start: the ruleset, its configuration and seed, who sits in each
+//! seat, and the per-decision deadline.
+
+use std::fmt;
+use std::sync::Arc;
+use std::time::Duration;
+
+use arbiter_rulesets::{HouseBot, Ruleset};
+use serde_json::Value;
+
+use crate::policy::Policy;
+
+/// Everything [`crate::Referee::start`] needs.
+#[derive(Clone)]
+pub struct MatchSetup {
+    /// The id the server gave this match (the store's row id); echoed in every message.
+    pub match_id: i64,
+    pub ruleset: Ruleset,
+    /// The ruleset's configuration; missing fields take the ruleset's defaults.
+    pub config: Value,
+    pub seed: u64,
+    /// One entry per seat, in seat order.
+    pub seats: Vec<SeatSetup>,
+    /// How long a seat has for each decision it owes (at least 1 ms).
+    pub deadline: Duration,
+}
+
+impl MatchSetup {
+    /// A match with the ruleset's default configuration and its default deadline
+    /// ([`Policy::default_deadline`]).
+    pub fn new(match_id: i64, ruleset: Ruleset, seed: u64, seats: Vec<SeatSetup>) -> Self {
+        let deadline = Policy::for_ruleset(ruleset.id()).default_deadline;
+        MatchSetup {
+            match_id,
+            config: ruleset.game.default_config(),
+            ruleset,
+            seed,
+            seats,
+            deadline,
+        }
+    }
+}
+
+impl fmt::Debug for MatchSetup {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("MatchSetup")
+            .field("match_id", &self.match_id)
+            .field("ruleset", &self.ruleset.id())
+            .field("config", &self.config)
+            .field("seed", &self.seed)
+            .field("seats", &self.seats)
+            .field("deadline", &self.deadline)
+            .finish()
+    }
+}
+
+/// One seat: the name recorded in the match record, and who plays it.
+#[derive(Debug, Clone)]
+pub struct SeatSetup {
+    pub name: String,
+    pub kind: SeatKind,
+}
+
+impl SeatSetup {
+    /// A seat played over a connection ([`crate::MatchHandle::attach`]).
+    pub fn remote(name: impl Into<String>) -> Self {
+        SeatSetup {
+            name: name.into(),
+            kind: SeatKind::Remote,
+        }
+    }
+
+    /// A seat played by one of the ruleset's built-in bots.
+    pub fn house(name: impl Into<String>, bot: impl Into<String>, seed: u64) -> Self {
+        SeatSetup {
+            name: name.into(),
+            kind: SeatKind::House {
+                bot: bot.into(),
+                seed,
+            },
+        }
+    }
+}
+
+/// Who plays a seat.
+#[derive(Debug, Clone)]
+pub enum SeatKind {
+    /// A player behind a connection; it may disconnect and come back.
+    Remote,
+    /// A built-in bot of the ruleset (`Ruleset::house_bot(bot, seed)`).
+    House { bot: String, seed: u64 },
+    /// Any other in-process player (for example a search bot with its own limits).
+    Program(Program),
+}
+
+/// Builds an in-process player. The referee calls it once at the start, and again to
+/// replace a player whose `decide` panicked.
+#[derive(Clone)]
+pub struct Program {
+    name: String,
+    make: Arc<dyn Fn() -> Box<dyn HouseBot> + Send + Sync>,
+}
+
+impl Program {
+    pub fn new(
+        name: impl Into<String>,
+        make: impl Fn() -> Box<dyn HouseBot> + Send + Sync + 'static,
+    ) -> Self {
+        Program {
+            name: name.into(),
+            make: Arc::new(make),
+        }
+    }
+
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    pub(crate) fn build(&self) -> Box<dyn HouseBot> {
+        (self.make)()
+    }
+}
+
+impl fmt::Debug for Program {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_tuple("Program").field(&self.name).finish()
+    }
+}

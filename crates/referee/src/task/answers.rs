@@ -1,0 +1,148 @@
+//! Answers and their consequences: apply and record an accepted action, refuse a wrong
+//! one as the ruleset's policy says, and eject with the reason recorded.
+
+use arbiter_engine::{Illegal, LogEntry, Seat, TimeoutPolicy, Turn};
+use serde_json::Value;
+
+use super::MatchTask;
+use crate::messages::ToSeat;
+use crate::policy::IllegalAnswer;
+
+impl MatchTask {
+    /// An answer that came over a seat's connection.
+    pub(super) fn remote_answer(&mut self, seat: Seat, action: Value) {
+        let Some(slot) = self.seats.get(seat) else {
+            return;
+        };
+        if let Some(reason) = &slot.ejected {
+            let refusal = Illegal::new("ejected", format!("seat {seat} was ejected: {reason}"));
+            self.reject(seat, refusal);
+            return;
+        }
+        let turn = self.state.to_act();
+        if !turn.includes(seat) {
+            let second_sealed = matches!(turn, Turn::Sealed(_)) && slot.answered_sealed;
+            match self.policy.second_sealed_answer {
+                Some(reason) if second_sealed => {
+                    let refusal = Illegal::new(
+                        "more_than_one_answer",
+                        "the seat's answer for this round is already in",
+                    );
+                    self.reject(seat, refusal);
+                    self.eject(seat, reason.to_string());
+                }
+                _ => self.reject(seat, Illegal::not_your_turn(seat)),
+            }
+            return;
+        }
+        if self.policy.timeout_action_reserved {
+            if let TimeoutPolicy::Act(reserved) = self.state.on_timeout(seat) {
+                if reserved == action {
+                    let refusal = Illegal::new(
+                        "reserved_action",
+                        "only the referee sends this action, when a deadline passes",
+                    );
+                    self.reject(seat, refusal);
+                    return;
+                }
+            }
+        }
+        if let Err(illegal) = self.apply(seat, &action) {
+            match self.policy.illegal_answer {
+                IllegalAnswer::Retry => self.reject(seat, illegal),
+                IllegalAnswer::Eject { prefix } => {
+                    let reason = format!("{prefix}: {illegal}");
+                    self.reject(seat, illegal);
+                    self.eject(seat, reason);
+                }
+            }
+        }
+    }
+
+    /// An answer from a bot seat about the decision it owes now. A bot cannot take a
+    /// refusal back to think again, so a refused answer costs what the ruleset's policy
+    /// says or, where seats may retry, what a missed deadline costs.
+    pub(super) fn bot_answer(&mut self, seat: Seat, action: Value) {
+        if let Err(illegal) = self.apply(seat, &action) {
+            tracing::warn!(match_id = self.match_id, seat, %illegal, "a bot's answer was refused");
+            match self.policy.illegal_answer {
+                IllegalAnswer::Eject { prefix } => self.eject(seat, format!("{prefix}: {illegal}")),
+                IllegalAnswer::Retry => {
+                    self.time_out(seat, Some(format!("its answer was refused: {illegal}")))
+                }
+            }
+        }
+    }
+
+    /// The seat missed its decision (`failure` says how, when it was not just late):
+    /// the ruleset's timeout policy ejects it or acts for it.
+    pub(super) fn time_out(&mut self, seat: Seat, failure: Option<String>) {
+        self.seats[seat].owed = None;
+        match self.state.on_timeout(seat) {
+            TimeoutPolicy::Eject(reason) => {
+                let reason = match failure {
+                    Some(failure) => format!("{reason} ({failure})"),
+                    None => reason,
+                };
+                self.eject(seat, reason);
+            }
+            TimeoutPolicy::Act(action) => {
+                if let Err(illegal) = self.apply(seat, &action) {
+                    let reason = format!(
+                        "missed the deadline, and the ruleset refused its own default action: {illegal}"
+                    );
+                    self.eject(seat, reason);
+                }
+            }
+        }
+    }
+
+    /// Apply `seat`'s action; on success record it with the state's digest, tell every
+    /// audience its share, and move the decisions on. A refused action changes nothing.
+    pub(super) fn apply(&mut self, seat: Seat, action: &Value) -> Result<(), Illegal> {
+        let sealed = matches!(self.state.to_act(), Turn::Sealed(_));
+        let batch = self.state.apply(seat, action)?;
+        if sealed {
+            self.seats[seat].answered_sealed = true;
+        }
+        self.seats[seat].owed = None;
+        self.log(LogEntry::Act {
+            seat,
+            action: action.clone(),
+            digest: self.state.digest(),
+        });
+        self.broadcast(&batch);
+        self.refresh_decisions();
+        Ok(())
+    }
+
+    /// Remove `seat` with `reason`, recorded in the log and told to everyone. A seat the
+    /// referee already removed is left alone.
+    pub(super) fn eject(&mut self, seat: Seat, reason: String) {
+        if self.seats[seat].ejected.is_some() {
+            return;
+        }
+        let batch = self.state.eject(seat, &reason);
+        self.seats[seat].ejected = Some(reason.clone());
+        self.seats[seat].owed = None;
+        self.log(LogEntry::Eject {
+            seat,
+            reason: reason.clone(),
+            digest: self.state.digest(),
+        });
+        tracing::info!(match_id = self.match_id, seat, %reason, "seat ejected");
+        self.send_all(&ToSeat::Ejected { seat, reason });
+        self.broadcast(&batch);
+        self.refresh_decisions();
+    }
+
+    fn reject(&mut self, seat: Seat, illegal: Illegal) {
+        self.send_to_seat(
+            seat,
+            ToSeat::Rejected {
+                code: illegal.code,
+                message: illegal.message,
+            },
+        );
+    }
+}

@@ -1,0 +1,175 @@
+//! Talking to seats and spectators. Everything sent is the audience's own projection
+//! (its view, its share of the events). Sends never wait: a reader that is gone or has
+//! fallen a whole buffer behind loses its connection, and the match goes on.
+
+use arbiter_engine::{EventBatch, Seat};
+use serde_json::Value;
+use tokio::sync::mpsc::{self, error::TrySendError};
+
+use super::{MatchTask, Player};
+use crate::command::ConnectionId;
+use crate::messages::ToSeat;
+
+/// A remote seat's live connection.
+pub(super) struct Connection {
+    id: ConnectionId,
+    sender: mpsc::Sender<ToSeat>,
+    /// The view as last sent on this connection, to send only changes.
+    last_view: Option<Value>,
+}
+
+impl MatchTask {
+    /// A (re)connection: it replaces any earlier one and is brought up to date.
+    pub(super) fn attach(&mut self, seat: Seat, id: ConnectionId, sender: mpsc::Sender<ToSeat>) {
+        let Some(slot) = self.seats.get_mut(seat) else {
+            return;
+        };
+        let Player::Remote(connection) = &mut slot.player else {
+            return;
+        };
+        *connection = Some(Connection {
+            id,
+            sender,
+            last_view: None,
+        });
+        let joined = self.joined(Some(seat));
+        self.send_to_seat(seat, joined);
+        self.send_view(seat);
+        self.send_prompt(seat);
+        self.publish_status();
+    }
+
+    /// A disconnect. Only the connection named goes: a newer one stays.
+    pub(super) fn detach(&mut self, seat: Seat, id: ConnectionId) {
+        if let Some(Player::Remote(connection)) = self.seats.get_mut(seat).map(|s| &mut s.player) {
+            if connection.as_ref().is_some_and(|c| c.id == id) {
+                *connection = None;
+                self.publish_status();
+            }
+        }
+    }
+
+    pub(super) fn add_spectator(&mut self, sender: mpsc::Sender<ToSeat>) {
+        let view = self.state.view(None);
+        let step = self.record.log.len();
+        let welcome = [
+            self.joined(None),
+            ToSeat::View {
+                step,
+                view: view.clone(),
+            },
+        ];
+        if welcome.into_iter().all(|m| sender.try_send(m).is_ok()) {
+            self.spectators.push(sender);
+            self.spectator_view = Some(view);
+            self.publish_status();
+        }
+    }
+
+    fn joined(&self, seat: Option<Seat>) -> ToSeat {
+        ToSeat::Joined {
+            match_id: self.match_id,
+            ruleset: self.record.ruleset.clone(),
+            seat,
+            seats: self.record.seats.clone(),
+            config: self.record.config.clone(),
+        }
+    }
+
+    /// Send to a remote seat's connection, if it has one.
+    pub(super) fn send_to_seat(&mut self, seat: Seat, message: ToSeat) {
+        let match_id = self.match_id;
+        let Some(Player::Remote(slot)) = self.seats.get_mut(seat).map(|s| &mut s.player) else {
+            return;
+        };
+        let Some(connection) = slot else {
+            return;
+        };
+        match connection.sender.try_send(message) {
+            Ok(()) => {}
+            Err(TrySendError::Full(_)) => {
+                tracing::warn!(
+                    match_id,
+                    seat,
+                    "seat fell behind its messages; disconnected"
+                );
+                *slot = None;
+            }
+            Err(TrySendError::Closed(_)) => *slot = None,
+        }
+    }
+
+    /// Send the seat its view if it changed since it last got one.
+    pub(super) fn send_view(&mut self, seat: Seat) {
+        let connected = matches!(
+            self.seats.get(seat).map(|s| &s.player),
+            Some(Player::Remote(Some(_)))
+        );
+        if !connected {
+            return;
+        }
+        let view = self.state.view(Some(seat));
+        if let Some(Player::Remote(Some(connection))) =
+            self.seats.get_mut(seat).map(|s| &mut s.player)
+        {
+            if connection.last_view.as_ref() == Some(&view) {
+                return;
+            }
+            connection.last_view = Some(view.clone());
+        }
+        let step = self.record.log.len();
+        self.send_to_seat(seat, ToSeat::View { step, view });
+    }
+
+    /// Send the spectators their view if it changed.
+    pub(super) fn send_spectator_view(&mut self) {
+        if self.spectators.is_empty() {
+            self.spectator_view = None;
+            return;
+        }
+        let view = self.state.view(None);
+        if self.spectator_view.as_ref() == Some(&view) {
+            return;
+        }
+        self.spectator_view = Some(view.clone());
+        let step = self.record.log.len();
+        self.send_spectators(&ToSeat::View { step, view });
+    }
+
+    fn send_spectators(&mut self, message: &ToSeat) {
+        let before = self.spectators.len();
+        self.spectators
+            .retain(|spectator| spectator.try_send(message.clone()).is_ok());
+        if self.spectators.len() != before {
+            self.publish_status();
+        }
+    }
+
+    /// A step's events and the new views, each audience its own share.
+    pub(super) fn broadcast(&mut self, batch: &EventBatch) {
+        for seat in 0..self.seats.len() {
+            let events = batch.for_audience(Some(seat));
+            if !events.is_empty() {
+                let events = events.to_vec();
+                self.send_to_seat(seat, ToSeat::Events { events });
+            }
+            self.send_view(seat);
+        }
+        if !self.spectators.is_empty() {
+            let events = batch.for_audience(None);
+            if !events.is_empty() {
+                let events = events.to_vec();
+                self.send_spectators(&ToSeat::Events { events });
+            }
+        }
+        self.send_spectator_view();
+    }
+
+    /// A message every audience may see as it is (ejections, the outcome).
+    pub(super) fn send_all(&mut self, message: &ToSeat) {
+        for seat in 0..self.seats.len() {
+            self.send_to_seat(seat, message.clone());
+        }
+        self.send_spectators(message);
+    }
+}

@@ -1,0 +1,90 @@
+//! Who owes a decision, and by when. Every seat the ruleset lists as acting owes one
+//! decision at a time with its own deadline: the one seat of a sequential turn, each
+//! seat of a sealed round, each seat of a concurrent turn. A decision ends when the
+//! seat's action is accepted (the next one, if the seat still acts, gets a fresh
+//! deadline), when the seat stops being listed, or when its deadline passes.
+
+use arbiter_engine::Seat;
+use tokio::time::Instant;
+
+use super::{MatchTask, Player};
+use crate::messages::ToSeat;
+
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Decision {
+    /// Distinguishes this decision from the seat's earlier ones (a bot's late answer).
+    pub(super) id: u64,
+    pub(super) deadline: Instant,
+}
+
+impl MatchTask {
+    /// Bring the owed decisions in line with the state: new ones get a deadline and a
+    /// prompt (or a bot starts thinking); seats no longer listed owe nothing.
+    pub(super) fn refresh_decisions(&mut self) {
+        let turn = self.state.to_act();
+        let now = Instant::now();
+        for seat in 0..self.seats.len() {
+            if !turn.includes(seat) {
+                self.seats[seat].owed = None;
+                continue;
+            }
+            self.seats[seat].answered_sealed = false;
+            if self.seats[seat].owed.is_some() {
+                continue;
+            }
+            let id = self.next_decision;
+            self.next_decision += 1;
+            self.seats[seat].owed = Some(Decision {
+                id,
+                deadline: now + self.deadline,
+            });
+            match self.seats[seat].player {
+                Player::Remote(_) => self.send_prompt(seat),
+                Player::Bot(_) => self.start_bot(seat),
+            }
+        }
+        self.publish_status();
+    }
+
+    /// Tell a remote seat what it owes and how long it has left.
+    pub(super) fn send_prompt(&mut self, seat: Seat) {
+        let Some(decision) = self.seats[seat].owed else {
+            return;
+        };
+        let left = decision.deadline.saturating_duration_since(Instant::now());
+        let prompt = ToSeat::Prompt {
+            step: self.record.log.len(),
+            deadline_ms: u64::try_from(left.as_millis()).unwrap_or(u64::MAX),
+            turn: self.state.to_act(),
+        };
+        self.send_to_seat(seat, prompt);
+    }
+
+    /// The earliest deadline of any owed decision.
+    pub(super) fn next_deadline(&self) -> Option<Instant> {
+        self.seats
+            .iter()
+            .filter_map(|slot| slot.owed.map(|decision| decision.deadline))
+            .min()
+    }
+
+    /// Apply the timeout policy to every decision whose deadline has passed, one seat
+    /// at a time in seat order (each may change who owes what).
+    pub(super) fn expire_due(&mut self) {
+        loop {
+            if self.state.to_act().is_over() {
+                return;
+            }
+            let now = Instant::now();
+            let due = self
+                .seats
+                .iter()
+                .position(|slot| slot.owed.is_some_and(|decision| decision.deadline <= now));
+            let Some(seat) = due else {
+                return;
+            };
+            tracing::debug!(match_id = self.match_id, seat, "deadline passed");
+            self.time_out(seat, None);
+        }
+    }
+}

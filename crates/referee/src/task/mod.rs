@@ -1,0 +1,263 @@
+//! The match task: the only owner of a match's state. It waits for whichever comes
+//! first — a command from a handle, a bot's answer, or the earliest deadline — and
+//! handles it to completion before looking again, so the state never has two writers.
+//!
+//! The task's work is split by concern: `answers` applies, refuses and ejects;
+//! `decisions` tracks who owes what by when; `audience` talks to seats and spectators;
+//! `house` runs bots on the blocking pool.
+
+mod answers;
+mod audience;
+mod decisions;
+mod house;
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use arbiter_engine::{DynState, LogEntry, MatchRecord};
+use arbiter_rulesets::{HouseBot, Ruleset};
+use serde_json::Value;
+use tokio::sync::{mpsc, watch};
+use tokio::time::{self, Instant};
+
+use crate::command::Command;
+use crate::messages::ToSeat;
+use crate::policy::Policy;
+use crate::sink::{MatchSink, RecordEvent};
+use crate::status::{MatchStatus, Phase, PlayerKind, SeatStatus};
+
+use audience::Connection;
+use decisions::Decision;
+pub(crate) use house::{describe_panic, BotMaker};
+use house::{BotReply, HouseSeat};
+
+/// A seat's player as [`crate::Referee::start`] built it.
+pub(crate) enum PlayerSetup {
+    Remote,
+    Bot(BotMaker, Box<dyn HouseBot>),
+}
+
+enum Player {
+    /// The seat's current connection, if it has one.
+    Remote(Option<Connection>),
+    Bot(HouseSeat),
+}
+
+struct SeatSlot {
+    name: String,
+    player: Player,
+    /// The decision this seat owes now, if any.
+    owed: Option<Decision>,
+    /// The seat's sealed answer for the current round is in.
+    answered_sealed: bool,
+    /// Why the referee removed this seat.
+    ejected: Option<String>,
+}
+
+pub(crate) struct MatchTask {
+    match_id: i64,
+    ruleset: Ruleset,
+    policy: Policy,
+    deadline: Duration,
+    state: Box<dyn DynState>,
+    record: MatchRecord,
+    sink: Arc<dyn MatchSink>,
+    seats: Vec<SeatSlot>,
+    spectators: Vec<mpsc::Sender<ToSeat>>,
+    /// The spectators' view as last sent (only kept while someone watches).
+    spectator_view: Option<Value>,
+    commands: mpsc::Receiver<Command>,
+    commands_open: bool,
+    bot_replies: mpsc::UnboundedReceiver<BotReply>,
+    bot_sender: mpsc::UnboundedSender<BotReply>,
+    status: Arc<watch::Sender<MatchStatus>>,
+    next_decision: u64,
+}
+
+impl MatchTask {
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn new(
+        match_id: i64,
+        ruleset: Ruleset,
+        deadline: Duration,
+        state: Box<dyn DynState>,
+        record: MatchRecord,
+        players: Vec<(String, PlayerSetup)>,
+        commands: mpsc::Receiver<Command>,
+        sink: Arc<dyn MatchSink>,
+    ) -> Self {
+        let seats: Vec<SeatSlot> = players
+            .into_iter()
+            .map(|(name, player)| SeatSlot {
+                name,
+                player: match player {
+                    PlayerSetup::Remote => Player::Remote(None),
+                    PlayerSetup::Bot(maker, bot) => Player::Bot(HouseSeat::new(maker, bot)),
+                },
+                owed: None,
+                answered_sealed: false,
+                ejected: None,
+            })
+            .collect();
+        let (bot_sender, bot_replies) = mpsc::unbounded_channel();
+        let policy = Policy::for_ruleset(ruleset.id());
+        let initial = status_of(match_id, ruleset.id(), state.as_ref(), &seats, 0, 0);
+        MatchTask {
+            match_id,
+            ruleset,
+            policy,
+            deadline,
+            state,
+            record,
+            sink,
+            seats,
+            spectators: Vec::new(),
+            spectator_view: None,
+            commands,
+            commands_open: true,
+            bot_replies,
+            bot_sender,
+            status: Arc::new(watch::channel(initial).0),
+            next_decision: 0,
+        }
+    }
+
+    pub(crate) fn status_sender(&self) -> Arc<watch::Sender<MatchStatus>> {
+        self.status.clone()
+    }
+
+    /// Referee the match to its end and return the complete record, or why it could
+    /// not go on.
+    pub(crate) async fn run(mut self) -> Result<MatchRecord, String> {
+        self.sink.record(RecordEvent::Started {
+            match_id: self.match_id,
+            record: self.record.clone(),
+        });
+        self.refresh_decisions();
+        loop {
+            let turn = self.state.to_act();
+            if turn.is_over() {
+                return Ok(self.finish());
+            }
+            if turn.seats().is_empty() {
+                return Err(format!(
+                    "the ruleset names no seat to act after {} log entries",
+                    self.record.log.len()
+                ));
+            }
+            let wake = self
+                .next_deadline()
+                .unwrap_or_else(|| Instant::now() + self.deadline);
+            tokio::select! {
+                command = self.commands.recv(), if self.commands_open => match command {
+                    Some(command) => self.on_command(command),
+                    // Every handle is gone: the match plays on by its deadlines.
+                    None => self.commands_open = false,
+                },
+                Some(reply) = self.bot_replies.recv() => self.on_bot_reply(reply),
+                () = time::sleep_until(wake) => self.expire_due(),
+            }
+        }
+    }
+
+    fn on_command(&mut self, command: Command) {
+        match command {
+            Command::Attach {
+                seat,
+                connection,
+                messages,
+            } => self.attach(seat, connection, messages),
+            Command::Detach { seat, connection } => self.detach(seat, connection),
+            Command::Act { seat, action } => self.remote_answer(seat, action),
+            Command::Eject { seat, reason } => {
+                if seat < self.seats.len() {
+                    self.eject(seat, reason);
+                }
+            }
+            Command::Spectate { messages } => self.add_spectator(messages),
+        }
+    }
+
+    /// The game is over: everyone sees the final views (the rules may reveal secrets
+    /// now) and the outcome, then every connection closes as the task ends.
+    fn finish(mut self) -> MatchRecord {
+        let outcome = self.state.outcome();
+        self.record.outcome = outcome.clone();
+        if let Some(outcome) = &outcome {
+            for (seat, reason) in outcome.ejected.iter().enumerate() {
+                if let (Some(slot), Some(reason)) = (self.seats.get_mut(seat), reason) {
+                    slot.ejected.get_or_insert_with(|| reason.clone());
+                }
+            }
+        }
+        for seat in 0..self.seats.len() {
+            self.send_view(seat);
+        }
+        self.send_spectator_view();
+        if let Some(outcome) = outcome {
+            self.send_all(&ToSeat::Outcome { outcome });
+        }
+        self.publish_status();
+        self.record
+    }
+
+    /// Append to the record and hand the entry to the sink at once.
+    fn log(&mut self, entry: LogEntry) {
+        let index = self.record.log.len();
+        self.sink.record(RecordEvent::Entry {
+            match_id: self.match_id,
+            index,
+            entry: entry.clone(),
+        });
+        self.record.log.push(entry);
+    }
+
+    fn snapshot(&self) -> MatchStatus {
+        status_of(
+            self.match_id,
+            self.ruleset.id(),
+            self.state.as_ref(),
+            &self.seats,
+            self.record.log.len(),
+            self.spectators.len(),
+        )
+    }
+
+    fn publish_status(&self) {
+        self.status.send_replace(self.snapshot());
+    }
+}
+
+fn status_of(
+    match_id: i64,
+    ruleset: &str,
+    state: &dyn DynState,
+    seats: &[SeatSlot],
+    step: usize,
+    spectators: usize,
+) -> MatchStatus {
+    MatchStatus {
+        match_id,
+        ruleset: ruleset.to_string(),
+        seats: seats
+            .iter()
+            .map(|slot| SeatStatus {
+                name: slot.name.clone(),
+                player: match slot.player {
+                    Player::Remote(_) => PlayerKind::Remote,
+                    Player::Bot(_) => PlayerKind::Bot,
+                },
+                connected: match &slot.player {
+                    Player::Remote(connection) => connection.is_some(),
+                    Player::Bot(_) => true,
+                },
+                owes_decision: slot.owed.is_some(),
+                ejected: slot.ejected.clone(),
+            })
+            .collect(),
+        turn: state.to_act(),
+        step,
+        spectators,
+        phase: Phase::Running,
+    }
+}

@@ -1,0 +1,124 @@
+//! Q-Game: the tree considers the best few turns by immediate points, rollouts play
+//! the course's `dag` strategy for a round, and positions are scored by point margin.
+//!
+//! `legal` lists single-tile placements only (plus pass and replace), and a random
+//! Q-Game runs to about a thousand decisions at a fifth of a millisecond each, so an
+//! uninformed search would neither find multi-tile turns nor ever finish a rollout.
+
+use arbiter_bots::mcts::fingerprint;
+use arbiter_bots::reward::margin_rewards;
+use arbiter_bots::Guide;
+use arbiter_engine::{Game, GameRng, Seat};
+use arbiter_qgame::placement::validate_placements;
+use arbiter_qgame::scoring::score_tentatively;
+use arbiter_qgame::{QAction, QGame, QState, Strategy};
+
+/// Moves the tree considers at the root.
+const BRANCHING: usize = 8;
+/// Moves it considers below the root.
+const REPLY_BRANCHING: usize = 2;
+/// A point margin of this size is worth about three quarters of a win (totals so far
+/// are in the margin, so a small scale would saturate in a lopsided game).
+const MARGIN_SCALE: f64 = 60.0;
+/// UCB exploration (see [`Guide::exploration`]).
+const EXPLORATION: f64 = 0.2;
+
+pub struct QGameGuide;
+
+/// Points of `action` now (finish bonus included); pass below replace, so the tree
+/// prefers a fresh hand to doing nothing when nothing scores.
+fn points(state: &QState, seat: Seat, action: &QAction, scratch: &mut arbiter_qgame::Map) -> i64 {
+    match action {
+        QAction::Pass => -1,
+        QAction::Replace => 0,
+        QAction::Place(placements) => {
+            let hand = &state.players[seat].hand;
+            if validate_placements(&state.map, hand, placements).is_err() {
+                return i64::MIN;
+            }
+            let finish = if placements.len() == hand.len() {
+                state.fbo
+            } else {
+                0
+            };
+            i64::from(score_tentatively(scratch, placements, state.qbo) + finish)
+        }
+    }
+}
+
+/// The `limit` best of `legal` plus the `dag` and `ldasg` whole turns, by immediate
+/// points.
+fn best_turns(state: &QState, seat: Seat, limit: usize) -> Vec<QAction> {
+    let mut options = QGame::legal(state, seat);
+    if options.is_empty() {
+        return options;
+    }
+    let hand = &state.players[seat].hand;
+    for strategy in [Strategy::Dag, Strategy::Ldasg] {
+        let turn = strategy.turn(&state.map, hand, state.pile.len());
+        if matches!(&turn, QAction::Place(p) if p.len() > 1) && !options.contains(&turn) {
+            options.push(turn);
+        }
+    }
+    let mut scratch = state.map.clone();
+    // Ties (many single tiles score alike) are broken by fingerprint: the same in
+    // every visit, without favouring `legal`'s order.
+    let mut scored: Vec<(i64, u64, QAction)> = options
+        .into_iter()
+        .map(|a| {
+            (
+                points(state, seat, &a, &mut scratch),
+                fingerprint(seat, &a),
+                a,
+            )
+        })
+        .filter(|(p, _, _)| *p > i64::MIN)
+        .collect();
+    scored.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+    scored.truncate(limit);
+    scored.into_iter().map(|(_, _, a)| a).collect()
+}
+
+impl Guide<QGame> for QGameGuide {
+    /// Below the root: the other seats' (and later our own) best few turns by
+    /// immediate points, so the search learns quickly what the best reply to each of
+    /// the bot's moves is worth over the hands they might hold.
+    fn candidates(&self, state: &QState, seat: Seat) -> Vec<QAction> {
+        best_turns(state, seat, REPLY_BRANCHING)
+    }
+
+    /// At the root: `legal` plus the `dag` and `ldasg` whole turns, best immediate
+    /// points first, cut to [`BRANCHING`].
+    fn root_candidates(&self, state: &QState, seat: Seat) -> Vec<QAction> {
+        best_turns(state, seat, BRANCHING)
+    }
+
+    fn exploration(&self) -> f64 {
+        EXPLORATION
+    }
+
+    fn rollout_action(&self, state: &QState, seat: Seat, _rng: &mut GameRng) -> Option<QAction> {
+        let player = state.players.get(seat)?;
+        Some(Strategy::Dag.turn(&state.map, &player.hand, state.pile.len()))
+    }
+
+    /// One more turn for every seat.
+    fn rollout_depth(&self, state: &QState) -> usize {
+        state.players.len()
+    }
+
+    fn evaluate(&self, state: &QState) -> Option<Vec<f64>> {
+        let scores: Vec<f64> = state
+            .players
+            .iter()
+            .map(|p| {
+                if p.ejected.is_some() {
+                    -1e6
+                } else {
+                    f64::from(p.score)
+                }
+            })
+            .collect();
+        Some(margin_rewards(&scores, MARGIN_SCALE))
+    }
+}

@@ -1,0 +1,269 @@
+//! Load benchmark of the server over loopback: many concurrent matches between network
+//! bots (random players that see only their views), measuring moves per second end to
+//! end, the decision round trip (an action sent → the next message of that match
+//! received), and the server's memory per match.
+//!
+//! The server runs in this process on a scratch SQLite data directory; the bots run in
+//! a child process (this binary with `--play`), so the memory measured is the server's.
+//!
+//! `cargo run --release -p arbiter-server --bin arbiter-server-bench -- --matches 50`
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use anyhow::{bail, Context};
+use arbiter_server::client::{play, BotPlan, Decider, RandomFromView};
+use arbiter_server::{Config, Server};
+use clap::Parser;
+use serde_json::{json, Value};
+
+/// The system allocator, counting the bytes live on the heap: memory per match is the
+/// growth of live heap bytes, which RSS cannot show (the allocator keeps freed memory,
+/// and Argon2 logins leave 19 MiB arenas behind on the threads that hashed).
+struct Counting;
+
+static LIVE: AtomicUsize = AtomicUsize::new(0);
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        let ptr = unsafe { System.alloc(layout) };
+        if !ptr.is_null() {
+            LIVE.fetch_add(layout.size(), Ordering::Relaxed);
+        }
+        ptr
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        unsafe { System.dealloc(ptr, layout) };
+        LIVE.fetch_sub(layout.size(), Ordering::Relaxed);
+    }
+
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        let new = unsafe { System.realloc(ptr, layout, new_size) };
+        if !new.is_null() {
+            LIVE.fetch_sub(layout.size(), Ordering::Relaxed);
+            LIVE.fetch_add(new_size, Ordering::Relaxed);
+        }
+        new
+    }
+}
+
+#[global_allocator]
+static ALLOCATOR: Counting = Counting;
+
+fn live_kib() -> u64 {
+    (LIVE.load(Ordering::Relaxed) / 1024) as u64
+}
+
+#[derive(Parser)]
+#[command(
+    about = "Load benchmark: concurrent matches of network bots against an in-process server"
+)]
+struct Args {
+    /// Ruleset the bots play.
+    #[arg(long, default_value = "spacegoo")]
+    ruleset: String,
+    /// Matches played at the same time (two bots each).
+    #[arg(long, default_value_t = 50)]
+    matches: usize,
+    /// Games each pair of bots plays one after the other.
+    #[arg(long, default_value_t = 2)]
+    games: u32,
+    /// Per-decision deadline on the server.
+    #[arg(long, default_value = "10s")]
+    deadline: String,
+    /// Internal: play as the bots against the server at this address and print JSON.
+    #[arg(long, hide = true)]
+    play: Option<String>,
+}
+
+fn main() -> anyhow::Result<()> {
+    let args = Args::parse();
+    let runtime = tokio::runtime::Runtime::new()?;
+    match &args.play {
+        Some(server) => runtime.block_on(bots(&args, server)),
+        None => runtime.block_on(bench(&args)),
+    }
+}
+
+/// The bot side: 2 × matches clients, each playing `games` games; prints one JSON line.
+async fn bots(args: &Args, server: &str) -> anyhow::Result<()> {
+    let game = arbiter_rulesets::find(&args.ruleset)
+        .context("unknown ruleset")?
+        .game;
+    let mut tasks = Vec::new();
+    for index in 0..args.matches * 2 {
+        let plan = BotPlan {
+            server: server.to_string(),
+            ruleset: args.ruleset.clone(),
+            name: format!("bench-{index}"),
+            password: "bench-password".into(),
+            games: args.games,
+            config: Value::Null,
+            seats: Some(2),
+        };
+        let game = game.clone();
+        tasks.push(tokio::spawn(async move {
+            let factory = Box::new(move |config: &Value, seed: u64| {
+                Ok(
+                    Box::new(RandomFromView::new(game.clone(), config.clone(), seed))
+                        as Box<dyn Decider>,
+                )
+            });
+            play(&plan, factory).await
+        }));
+    }
+    let mut round_trips = Vec::new();
+    let (mut decisions, mut games, mut rejected) = (0u64, 0usize, 0u64);
+    for task in tasks {
+        let report = task.await??;
+        decisions += report.games.iter().map(|g| g.decisions).sum::<u64>();
+        games += report.games.len();
+        rejected += report.rejected;
+        round_trips.extend(report.round_trips.iter().map(|d| d.as_micros() as u64));
+    }
+    round_trips.sort_unstable();
+    let percentile = |p: f64| -> u64 {
+        if round_trips.is_empty() {
+            return 0;
+        }
+        let index = ((round_trips.len() - 1) as f64 * p).round() as usize;
+        round_trips[index]
+    };
+    println!(
+        "{}",
+        json!({
+            "decisions": decisions,
+            "seat_games": games,
+            "rejected": rejected,
+            "round_trips": round_trips.len(),
+            "p50_us": percentile(0.50),
+            "p90_us": percentile(0.90),
+            "p99_us": percentile(0.99),
+            "max_us": round_trips.last().copied().unwrap_or(0),
+        })
+    );
+    Ok(())
+}
+
+/// The server side: start it, run the bots in a child process, sample memory.
+async fn bench(args: &Args) -> anyhow::Result<()> {
+    let data = std::env::temp_dir().join(format!("arbiter-server-bench-{}", std::process::id()));
+    let mut config = Config::for_data_dir(&data);
+    config.pairing_interval = Duration::from_millis(200);
+    config.default_deadline = Some(arbiter_server::config::parse_duration(&args.deadline)?);
+    config.limits.rate = 1000.0;
+    config.limits.burst = 1000;
+    let server = Server::start(config).await?;
+    let hub = server.hub.clone();
+    // Accounts first: Argon2 hashing grows the allocator's arenas (19 MiB a hash), and
+    // that memory belongs to logins, not to matches. The bots then only log in.
+    for index in 0..args.matches * 2 {
+        hub.store
+            .register(&format!("bench-{index}"), "bench-password")
+            .await?;
+        hub.store
+            .login(&format!("bench-{index}"), "bench-password")
+            .await?;
+    }
+    let idle_rss = rss_kib()?;
+    let idle_heap = live_kib();
+    let exe = std::env::current_exe()?;
+    let started = Instant::now();
+    let child = tokio::process::Command::new(exe)
+        .args(["--play", &server.tcp_addr.to_string()])
+        .args(["--ruleset", &args.ruleset])
+        .args(["--matches", &args.matches.to_string()])
+        .args(["--games", &args.games.to_string()])
+        .stdout(std::process::Stdio::piped())
+        .spawn()?;
+    let output = child.wait_with_output();
+    tokio::pin!(output);
+    let (mut peak_rss, mut peak_matches) = (idle_rss, 0usize);
+    let mut heap_at_peak_matches = idle_heap;
+    // The window in which matches were running (registration and pairing excluded).
+    let (mut first_running, mut last_running) = (None, None);
+    let output = loop {
+        tokio::select! {
+            output = &mut output => break output?,
+            _ = tokio::time::sleep(Duration::from_millis(100)) => {
+                let rss = rss_kib()?;
+                let running = hub.matches.count();
+                if running > 0 {
+                    first_running.get_or_insert_with(Instant::now);
+                    last_running = Some(Instant::now());
+                }
+                peak_rss = peak_rss.max(rss);
+                if running >= peak_matches {
+                    peak_matches = running;
+                    heap_at_peak_matches = live_kib();
+                }
+            }
+        }
+    };
+    let elapsed = started.elapsed();
+    let playing = match (first_running, last_running) {
+        (Some(first), Some(last)) if last > first => last - first,
+        _ => elapsed,
+    };
+    if !output.status.success() {
+        bail!("the bot process failed");
+    }
+    let report: Value = serde_json::from_slice(&output.stdout).context("bot report")?;
+    let decisions = report["decisions"].as_u64().unwrap_or(0);
+    server.shutdown().await;
+    let _ = std::fs::remove_dir_all(&data);
+
+    let per_match =
+        heap_at_peak_matches.saturating_sub(idle_heap) as f64 / peak_matches.max(1) as f64;
+    println!("ruleset                 {}", args.ruleset);
+    println!(
+        "matches (concurrent)    {} asked, {} peak running",
+        args.matches, peak_matches
+    );
+    println!(
+        "games                   {}",
+        report["seat_games"].as_u64().unwrap_or(0) / 2
+    );
+    println!(
+        "moves                   {decisions} in {:.2} s of play ({:.2} s with logins and pairing)",
+        playing.as_secs_f64(),
+        elapsed.as_secs_f64()
+    );
+    println!(
+        "moves per second        {:.0}",
+        decisions as f64 / playing.as_secs_f64()
+    );
+    println!(
+        "decision round trip     p50 {:.2} ms, p90 {:.2} ms, p99 {:.2} ms, max {:.2} ms",
+        ms(&report["p50_us"]),
+        ms(&report["p90_us"]),
+        ms(&report["p99_us"]),
+        ms(&report["max_us"])
+    );
+    println!(
+        "server heap (live)      idle {idle_heap} KiB, {heap_at_peak_matches} KiB with {peak_matches} matches: {per_match:.0} KiB per running match"
+    );
+    println!("server RSS              idle {idle_rss} KiB, peak {peak_rss} KiB");
+    println!(
+        "answers refused         {}",
+        report["rejected"].as_u64().unwrap_or(0)
+    );
+    Ok(())
+}
+
+fn ms(value: &Value) -> f64 {
+    value.as_u64().unwrap_or(0) as f64 / 1000.0
+}
+
+/// This process's resident memory, from /proc (Linux).
+fn rss_kib() -> anyhow::Result<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").context("/proc/self/status")?;
+    status
+        .lines()
+        .find_map(|line| line.strip_prefix("VmRSS:"))
+        .and_then(|rest| rest.split_whitespace().next())
+        .and_then(|kib| kib.parse().ok())
+        .context("no VmRSS in /proc/self/status")
+}

@@ -1,0 +1,219 @@
+//! A bot playing as an ordinary network client: log in, queue, answer every prompt
+//! from the seat's view alone, repeat for a number of games. `arbiter bot` and the load
+//! benchmark both run this loop.
+
+use std::collections::HashMap;
+use std::time::{Duration, Instant};
+
+use anyhow::{bail, Context};
+use serde_json::{json, Value};
+
+use crate::client::Connection;
+
+/// Chooses an action from what a seat sees.
+pub trait Decider: Send {
+    fn decide(&mut self, view: &Value, seat: usize) -> Result<Value, String>;
+}
+
+/// Builds a decider for a match from its full configuration and a seed.
+pub type DeciderFactory = Box<dyn FnMut(&Value, u64) -> Result<Box<dyn Decider>, String> + Send>;
+
+/// What to play.
+#[derive(Debug, Clone)]
+pub struct BotPlan {
+    pub server: String,
+    pub ruleset: String,
+    pub name: String,
+    pub password: String,
+    pub games: u32,
+    /// Sent with `queue` (null: the ruleset's defaults).
+    pub config: Value,
+    pub seats: Option<usize>,
+}
+
+/// One finished game as the bot saw it.
+#[derive(Debug, Clone)]
+pub struct GameResult {
+    pub match_id: i64,
+    pub seat: usize,
+    pub rank: u32,
+    pub winners: usize,
+    pub ejected: Option<String>,
+    pub decisions: u64,
+}
+
+#[derive(Debug, Default)]
+pub struct BotReport {
+    pub games: Vec<GameResult>,
+    /// For every action sent: the time until the next message of that match arrived.
+    pub round_trips: Vec<Duration>,
+    /// Actions refused by the referee.
+    pub rejected: u64,
+}
+
+struct Seat {
+    seat: usize,
+    decider: Option<Box<dyn Decider>>,
+    view: Option<(u64, Value)>,
+    /// The step of the latest prompt not yet answered.
+    prompt: Option<u64>,
+    /// When the last action was sent, until the next message of the match.
+    sent: Option<Instant>,
+    decisions: u64,
+    retries: u32,
+}
+
+/// Play `plan.games` games and report.
+pub async fn play(plan: &BotPlan, mut make: DeciderFactory) -> anyhow::Result<BotReport> {
+    let mut connection = Connection::connect(&plan.server).await?;
+    connection
+        .login_or_register(&plan.name, &plan.password)
+        .await
+        .with_context(|| format!("cannot log in as {}", plan.name))?;
+    let mut report = BotReport::default();
+    let mut seats: HashMap<i64, Seat> = HashMap::new();
+    let mut queued = false;
+    while (report.games.len() as u32) < plan.games {
+        if !queued && seats.is_empty() {
+            let mut queue =
+                json!({"type": "queue", "ruleset": plan.ruleset, "config": plan.config});
+            if let Some(n) = plan.seats {
+                queue["seats"] = json!(n);
+            }
+            connection.send(&queue).await?;
+            queued = true;
+        }
+        let message = connection.recv().await?;
+        let kind = message["type"].as_str().unwrap_or("");
+        let match_id = message["match"].as_i64();
+        if let Some(seat) = match_id.and_then(|id| seats.get_mut(&id)) {
+            if let Some(sent) = seat.sent.take() {
+                report.round_trips.push(sent.elapsed());
+            }
+        }
+        match (kind, match_id) {
+            ("match_started", Some(id)) => {
+                queued = false;
+                let seat = message["seat"].as_u64().unwrap_or(0) as usize;
+                let decider =
+                    make(&message["config"], id as u64 ^ (seat as u64) << 32).map_err(|e| {
+                        anyhow::anyhow!("no {} player for this match: {e}", plan.ruleset)
+                    })?;
+                seats.insert(id, new_seat(seat, Some(decider)));
+            }
+            ("joined", Some(id)) => {
+                // A resumed seat (after a reconnect) that this run did not start.
+                if let (false, Some(seat)) = (seats.contains_key(&id), message["seat"].as_u64()) {
+                    let decider = make(&message["config"], id as u64).ok();
+                    seats.insert(id, new_seat(seat as usize, decider));
+                }
+            }
+            ("view", Some(id)) => {
+                if let Some(seat) = seats.get_mut(&id) {
+                    seat.view = Some((
+                        message["step"].as_u64().unwrap_or(0),
+                        message["view"].clone(),
+                    ));
+                    answer(&mut connection, id, seat).await?;
+                }
+            }
+            ("prompt", Some(id)) => {
+                if let Some(seat) = seats.get_mut(&id) {
+                    seat.prompt = message["step"].as_u64();
+                    seat.retries = 0;
+                    answer(&mut connection, id, seat).await?;
+                }
+            }
+            ("rejected", Some(id)) => {
+                report.rejected += 1;
+                tracing::warn!(match_id = id, %message, "action refused");
+                if let Some(seat) = seats.get_mut(&id) {
+                    // Try again (a random player may well choose differently).
+                    if message["code"] != "not_your_turn" && seat.retries < 3 {
+                        seat.retries += 1;
+                        seat.prompt = seat.view.as_ref().map(|(step, _)| *step);
+                        answer(&mut connection, id, seat).await?;
+                    }
+                }
+            }
+            ("outcome", Some(id)) => {
+                if let Some(seat) = seats.remove(&id) {
+                    let outcome = &message["outcome"];
+                    let ranks: Vec<u64> = outcome["ranks"]
+                        .as_array()
+                        .map(|r| r.iter().filter_map(Value::as_u64).collect())
+                        .unwrap_or_default();
+                    report.games.push(GameResult {
+                        match_id: id,
+                        seat: seat.seat,
+                        rank: ranks.get(seat.seat).copied().unwrap_or(0) as u32,
+                        winners: ranks.iter().filter(|&&r| r == 1).count(),
+                        ejected: outcome["ejected"][seat.seat].as_str().map(str::to_string),
+                        decisions: seat.decisions,
+                    });
+                }
+            }
+            ("error", _) => {
+                let code = message["code"].as_str().unwrap_or("");
+                match code {
+                    // The server is going away or has given up on this client.
+                    "shutting_down" | "too_many_errors" | "line_too_long" => {
+                        bail!("the server closed the session: {message}")
+                    }
+                    _ => tracing::warn!(%message, "server error"),
+                }
+            }
+            _ => {}
+        }
+    }
+    Ok(report)
+}
+
+fn new_seat(seat: usize, decider: Option<Box<dyn Decider>>) -> Seat {
+    Seat {
+        seat,
+        decider,
+        view: None,
+        prompt: None,
+        sent: None,
+        decisions: 0,
+        retries: 0,
+    }
+}
+
+/// Act if a prompt is open and the view it is about has arrived. Search bots think on
+/// the blocking pool so the connection's runtime stays free.
+async fn answer(connection: &mut Connection, match_id: i64, seat: &mut Seat) -> anyhow::Result<()> {
+    let (Some(prompt), Some((step, view))) = (seat.prompt, seat.view.as_ref()) else {
+        return Ok(());
+    };
+    if prompt != *step {
+        return Ok(());
+    }
+    let Some(mut decider) = seat.decider.take() else {
+        return Ok(());
+    };
+    let view = view.clone();
+    let index = seat.seat;
+    let (decider, action) = tokio::task::spawn_blocking(move || {
+        let action = decider.decide(&view, index);
+        (decider, action)
+    })
+    .await
+    .context("the bot crashed")?;
+    seat.decider = Some(decider);
+    seat.prompt = None;
+    match action {
+        Ok(action) => {
+            seat.decisions += 1;
+            seat.sent = Some(Instant::now());
+            connection
+                .send(&json!({"type": "act", "match": match_id, "action": action}))
+                .await
+        }
+        Err(reason) => {
+            tracing::warn!(match_id, %reason, "the bot found no action; the deadline will decide");
+            Ok(())
+        }
+    }
+}

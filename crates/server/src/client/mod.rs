@@ -1,0 +1,10 @@
+//! The client side of the native protocol, for bots that play over the network
+//! (`arbiter bot`, the load benchmark, the integration tests).
+
+pub mod bot;
+pub mod connection;
+pub mod random;
+
+pub use bot::{play, BotPlan, BotReport, Decider, DeciderFactory, GameResult};
+pub use connection::Connection;
+pub use random::RandomFromView;

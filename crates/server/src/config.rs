@@ -1,0 +1,371 @@
+//! Server settings from three layers: command-line flags, then `ARBITER_*` environment
+//! variables (clap reads both), then a TOML file (`--config`), then defaults.
+//!
+//! Every flag is optional at the clap level so that a value missing from the command
+//! line and the environment can still come from the file.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use anyhow::{anyhow, bail, Context};
+use serde::Deserialize;
+
+/// The deadline per decision when neither the flags nor the file name one for a ruleset.
+pub const DEFAULT_DEADLINE: Duration = Duration::from_secs(30);
+
+/// Per-ruleset deadlines when none is configured: the references' own values where they
+/// had one (spacegoo 3 s a round, the Q-Game course 6 s a call).
+pub fn builtin_deadline(ruleset: &str) -> Duration {
+    match ruleset {
+        "spacegoo" => Duration::from_secs(3),
+        "qgame" => Duration::from_secs(6),
+        _ => DEFAULT_DEADLINE,
+    }
+}
+
+/// `arbiter serve` flags. Each also reads an `ARBITER_*` environment variable.
+#[derive(clap::Args, Debug, Clone, Default)]
+pub struct ServeArgs {
+    /// A TOML file with any of the settings below (flags and environment win over it).
+    #[arg(long, env = "ARBITER_CONFIG")]
+    pub config: Option<PathBuf>,
+    /// Data directory: the SQLite database lives here [default: ./arbiter-data].
+    #[arg(long, env = "ARBITER_DATA")]
+    pub data: Option<PathBuf>,
+    /// HTTP + WebSocket + web pages address [default: 127.0.0.1:8080]; port 0 picks one.
+    #[arg(long, env = "ARBITER_HTTP")]
+    pub http: Option<String>,
+    /// Native protocol (JSON lines over TCP) address [default: 127.0.0.1:7000].
+    #[arg(long, env = "ARBITER_TCP")]
+    pub tcp: Option<String>,
+    /// Database URL: sqlite://FILE or postgres://… [default: the SQLite file in --data].
+    #[arg(long, env = "ARBITER_DATABASE")]
+    pub database: Option<String>,
+    /// Deadline per decision for a ruleset, as RULESET=DURATION (`qgame=6s`,
+    /// `tae=500ms`); `*=DURATION` sets every ruleset without its own. Repeatable.
+    #[arg(long = "deadline", env = "ARBITER_DEADLINES", value_delimiter = ',')]
+    pub deadlines: Vec<String>,
+    /// How often matchmaking pairs waiting players [default: 1s].
+    #[arg(long, env = "ARBITER_PAIRING_INTERVAL")]
+    pub pairing_interval: Option<String>,
+    /// Longest line (or WebSocket message) a client may send, in bytes [default: 65536].
+    #[arg(long, env = "ARBITER_MAX_LINE")]
+    pub max_line: Option<usize>,
+    /// Messages per second a connection may send on average [default: 50].
+    #[arg(long, env = "ARBITER_RATE")]
+    pub rate: Option<f64>,
+    /// Messages a connection may send in a burst above the average [default: 100].
+    #[arg(long, env = "ARBITER_BURST")]
+    pub burst: Option<u32>,
+}
+
+/// The TOML file: the same settings, plus tables for deadlines.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FileConfig {
+    data: Option<PathBuf>,
+    http: Option<String>,
+    tcp: Option<String>,
+    database: Option<String>,
+    /// `[deadlines]` table: `qgame = "6s"`, `"*" = "10s"`.
+    #[serde(default)]
+    deadlines: BTreeMap<String, String>,
+    pairing_interval: Option<String>,
+    max_line: Option<usize>,
+    rate: Option<f64>,
+    burst: Option<u32>,
+}
+
+/// Limits on what one client connection may send.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Limits {
+    /// Longest accepted line or WebSocket message, in bytes.
+    pub max_line: usize,
+    /// Token-bucket refill rate, messages per second.
+    pub rate: f64,
+    /// Token-bucket capacity.
+    pub burst: u32,
+    /// How long a started line may stay unterminated before the connection is closed.
+    pub partial_line_timeout: Duration,
+    /// Errors (bad JSON, rate violations, …) tolerated before the connection is closed.
+    pub max_strikes: u32,
+    /// Server messages queued for a client that does not read before it is dropped.
+    pub outbox: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_line: 64 * 1024,
+            rate: 50.0,
+            burst: 100,
+            partial_line_timeout: Duration::from_secs(30),
+            max_strikes: 20,
+            outbox: 4096,
+        }
+    }
+}
+
+/// The resolved settings the server runs with.
+#[derive(Debug, Clone)]
+pub struct Config {
+    pub data_dir: PathBuf,
+    pub http: String,
+    pub tcp: String,
+    pub database_url: String,
+    /// Deadline per ruleset id; rulesets not listed use `default_deadline`.
+    pub deadlines: BTreeMap<String, Duration>,
+    /// The `*` entry, if configured; otherwise each ruleset's built-in default.
+    pub default_deadline: Option<Duration>,
+    pub pairing_interval: Duration,
+    pub limits: Limits,
+}
+
+impl Config {
+    /// Settings for tests and embedding: loopback on free ports, SQLite in `data_dir`.
+    pub fn for_data_dir(data_dir: impl Into<PathBuf>) -> Config {
+        let data_dir = data_dir.into();
+        Config {
+            database_url: sqlite_url(&data_dir),
+            data_dir,
+            http: "127.0.0.1:0".to_string(),
+            tcp: "127.0.0.1:0".to_string(),
+            deadlines: BTreeMap::new(),
+            default_deadline: None,
+            pairing_interval: Duration::from_secs(1),
+            limits: Limits::default(),
+        }
+    }
+
+    /// The deadline per decision for `ruleset`.
+    pub fn deadline(&self, ruleset: &str) -> Duration {
+        self.deadlines
+            .get(ruleset)
+            .copied()
+            .or(self.default_deadline)
+            .unwrap_or_else(|| builtin_deadline(ruleset))
+    }
+
+    /// Merge flags/environment over the TOML file (if any) over defaults.
+    pub fn resolve(args: &ServeArgs) -> anyhow::Result<Config> {
+        let file = match &args.config {
+            Some(path) => read_file(path)?,
+            None => FileConfig::default(),
+        };
+        let data_dir = args
+            .data
+            .clone()
+            .or(file.data)
+            .unwrap_or_else(|| PathBuf::from("./arbiter-data"));
+        let database_url = args
+            .database
+            .clone()
+            .or(file.database)
+            .unwrap_or_else(|| sqlite_url(&data_dir));
+        let mut config = Config {
+            http: args
+                .http
+                .clone()
+                .or(file.http)
+                .unwrap_or_else(|| "127.0.0.1:8080".to_string()),
+            tcp: args
+                .tcp
+                .clone()
+                .or(file.tcp)
+                .unwrap_or_else(|| "127.0.0.1:7000".to_string()),
+            database_url,
+            data_dir,
+            deadlines: BTreeMap::new(),
+            default_deadline: None,
+            pairing_interval: Duration::from_secs(1),
+            limits: Limits::default(),
+        };
+        // File deadlines first, then flags over them, entry by entry.
+        for (ruleset, text) in &file.deadlines {
+            config.set_deadline(ruleset, text)?;
+        }
+        for entry in &args.deadlines {
+            let (ruleset, text) = entry
+                .split_once('=')
+                .ok_or_else(|| anyhow!("--deadline wants RULESET=DURATION, got {entry:?}"))?;
+            config.set_deadline(ruleset.trim(), text.trim())?;
+        }
+        if let Some(text) = args
+            .pairing_interval
+            .as_ref()
+            .or(file.pairing_interval.as_ref())
+        {
+            config.pairing_interval = parse_duration(text)?;
+            if config.pairing_interval.is_zero() {
+                bail!("the pairing interval must be positive");
+            }
+        }
+        if let Some(max_line) = args.max_line.or(file.max_line) {
+            if max_line < 256 {
+                bail!("max_line must be at least 256 bytes, got {max_line}");
+            }
+            config.limits.max_line = max_line;
+        }
+        if let Some(rate) = args.rate.or(file.rate) {
+            if !(rate.is_finite() && rate > 0.0) {
+                bail!("rate must be a positive number of messages per second, got {rate}");
+            }
+            config.limits.rate = rate;
+        }
+        if let Some(burst) = args.burst.or(file.burst) {
+            if burst == 0 {
+                bail!("burst must be at least 1");
+            }
+            config.limits.burst = burst;
+        }
+        Ok(config)
+    }
+
+    fn set_deadline(&mut self, ruleset: &str, text: &str) -> anyhow::Result<()> {
+        let duration = parse_duration(text)
+            .with_context(|| format!("the deadline for {ruleset:?} is not a duration"))?;
+        if duration.is_zero() {
+            bail!("the deadline for {ruleset:?} must be positive");
+        }
+        if ruleset == "*" {
+            self.default_deadline = Some(duration);
+        } else if arbiter_rulesets::find(ruleset).is_none() {
+            bail!("a deadline names an unknown ruleset {ruleset:?}");
+        } else {
+            self.deadlines.insert(ruleset.to_string(), duration);
+        }
+        Ok(())
+    }
+}
+
+fn read_file(path: &Path) -> anyhow::Result<FileConfig> {
+    let text = std::fs::read_to_string(path)
+        .with_context(|| format!("cannot read the configuration file {}", path.display()))?;
+    toml::from_str(&text)
+        .with_context(|| format!("{} is not a valid configuration", path.display()))
+}
+
+/// The embedded database: one SQLite file in the data directory.
+pub fn sqlite_url(data_dir: &Path) -> String {
+    format!("sqlite://{}", data_dir.join("arbiter.db").display())
+}
+
+/// A database URL without its password, for messages and logs.
+pub fn redact_url(url: &str) -> String {
+    match (url.find("://"), url.rfind('@')) {
+        (Some(scheme), Some(at)) if at > scheme => match url[scheme + 3..at].split_once(':') {
+            Some((user, _)) => format!("{}{user}:***{}", &url[..scheme + 3], &url[at..]),
+            None => url.to_string(),
+        },
+        _ => url.to_string(),
+    }
+}
+
+/// `250ms`, `3s`, `1.5s`, `2m`; a bare number is seconds.
+pub fn parse_duration(text: &str) -> anyhow::Result<Duration> {
+    let text = text.trim();
+    let split = text
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(text.len());
+    let (number, unit) = text.split_at(split);
+    let number: f64 = number
+        .parse()
+        .map_err(|_| anyhow!("{text:?} is not a duration (try 500ms, 3s, 2m)"))?;
+    let seconds = match unit.trim() {
+        "ms" => number / 1000.0,
+        "" | "s" => number,
+        "m" | "min" => number * 60.0,
+        other => bail!("unknown duration unit {other:?} in {text:?} (use ms, s or m)"),
+    };
+    if !seconds.is_finite() || seconds > 86_400.0 {
+        bail!("{text:?} is out of range");
+    }
+    Ok(Duration::from_secs_f64(seconds))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn durations_parse_with_units() {
+        assert_eq!(parse_duration("250ms").unwrap(), Duration::from_millis(250));
+        assert_eq!(parse_duration("3s").unwrap(), Duration::from_secs(3));
+        assert_eq!(parse_duration("1.5").unwrap(), Duration::from_millis(1500));
+        assert_eq!(parse_duration("2m").unwrap(), Duration::from_secs(120));
+        assert!(parse_duration("fast").is_err());
+        assert!(parse_duration("3h").is_err());
+    }
+
+    #[test]
+    fn passwords_are_not_printed() {
+        assert_eq!(
+            redact_url("postgres://u:secret@h/db"),
+            "postgres://u:***@h/db"
+        );
+        assert_eq!(redact_url("postgres://u@h/db"), "postgres://u@h/db");
+        assert_eq!(redact_url("sqlite://./a.db"), "sqlite://./a.db");
+    }
+
+    #[test]
+    fn defaults_without_flags_or_file() {
+        let config = Config::resolve(&ServeArgs::default()).unwrap();
+        assert_eq!(config.data_dir, PathBuf::from("./arbiter-data"));
+        assert_eq!(config.http, "127.0.0.1:8080");
+        assert_eq!(config.tcp, "127.0.0.1:7000");
+        assert_eq!(config.database_url, "sqlite://./arbiter-data/arbiter.db");
+        assert_eq!(config.deadline("spacegoo"), Duration::from_secs(3));
+        assert_eq!(config.deadline("tae"), DEFAULT_DEADLINE);
+    }
+
+    #[test]
+    fn flags_win_over_the_file_and_the_file_over_defaults() {
+        let path = std::env::temp_dir().join(format!("arbiter-config-{}.toml", std::process::id()));
+        std::fs::write(
+            &path,
+            "data = \"/srv/arbiter\"\nhttp = \"0.0.0.0:80\"\nrate = 5.0\n[deadlines]\nqgame = \"2s\"\ntae = \"9s\"\n\"*\" = \"4s\"\n",
+        )
+        .unwrap();
+        let args = ServeArgs {
+            config: Some(path.clone()),
+            http: Some("127.0.0.1:0".into()),
+            deadlines: vec!["tae=150ms".into()],
+            ..ServeArgs::default()
+        };
+        let config = Config::resolve(&args).unwrap();
+        std::fs::remove_file(&path).unwrap();
+        assert_eq!(config.data_dir, PathBuf::from("/srv/arbiter"));
+        assert_eq!(config.database_url, "sqlite:///srv/arbiter/arbiter.db");
+        assert_eq!(config.http, "127.0.0.1:0");
+        assert_eq!(config.limits.rate, 5.0);
+        assert_eq!(config.deadline("qgame"), Duration::from_secs(2));
+        assert_eq!(config.deadline("tae"), Duration::from_millis(150));
+        assert_eq!(config.deadline("spacegoo"), Duration::from_secs(4));
+    }
+
+    #[test]
+    fn bad_settings_are_refused_with_a_reason() {
+        for deadlines in [
+            vec!["chess=1s"],
+            vec!["qgame"],
+            vec!["qgame=0s"],
+            vec!["tae=soon"],
+        ] {
+            let args = ServeArgs {
+                deadlines: deadlines.iter().map(|s| s.to_string()).collect(),
+                ..ServeArgs::default()
+            };
+            assert!(Config::resolve(&args).is_err(), "{deadlines:?}");
+        }
+        let path = std::env::temp_dir().join(format!("arbiter-bad-{}.toml", std::process::id()));
+        std::fs::write(&path, "colour = \"blue\"\n").unwrap();
+        let args = ServeArgs {
+            config: Some(path.clone()),
+            ..ServeArgs::default()
+        };
+        let error = Config::resolve(&args).unwrap_err();
+        std::fs::remove_file(&path).unwrap();
+        assert!(format!("{error:#}").contains("colour"), "{error:#}");
+    }
+}

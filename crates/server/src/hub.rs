@@ -1,0 +1,333 @@
+//! The server's shared state and the lobby's operations on it: queues, tables, and
+//! turning a group of players into a running match.
+
+use std::sync::Arc;
+
+use arbiter_engine::Registry;
+use arbiter_rulesets::Ruleset;
+use arbiter_store::{Account, Store};
+use serde_json::Value;
+use tokio::time::Instant;
+
+use crate::config::Config;
+use crate::http::metrics::Metrics;
+use crate::lobby::matchmaking::{Matchmaking, QueueKey, Waiting};
+use crate::lobby::tables::{Left, Occupant, Table, Tables};
+use crate::matches::{Matches, Player};
+use crate::protocol::messages::RulesetInfo;
+use crate::protocol::ServerMessage;
+use crate::session::Refusal;
+use crate::transport::{ConnId, Outbox};
+
+pub struct Hub {
+    pub config: Config,
+    pub store: Store,
+    pub rulesets: Vec<Ruleset>,
+    /// The same rulesets for replays.
+    pub registry: Registry,
+    pub metrics: Arc<Metrics>,
+    pub matches: Matches,
+    pub matchmaking: Matchmaking,
+    pub tables: Tables,
+}
+
+/// A seat of a match about to start: who plays it and, for a person, where to tell it.
+pub struct SeatPlan {
+    pub player: Player,
+    pub outbox: Option<Outbox>,
+}
+
+impl Hub {
+    pub fn new(config: Config, store: Store) -> Hub {
+        Hub {
+            config,
+            store,
+            rulesets: arbiter_rulesets::all(),
+            registry: arbiter_rulesets::registry(),
+            metrics: Arc::new(Metrics::default()),
+            matches: Matches::default(),
+            matchmaking: Matchmaking::default(),
+            tables: Tables::default(),
+        }
+    }
+
+    pub fn ruleset(&self, id: &str) -> Result<&Ruleset, Refusal> {
+        self.rulesets.iter().find(|r| r.id() == id).ok_or_else(|| {
+            let known: Vec<&str> = self.rulesets.iter().map(|r| r.id()).collect();
+            Refusal::new(
+                "unknown_ruleset",
+                format!(
+                    "unknown ruleset {id:?}; this server has {}",
+                    known.join(", ")
+                ),
+            )
+        })
+    }
+
+    pub fn ruleset_infos(&self) -> Vec<RulesetInfo> {
+        self.rulesets
+            .iter()
+            .map(|r| {
+                let seats = r
+                    .game
+                    .seat_counts(&Value::Null)
+                    .map(|s| [*s.start(), *s.end()])
+                    .unwrap_or([0, 0]);
+                RulesetInfo {
+                    id: r.id().to_string(),
+                    name: r.game.name().to_string(),
+                    seats,
+                    bots: r.bots.iter().map(|b| b.to_string()).collect(),
+                    default_config: r.game.default_config(),
+                    deadline_ms: self.config.deadline(r.id()).as_millis() as u64,
+                }
+            })
+            .collect()
+    }
+
+    /// Check a configuration and seat count for a ruleset; the configuration comes back
+    /// with its defaults filled in.
+    fn check_game(
+        &self,
+        ruleset: &Ruleset,
+        config: &Value,
+        seats: Option<usize>,
+        at_least: usize,
+    ) -> Result<(Value, usize), Refusal> {
+        let config = ruleset
+            .game
+            .normalize_config(config)
+            .map_err(|e| Refusal::new("bad_config", e.to_string()))?;
+        let range = ruleset
+            .game
+            .seat_counts(&config)
+            .map_err(|e| Refusal::new("bad_config", e.to_string()))?;
+        let seats = seats.unwrap_or_else(|| (*range.start()).max(at_least).min(*range.end()));
+        if !range.contains(&seats) || seats < at_least {
+            return Err(Refusal::new(
+                "bad_seats",
+                format!(
+                    "{} is played by {} to {} seats{}; {seats} asked",
+                    ruleset.id(),
+                    range.start(),
+                    range.end(),
+                    if at_least > 1 {
+                        " (matchmaking needs at least two)"
+                    } else {
+                        ""
+                    }
+                ),
+            ));
+        }
+        Ok((config, seats))
+    }
+
+    pub async fn join_queue(
+        &self,
+        account: &Account,
+        outbox: &Outbox,
+        ruleset: &str,
+        config: &Value,
+        seats: Option<usize>,
+    ) -> Result<ServerMessage, Refusal> {
+        let ruleset = self.ruleset(ruleset)?.clone();
+        let (config, seats) = self.check_game(&ruleset, config, seats, 2)?;
+        let rating = self.rating_of(account.id, ruleset.id()).await?;
+        let key = QueueKey {
+            ruleset: ruleset.id().to_string(),
+            config: config.to_string(),
+            seats,
+        };
+        let waiting = self
+            .matchmaking
+            .join(
+                key,
+                Waiting {
+                    account: account.id,
+                    name: account.name.clone(),
+                    rating,
+                    outbox: outbox.clone(),
+                    since: Instant::now().into_std(),
+                },
+            )
+            .map_err(|m| Refusal::new("already_queued", m))?;
+        Ok(ServerMessage::Queued {
+            ruleset: ruleset.id().to_string(),
+            seats,
+            config,
+            waiting,
+        })
+    }
+
+    pub fn create_table(
+        &self,
+        account: &Account,
+        outbox: &Outbox,
+        ruleset: &str,
+        config: &Value,
+        seats: usize,
+    ) -> Result<(), Refusal> {
+        let ruleset = self.ruleset(ruleset)?.clone();
+        let (config, seats) = self.check_game(&ruleset, config, Some(seats), 1)?;
+        let table = self
+            .tables
+            .create(ruleset, config, seats, occupant(account, outbox))?;
+        notify_table(&table);
+        Ok(())
+    }
+
+    pub fn join_table(
+        &self,
+        account: &Account,
+        outbox: &Outbox,
+        table: u64,
+        seat: Option<usize>,
+    ) -> Result<(), Refusal> {
+        let table = self.tables.join(table, occupant(account, outbox), seat)?;
+        notify_table(&table);
+        Ok(())
+    }
+
+    pub fn add_bot(
+        &self,
+        account: &Account,
+        table: u64,
+        bot: &str,
+        seat: Option<usize>,
+    ) -> Result<(), Refusal> {
+        let table = self.tables.add_bot(table, account.id, bot, seat)?;
+        notify_table(&table);
+        Ok(())
+    }
+
+    pub fn leave_table(&self, account: &Account, table: u64) -> Result<(), Refusal> {
+        let left = self.tables.leave(table, account.id)?;
+        notify_left(left, "the owner left");
+        Ok(())
+    }
+
+    /// A connection went away: leave the tables it sat at.
+    pub fn leave_tables(&self, _account: i64, conn: ConnId) {
+        for left in self.tables.leave_connection(conn) {
+            notify_left(left, "the owner disconnected");
+        }
+    }
+
+    pub async fn start_table(
+        self: &Arc<Self>,
+        account: &Account,
+        table: u64,
+        fill: Option<&str>,
+    ) -> Result<(), Refusal> {
+        let table: Table = self.tables.take_for_start(table, account.id, fill)?;
+        let mut plan = Vec::with_capacity(table.seats.len());
+        for (seat, occupant) in table.seats.iter().enumerate() {
+            plan.push(match occupant {
+                Some(Occupant::Player {
+                    account,
+                    name,
+                    outbox,
+                }) => SeatPlan {
+                    player: Player::Account {
+                        id: *account,
+                        name: name.clone(),
+                    },
+                    outbox: Some(outbox.clone()),
+                },
+                Some(Occupant::Bot { .. }) | None => {
+                    let bot = match occupant {
+                        Some(Occupant::Bot { bot }) => bot.clone(),
+                        _ => fill.unwrap_or("random").to_string(),
+                    };
+                    SeatPlan {
+                        player: Player::Bot {
+                            name: format!("{bot}#{}", seat + 1),
+                            bot,
+                        },
+                        outbox: None,
+                    }
+                }
+            });
+        }
+        let outboxes = table.outboxes();
+        match self
+            .start_match(&table.ruleset, table.config.clone(), plan, false)
+            .await
+        {
+            Ok(_) => Ok(()),
+            Err(refusal) => {
+                for outbox in outboxes {
+                    outbox.send(&ServerMessage::TableClosed {
+                        table: table.id,
+                        reason: format!("the match could not start: {}", refusal.message),
+                    });
+                }
+                Err(refusal)
+            }
+        }
+    }
+
+    /// Form matches from the queues (called every pairing interval).
+    pub async fn pair_waiting_players(self: &Arc<Self>) {
+        for (key, group) in self.matchmaking.pair() {
+            let Ok(ruleset) = self.ruleset(&key.ruleset).cloned() else {
+                continue;
+            };
+            let plan = group
+                .iter()
+                .map(|w| SeatPlan {
+                    player: Player::Account {
+                        id: w.account,
+                        name: w.name.clone(),
+                    },
+                    outbox: Some(w.outbox.clone()),
+                })
+                .collect();
+            let names: Vec<&str> = group.iter().map(|w| w.name.as_str()).collect();
+            tracing::info!(ruleset = %key.ruleset, players = ?names, "matched");
+            if let Err(refusal) = self
+                .start_match(&ruleset, key.config_value(), plan, true)
+                .await
+            {
+                for waiting in &group {
+                    waiting.outbox.send(&ServerMessage::error(
+                        refusal.code,
+                        format!("the match could not start: {}", refusal.message),
+                    ));
+                }
+            }
+        }
+    }
+}
+
+fn occupant(account: &Account, outbox: &Outbox) -> Occupant {
+    Occupant::Player {
+        account: account.id,
+        name: account.name.clone(),
+        outbox: outbox.clone(),
+    }
+}
+
+fn notify_table(table: &Table) {
+    let message = ServerMessage::Table {
+        table: table.info(),
+    };
+    for outbox in table.outboxes() {
+        outbox.send(&message);
+    }
+}
+
+fn notify_left(left: Left, reason: &str) {
+    match left {
+        Left::Updated(table) => notify_table(&table),
+        Left::Closed(table) => {
+            let message = ServerMessage::TableClosed {
+                table: table.id,
+                reason: reason.to_string(),
+            };
+            for outbox in table.outboxes() {
+                outbox.send(&message);
+            }
+        }
+    }
+}

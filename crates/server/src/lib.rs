@@ -1,0 +1,23 @@
+//! The Arbiter network server: the native protocol (JSON lines over TCP and WebSocket),
+//! accounts, matchmaking and tables, live matches run by `arbiter-referee`, results and
+//! ratings kept by `arbiter-store`, and an HTTP API with replays and metrics.
+//!
+//! ```text
+//! transport/ (tcp, ws) ──lines──▶ session ──▶ hub: lobby/ (queues, tables), matches
+//!                     ◀──outbox── forwarders ◀── referee (one task per match) ──▶ store
+//! http/ (api, metrics) ──reads──▶ store, hub
+//! ```
+
+pub mod client;
+pub mod config;
+pub mod http;
+pub mod hub;
+pub mod lobby;
+pub mod matches;
+pub mod protocol;
+pub mod server;
+pub mod session;
+pub mod transport;
+
+pub use config::{Config, ServeArgs};
+pub use server::Server;

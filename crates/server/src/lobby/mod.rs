@@ -1,0 +1,4 @@
+//! Where players find each other: matchmaking queues and tables.
+
+pub mod matchmaking;
+pub mod tables;

@@ -1,0 +1,211 @@
+//! Live matches: who sits where, which connection each seat is attached to, and the
+//! tasks that carry a referee's messages to a connection (a seat's or a spectator's).
+//!
+//! Seats belong to accounts, not connections: a player who logs in again (on any
+//! connection) is attached to every seat it holds in a running match.
+
+mod forward;
+pub mod persist;
+pub mod start;
+
+pub use forward::encode;
+
+use std::collections::BTreeMap;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use arbiter_referee::MatchHandle;
+use arbiter_store::AccountId;
+use serde_json::Value;
+use tokio::task::AbortHandle;
+
+use crate::protocol::messages::MatchInfo;
+use crate::session::Refusal;
+use crate::transport::{ConnId, Outbox};
+use forward::{forward_seat, forward_spectator};
+
+/// Who plays a seat.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Player {
+    Account { id: AccountId, name: String },
+    Bot { bot: String, name: String },
+}
+
+impl Player {
+    pub fn name(&self) -> &str {
+        match self {
+            Player::Account { name, .. } | Player::Bot { name, .. } => name,
+        }
+    }
+
+    pub fn account(&self) -> Option<AccountId> {
+        match self {
+            Player::Account { id, .. } => Some(*id),
+            Player::Bot { .. } => None,
+        }
+    }
+}
+
+/// A match being played on this server.
+pub struct LiveMatch {
+    pub id: i64,
+    pub ruleset: String,
+    pub config: Value,
+    pub players: Vec<Player>,
+    pub rated: bool,
+    pub deadline: Duration,
+    pub handle: MatchHandle,
+    /// The connection each seat's messages go to now.
+    pub(crate) attached: Mutex<Vec<Option<ConnId>>>,
+}
+
+impl LiveMatch {
+    pub fn new(
+        id: i64,
+        ruleset: String,
+        config: Value,
+        players: Vec<Player>,
+        rated: bool,
+        deadline: Duration,
+        handle: MatchHandle,
+    ) -> LiveMatch {
+        let seats = players.len();
+        LiveMatch {
+            id,
+            ruleset,
+            config,
+            players,
+            rated,
+            deadline,
+            handle,
+            attached: Mutex::new(vec![None; seats]),
+        }
+    }
+
+    pub fn player_names(&self) -> Vec<String> {
+        self.players.iter().map(|p| p.name().to_string()).collect()
+    }
+
+    pub fn is_attached_to(&self, seat: usize, conn: ConnId) -> bool {
+        lock(&self.attached).get(seat).copied().flatten() == Some(conn)
+    }
+
+    pub fn info(&self) -> MatchInfo {
+        MatchInfo {
+            match_id: self.id,
+            ruleset: self.ruleset.clone(),
+            players: self.player_names(),
+            rated: self.rated,
+        }
+    }
+}
+
+#[derive(Default)]
+pub struct Matches {
+    live: Mutex<BTreeMap<i64, Arc<LiveMatch>>>,
+}
+
+impl Matches {
+    pub fn insert(&self, live: Arc<LiveMatch>) {
+        lock(&self.live).insert(live.id, live);
+    }
+
+    pub fn remove(&self, id: i64) -> Option<Arc<LiveMatch>> {
+        lock(&self.live).remove(&id)
+    }
+
+    pub fn get(&self, id: i64) -> Option<Arc<LiveMatch>> {
+        lock(&self.live).get(&id).cloned()
+    }
+
+    pub fn count(&self) -> usize {
+        lock(&self.live).len()
+    }
+
+    pub fn list(&self) -> Vec<MatchInfo> {
+        lock(&self.live).values().map(|m| m.info()).collect()
+    }
+
+    /// Every (match, seat) the account holds in a running match.
+    pub fn seats_of(&self, account: AccountId) -> Vec<(Arc<LiveMatch>, usize)> {
+        lock(&self.live)
+            .values()
+            .flat_map(|live| {
+                live.players
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, p)| p.account() == Some(account))
+                    .map(|(seat, _)| (live.clone(), seat))
+                    .collect::<Vec<_>>()
+            })
+            .collect()
+    }
+
+    /// The account's seat in `match_id`, or in its only running match when none is named.
+    pub fn seat_for(
+        &self,
+        account: AccountId,
+        match_id: Option<i64>,
+    ) -> Result<(Arc<LiveMatch>, usize), Refusal> {
+        let seats = self.seats_of(account);
+        match match_id {
+            Some(id) => seats
+                .into_iter()
+                .find(|(live, _)| live.id == id)
+                .ok_or_else(|| {
+                    if self.get(id).is_some() {
+                        Refusal::new("not_seated", format!("you have no seat in match {id}"))
+                    } else {
+                        Refusal::new("no_such_match", format!("no running match {id}"))
+                    }
+                }),
+            None => match seats.len() {
+                0 => Err(Refusal::new("not_seated", "you play in no running match")),
+                1 => Ok(seats.into_iter().next().expect("one seat")),
+                _ => Err(Refusal::new(
+                    "ambiguous_match",
+                    "you play in several matches; say which with \"match\"",
+                )),
+            },
+        }
+    }
+
+    /// Send the seat's messages to `outbox` from now on (replacing any other
+    /// connection). The referee starts with `joined`, the view and any pending prompt.
+    pub async fn attach(&self, live: &Arc<LiveMatch>, seat: usize, outbox: &Outbox) -> bool {
+        match live.handle.attach(seat).await {
+            Ok(connection) => {
+                if let Some(slot) = lock(&live.attached).get_mut(seat) {
+                    *slot = Some(outbox.conn());
+                }
+                tokio::spawn(forward_seat(connection, live.clone(), outbox.clone()));
+                true
+            }
+            Err(error) => {
+                tracing::debug!(match_id = live.id, seat, %error, "attach refused");
+                false
+            }
+        }
+    }
+
+    /// Watch a match on `outbox`; abort the returned task to stop.
+    pub async fn spectate(
+        &self,
+        live: &Arc<LiveMatch>,
+        outbox: &Outbox,
+    ) -> Result<AbortHandle, Refusal> {
+        let connection = live
+            .handle
+            .spectate()
+            .await
+            .map_err(|e| Refusal::new("match_over", e.to_string()))?;
+        let task = tokio::spawn(forward_spectator(connection, live.id, outbox.clone()));
+        Ok(task.abort_handle())
+    }
+}
+
+pub(crate) fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}

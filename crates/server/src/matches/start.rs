@@ -1,0 +1,152 @@
+//! Turning a group of players into a running match: record it in the store (its row id
+//! is the match id), start the referee, attach the people's connections, and watch it
+//! to the end.
+
+use std::sync::Arc;
+
+use arbiter_referee::{MatchSetup, Referee, SeatSetup};
+use arbiter_rulesets::Ruleset;
+use arbiter_store::{NewMatch, RatingSystem, SeatRecord, INITIAL_DISPLAY};
+use serde_json::Value;
+
+use super::persist;
+use super::{LiveMatch, Player};
+use crate::hub::{Hub, SeatPlan};
+use crate::protocol::ServerMessage;
+use crate::session::Refusal;
+
+impl Hub {
+    /// Start a match of `ruleset` with `config` (already normalized), one plan per seat.
+    /// Rated matches move the seated accounts' ratings when they finish.
+    pub async fn start_match(
+        self: &Arc<Self>,
+        ruleset: &Ruleset,
+        config: Value,
+        seats: Vec<SeatPlan>,
+        rated: bool,
+    ) -> Result<i64, Refusal> {
+        let seed: u64 = rand::random();
+        let initial = ruleset
+            .game
+            .new_state(&config, seats.len(), seed)
+            .map_err(|e| Refusal::new("bad_config", e.to_string()))?;
+        let rating = if rated {
+            let counts = ruleset
+                .game
+                .seat_counts(&config)
+                .map_err(|e| Refusal::new("bad_config", e.to_string()))?;
+            Some(RatingSystem::for_seat_counts(counts))
+        } else {
+            None
+        };
+        let new = NewMatch {
+            ruleset: ruleset.id().to_string(),
+            config: config.clone(),
+            seed,
+            initial_digest: initial.digest(),
+            seats: seats
+                .iter()
+                .map(|plan| match &plan.player {
+                    Player::Account { id, name } => SeatRecord {
+                        name: name.clone(),
+                        account_id: Some(*id),
+                        bot: None,
+                    },
+                    Player::Bot { bot, name } => SeatRecord {
+                        name: name.clone(),
+                        account_id: None,
+                        bot: Some(bot.clone()),
+                    },
+                })
+                .collect(),
+            rating,
+        };
+        let match_id = self.store.create_match(&new).await?;
+        let deadline = self.config.deadline(ruleset.id());
+        let setup = MatchSetup {
+            match_id,
+            ruleset: ruleset.clone(),
+            config: config.clone(),
+            seed,
+            seats: seats
+                .iter()
+                .enumerate()
+                .map(|(seat, plan)| match &plan.player {
+                    Player::Account { name, .. } => SeatSetup::remote(name.clone()),
+                    Player::Bot { bot, name } => SeatSetup::house(
+                        name.clone(),
+                        bot.clone(),
+                        seed ^ (seat as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15),
+                    ),
+                })
+                .collect(),
+            deadline,
+        };
+        let (sink, writer) = persist::writer(self.store.clone(), self.metrics.clone());
+        let handle = match Referee::start(setup, Arc::new(sink)) {
+            Ok(handle) => handle,
+            Err(error) => {
+                let _ = self.store.abort_match(match_id, &error.to_string()).await;
+                return Err(Refusal::new("bad_config", error.to_string()));
+            }
+        };
+        let live = Arc::new(LiveMatch::new(
+            match_id,
+            ruleset.id().to_string(),
+            config.clone(),
+            seats.iter().map(|plan| plan.player.clone()).collect(),
+            rated,
+            deadline,
+            handle,
+        ));
+        self.matches.insert(live.clone());
+        self.metrics.match_started();
+        tracing::info!(match_id, ruleset = ruleset.id(), players = ?live.player_names(), rated, "match started");
+
+        let players = live.player_names();
+        for (seat, plan) in seats.iter().enumerate() {
+            let Some(outbox) = &plan.outbox else { continue };
+            outbox.send(&ServerMessage::MatchStarted {
+                match_id,
+                ruleset: ruleset.id().to_string(),
+                config: config.clone(),
+                players: players.clone(),
+                seat,
+                deadline_ms: deadline.as_millis() as u64,
+                rated,
+            });
+            self.matches.attach(&live, seat, outbox).await;
+        }
+
+        let hub = self.clone();
+        tokio::spawn(async move {
+            let ended = live.handle.wait().await;
+            // The record is durable once the writer has drained the sink.
+            let _ = writer.await;
+            hub.matches.remove(match_id);
+            hub.metrics.match_ended(ended.is_ok());
+            if let Err(aborted) = ended {
+                tracing::warn!(match_id, %aborted, "match aborted");
+            }
+        });
+        Ok(match_id)
+    }
+
+    /// The rating matchmaking pairs by (the starting value before a first rated game).
+    pub async fn rating_of(&self, account: i64, ruleset: &str) -> Result<f64, Refusal> {
+        Ok(self
+            .store
+            .rating(account, ruleset)
+            .await?
+            .map_or(INITIAL_DISPLAY as f64, |r| r.display as f64))
+    }
+
+    /// On shutdown: record every running match as aborted (its log is kept).
+    pub async fn abort_running(&self, reason: &str) {
+        for info in self.matches.list() {
+            if let Err(error) = self.store.abort_match(info.match_id, reason).await {
+                tracing::debug!(match_id = info.match_id, %error, "not aborted");
+            }
+        }
+    }
+}

@@ -1,0 +1,405 @@
+//! The native protocol's messages: what clients send and what the server answers.
+//! One JSON object per line (TCP) or per text message (WebSocket), tagged by `type`.
+//! `docs/protocol.md` documents each with a transcript.
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// The protocol version in the server's `welcome`; bumped on incompatible changes.
+pub const PROTOCOL_VERSION: u32 = 1;
+
+/// A request from a client.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum ClientMessage {
+    /// Create an account and log in as it.
+    Register { name: String, password: String },
+    /// Log in; a seat this account holds in a running match is resumed.
+    Login { name: String, password: String },
+    /// List the rulesets with their seat counts, bots, default configs and deadlines.
+    Rulesets,
+    /// Wait in the matchmaking queue of a ruleset (`config` fields default).
+    Queue {
+        ruleset: String,
+        #[serde(default)]
+        config: Value,
+        /// Players per match; defaults to the smallest count of at least two.
+        #[serde(default)]
+        seats: Option<usize>,
+    },
+    /// Leave the matchmaking queue.
+    LeaveQueue,
+    /// List the tables waiting for players.
+    Tables,
+    /// Open a table for `seats` players; the creator takes seat 0.
+    CreateTable {
+        ruleset: String,
+        #[serde(default)]
+        config: Value,
+        seats: usize,
+    },
+    /// Sit at a table, in the given seat or the first free one.
+    JoinTable {
+        table: u64,
+        #[serde(default)]
+        seat: Option<usize>,
+    },
+    /// Put a house bot in a free seat (the first free one if none given).
+    AddBot {
+        table: u64,
+        bot: String,
+        #[serde(default)]
+        seat: Option<usize>,
+    },
+    /// Leave a table before it starts (the owner leaving closes it).
+    LeaveTable { table: u64 },
+    /// Start the table's match; `fill` puts that house bot in every empty seat first.
+    StartTable {
+        table: u64,
+        #[serde(default)]
+        fill: Option<String>,
+    },
+    /// List the matches being played now.
+    Matches,
+    /// Watch a live match: spectator views and events until it ends.
+    Spectate {
+        #[serde(rename = "match")]
+        match_id: i64,
+    },
+    /// Stop watching a match.
+    Unspectate {
+        #[serde(rename = "match")]
+        match_id: i64,
+    },
+    /// Submit a decision for your seat (`match` may be left out when you play only one).
+    Act {
+        #[serde(rename = "match", default)]
+        match_id: Option<i64>,
+        /// Your seat, if you want the server to check it (it knows it from your login).
+        #[serde(default)]
+        seat: Option<usize>,
+        action: Value,
+    },
+    /// Give up your seat in a match.
+    Resign {
+        #[serde(rename = "match", default)]
+        match_id: Option<i64>,
+        #[serde(default)]
+        seat: Option<usize>,
+    },
+    /// Liveness check; answered with `pong`.
+    Ping,
+}
+
+/// Why a line could not be read as a request: a protocol-level error code and a reason.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ParseError {
+    pub code: &'static str,
+    pub message: String,
+}
+
+/// The `type`s a client may send, for error messages.
+pub const CLIENT_TYPES: &[&str] = &[
+    "register",
+    "login",
+    "rulesets",
+    "queue",
+    "leave_queue",
+    "tables",
+    "create_table",
+    "join_table",
+    "add_bot",
+    "leave_table",
+    "start_table",
+    "matches",
+    "spectate",
+    "unspectate",
+    "act",
+    "resign",
+    "ping",
+];
+
+impl ClientMessage {
+    /// Read one line; the error says what is wrong in words a client author can act on.
+    pub fn parse(line: &str) -> Result<ClientMessage, ParseError> {
+        let value: Value = serde_json::from_str(line).map_err(|e| ParseError {
+            code: "bad_json",
+            message: format!("the line is not JSON: {e}"),
+        })?;
+        let Some(kind) = value.get("type").and_then(Value::as_str) else {
+            return Err(ParseError {
+                code: "bad_message",
+                message: "a message is a JSON object with a string \"type\" field".into(),
+            });
+        };
+        if !CLIENT_TYPES.contains(&kind) {
+            return Err(ParseError {
+                code: "unknown_type",
+                message: format!(
+                    "unknown message type {kind:?}; known: {}",
+                    CLIENT_TYPES.join(", ")
+                ),
+            });
+        }
+        let kind = kind.to_string();
+        serde_json::from_value(value).map_err(|e| ParseError {
+            code: "bad_message",
+            message: format!("bad {kind:?} message: {e}"),
+        })
+    }
+}
+
+/// A ruleset as listed to clients.
+#[derive(Debug, Clone, Serialize)]
+pub struct RulesetInfo {
+    pub id: String,
+    pub name: String,
+    /// Smallest and largest seat count with the default config.
+    pub seats: [usize; 2],
+    pub bots: Vec<String>,
+    pub default_config: Value,
+    /// Time per decision on this server, in milliseconds.
+    pub deadline_ms: u64,
+}
+
+/// A seat at a table.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct TableSeat {
+    pub seat: usize,
+    /// Account name or `bot:NAME`; absent while the seat is free.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub player: Option<String>,
+}
+
+/// A table as shown to clients.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct TableInfo {
+    pub table: u64,
+    pub ruleset: String,
+    pub config: Value,
+    pub owner: String,
+    pub seats: Vec<TableSeat>,
+}
+
+/// A live match as listed to clients.
+#[derive(Debug, Clone, Serialize)]
+pub struct MatchInfo {
+    #[serde(rename = "match")]
+    pub match_id: i64,
+    pub ruleset: String,
+    pub players: Vec<String>,
+    pub rated: bool,
+}
+
+/// Everything the server sends that does not come from a referee. Referee messages
+/// (`joined`, `view`, `prompt`, `events`, `rejected`, `ejected`, `outcome`) are
+/// forwarded as the referee writes them, with the `match` id added.
+#[derive(Debug, Clone, Serialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum ServerMessage {
+    /// First line on every connection.
+    Welcome {
+        protocol: u32,
+        server: String,
+        rulesets: Vec<String>,
+    },
+    Registered {
+        name: String,
+    },
+    LoggedIn {
+        name: String,
+        /// Live matches in which this account holds a seat (resumed on this connection).
+        resumed: Vec<i64>,
+    },
+    Rulesets {
+        rulesets: Vec<RulesetInfo>,
+    },
+    Queued {
+        ruleset: String,
+        seats: usize,
+        config: Value,
+        /// Players waiting in this queue, you included.
+        waiting: usize,
+    },
+    LeftQueue {
+        ruleset: String,
+    },
+    Tables {
+        tables: Vec<TableInfo>,
+    },
+    /// A table you sit at changed (or you just created or joined it).
+    Table {
+        #[serde(flatten)]
+        table: TableInfo,
+    },
+    /// You left a table.
+    LeftTable {
+        table: u64,
+    },
+    /// The table you sat at was closed without a match.
+    TableClosed {
+        table: u64,
+        reason: String,
+    },
+    /// A match with one of your seats started (from the queue or a table).
+    MatchStarted {
+        #[serde(rename = "match")]
+        match_id: i64,
+        ruleset: String,
+        config: Value,
+        players: Vec<String>,
+        seat: usize,
+        deadline_ms: u64,
+        rated: bool,
+    },
+    Matches {
+        matches: Vec<MatchInfo>,
+    },
+    /// You now watch this match; spectator views and events follow.
+    Spectating {
+        #[serde(rename = "match")]
+        match_id: i64,
+        ruleset: String,
+        players: Vec<String>,
+    },
+    Unspectated {
+        #[serde(rename = "match")]
+        match_id: i64,
+    },
+    Pong,
+    /// A request was refused, or the connection is about to be closed.
+    Error {
+        code: String,
+        message: String,
+    },
+}
+
+impl ServerMessage {
+    pub fn error(code: impl Into<String>, message: impl Into<String>) -> ServerMessage {
+        ServerMessage::Error {
+            code: code.into(),
+            message: message.into(),
+        }
+    }
+
+    /// The message as one line of JSON (without the newline).
+    pub fn to_line(&self) -> String {
+        serde_json::to_string(self).unwrap_or_else(|e| {
+            format!(
+                r#"{{"type":"error","code":"internal","message":"cannot encode a reply: {e}"}}"#
+            )
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn parses_every_request_type() {
+        let cases = [
+            (
+                r#"{"type":"register","name":"a","password":"p"}"#,
+                "register",
+            ),
+            (r#"{"type":"login","name":"a","password":"p"}"#, "login"),
+            (r#"{"type":"rulesets"}"#, "rulesets"),
+            (
+                r#"{"type":"queue","ruleset":"tae","config":{"hand":6},"seats":3}"#,
+                "queue",
+            ),
+            (r#"{"type":"leave_queue"}"#, "leave_queue"),
+            (r#"{"type":"tables"}"#, "tables"),
+            (
+                r#"{"type":"create_table","ruleset":"tae","seats":2}"#,
+                "create_table",
+            ),
+            (r#"{"type":"join_table","table":3}"#, "join_table"),
+            (
+                r#"{"type":"add_bot","table":3,"bot":"greedy","seat":1}"#,
+                "add_bot",
+            ),
+            (r#"{"type":"leave_table","table":3}"#, "leave_table"),
+            (
+                r#"{"type":"start_table","table":3,"fill":"random"}"#,
+                "start_table",
+            ),
+            (r#"{"type":"matches"}"#, "matches"),
+            (r#"{"type":"spectate","match":9}"#, "spectate"),
+            (r#"{"type":"unspectate","match":9}"#, "unspectate"),
+            (
+                r#"{"type":"act","match":9,"action":{"kind":"pass"}}"#,
+                "act",
+            ),
+            (r#"{"type":"act","action":"nop"}"#, "act"),
+            (r#"{"type":"resign"}"#, "resign"),
+            (r#"{"type":"ping"}"#, "ping"),
+        ];
+        assert_eq!(cases.len(), CLIENT_TYPES.len() + 1);
+        for (line, _) in cases {
+            assert!(ClientMessage::parse(line).is_ok(), "{line}");
+        }
+        assert_eq!(
+            ClientMessage::parse(r#"{"type":"act","match":9,"action":[1,2]}"#).unwrap(),
+            ClientMessage::Act {
+                match_id: Some(9),
+                seat: None,
+                action: json!([1, 2])
+            }
+        );
+    }
+
+    #[test]
+    fn bad_requests_get_distinct_codes() {
+        for (line, code) in [
+            ("garbage", "bad_json"),
+            ("{\"type\":", "bad_json"),
+            ("[1,2]", "bad_message"),
+            ("{\"kind\":\"login\"}", "bad_message"),
+            ("{\"type\":\"fly\"}", "unknown_type"),
+            ("{\"type\":\"login\",\"name\":\"a\"}", "bad_message"),
+            ("{\"type\":\"spectate\",\"match\":\"x\"}", "bad_message"),
+            (
+                "{\"type\":\"create_table\",\"ruleset\":\"tae\",\"seats\":-1}",
+                "bad_message",
+            ),
+        ] {
+            let error = ClientMessage::parse(line).unwrap_err();
+            assert_eq!(error.code, code, "{line}: {}", error.message);
+            assert!(!error.message.is_empty());
+        }
+    }
+
+    #[test]
+    fn server_messages_are_tagged_lines() {
+        let line = ServerMessage::error("bad_json", "nope").to_line();
+        assert_eq!(
+            line,
+            r#"{"type":"error","code":"bad_json","message":"nope"}"#
+        );
+        let table = ServerMessage::Table {
+            table: TableInfo {
+                table: 1,
+                ruleset: "tae".into(),
+                config: json!({}),
+                owner: "ann".into(),
+                seats: vec![
+                    TableSeat {
+                        seat: 0,
+                        player: Some("ann".into()),
+                    },
+                    TableSeat {
+                        seat: 1,
+                        player: None,
+                    },
+                ],
+            },
+        };
+        assert_eq!(
+            table.to_line(),
+            r#"{"type":"table","table":1,"ruleset":"tae","config":{},"owner":"ann","seats":[{"seat":0,"player":"ann"},{"seat":1}]}"#
+        );
+    }
+}

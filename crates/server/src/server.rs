@@ -1,0 +1,131 @@
+//! Wiring: open the store, mark matches a previous run left unfinished as aborted, bind
+//! the listeners, and run the accept loops and the matchmaking clock until shutdown.
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use anyhow::Context;
+use arbiter_store::Store;
+use tokio::net::TcpListener;
+use tokio::task::JoinHandle;
+use tokio_util::sync::CancellationToken;
+
+use crate::config::{redact_url, Config};
+use crate::http::{self, AppState};
+use crate::hub::Hub;
+use crate::transport::tcp;
+
+/// A running server.
+pub struct Server {
+    pub hub: Arc<Hub>,
+    /// The native protocol's bound address (the real port when 0 was asked).
+    pub tcp_addr: SocketAddr,
+    /// HTTP, WebSocket (`/ws`) and the API.
+    pub http_addr: SocketAddr,
+    pub data_dir: PathBuf,
+    /// Matches a previous run left running, now marked aborted.
+    pub aborted_on_start: u64,
+    shutdown: CancellationToken,
+    tasks: Vec<JoinHandle<()>>,
+}
+
+impl Server {
+    /// Open the store (creating the data directory and the SQLite file on first run),
+    /// bind both addresses and start serving.
+    pub async fn start(config: Config) -> anyhow::Result<Server> {
+        std::fs::create_dir_all(&config.data_dir).with_context(|| {
+            format!(
+                "cannot create the data directory {}",
+                config.data_dir.display()
+            )
+        })?;
+        let store = Store::connect(&config.database_url)
+            .await
+            .with_context(|| {
+                format!(
+                    "cannot open the database {}",
+                    redact_url(&config.database_url)
+                )
+            })?;
+        let aborted_on_start = store
+            .abort_unfinished()
+            .await
+            .context("cannot mark unfinished matches as aborted")?;
+        if aborted_on_start > 0 {
+            tracing::warn!(
+                matches = aborted_on_start,
+                "matches left running by a previous run are marked aborted"
+            );
+        }
+        let tcp_listener = TcpListener::bind(&config.tcp)
+            .await
+            .with_context(|| format!("cannot listen on {} (native protocol)", config.tcp))?;
+        let http_listener = TcpListener::bind(&config.http)
+            .await
+            .with_context(|| format!("cannot listen on {} (HTTP)", config.http))?;
+        let tcp_addr = tcp_listener.local_addr()?;
+        let http_addr = http_listener.local_addr()?;
+        let data_dir = config.data_dir.clone();
+        let pairing_interval = config.pairing_interval;
+        let hub = Arc::new(Hub::new(config, store));
+        let shutdown = CancellationToken::new();
+
+        let mut tasks = Vec::new();
+        tasks.push(tokio::spawn(tcp::serve(
+            tcp_listener,
+            hub.clone(),
+            shutdown.clone(),
+        )));
+        let app = http::router(AppState {
+            hub: hub.clone(),
+            shutdown: shutdown.clone(),
+        });
+        let stop_http = shutdown.clone();
+        tasks.push(tokio::spawn(async move {
+            let served = axum::serve(
+                http_listener,
+                app.into_make_service_with_connect_info::<SocketAddr>(),
+            )
+            .with_graceful_shutdown(async move { stop_http.cancelled().await })
+            .await;
+            if let Err(error) = served {
+                tracing::error!(%error, "the HTTP server stopped");
+            }
+        }));
+        let matchmaker = hub.clone();
+        let stop_pairing = shutdown.clone();
+        tasks.push(tokio::spawn(async move {
+            let mut clock = tokio::time::interval(pairing_interval);
+            clock.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+            loop {
+                tokio::select! {
+                    _ = stop_pairing.cancelled() => break,
+                    _ = clock.tick() => matchmaker.pair_waiting_players().await,
+                }
+            }
+        }));
+        tracing::info!(%tcp_addr, %http_addr, data = %data_dir.display(), "arbiter server started");
+        Ok(Server {
+            hub,
+            tcp_addr,
+            http_addr,
+            data_dir,
+            aborted_on_start,
+            shutdown,
+            tasks,
+        })
+    }
+
+    /// Stop accepting, close every connection, mark running matches aborted, and close
+    /// the store.
+    pub async fn shutdown(self) {
+        self.shutdown.cancel();
+        for task in self.tasks {
+            let _ = task.await;
+        }
+        self.hub.abort_running("the server shut down").await;
+        self.hub.store.close().await;
+        tracing::info!("arbiter server stopped");
+    }
+}

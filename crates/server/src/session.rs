@@ -1,0 +1,405 @@
+//! One client connection's state machine: anonymous → logged in, then waiting in a
+//! queue, sitting at tables, playing and watching matches (several at once if it likes).
+//!
+//! Transports hand the session one line at a time; replies go to the connection's
+//! [`Outbox`]. What a referee says to a seat or a spectator is forwarded by tasks of its
+//! own (see `matches.rs`), so a slow request never delays a prompt.
+
+use std::collections::HashMap;
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+use arbiter_store::{Account, StoreError};
+use serde_json::Value;
+use tokio::task::AbortHandle;
+
+use crate::hub::Hub;
+use crate::protocol::{ClientMessage, FrameError, ServerMessage, TokenBucket, PROTOCOL_VERSION};
+use crate::transport::Outbox;
+
+/// Whether the transport should keep reading.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Flow {
+    Continue,
+    Close,
+}
+
+/// A refusal to send to the client.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Refusal {
+    pub code: &'static str,
+    pub message: String,
+}
+
+impl Refusal {
+    pub fn new(code: &'static str, message: impl Into<String>) -> Refusal {
+        Refusal {
+            code,
+            message: message.into(),
+        }
+    }
+}
+
+impl From<StoreError> for Refusal {
+    fn from(error: StoreError) -> Refusal {
+        let code = match &error {
+            StoreError::InvalidName(_) => "bad_name",
+            StoreError::NameTaken(_) => "name_taken",
+            StoreError::WeakPassword | StoreError::PasswordTooLong { .. } => "bad_password",
+            StoreError::BadCredentials => "bad_credentials",
+            StoreError::UnknownAccount(_) => "no_such_player",
+            StoreError::UnknownMatch(_) => "no_such_match",
+            _ if error.is_caller_error() => "refused",
+            _ => {
+                tracing::error!(%error, "store failure while serving a client");
+                return Refusal::new("internal", "the server could not complete this request");
+            }
+        };
+        Refusal::new(code, error.to_string())
+    }
+}
+
+type Reply = Result<(), Refusal>;
+
+pub struct Session {
+    hub: Arc<Hub>,
+    outbox: Outbox,
+    transport: &'static str,
+    peer: SocketAddr,
+    account: Option<Account>,
+    /// Messages per second, with bursts.
+    rate: TokenBucket,
+    /// Protocol errors tolerated; refills slowly so an occasional mistake is forgiven.
+    strikes: TokenBucket,
+    spectating: HashMap<i64, AbortHandle>,
+}
+
+impl Session {
+    /// A new connection: greet the client.
+    pub fn start(
+        hub: Arc<Hub>,
+        outbox: Outbox,
+        transport: &'static str,
+        peer: SocketAddr,
+    ) -> Session {
+        let limits = &hub.config.limits;
+        let rate = TokenBucket::new(limits.rate, limits.burst);
+        let strikes = TokenBucket::new(0.1, limits.max_strikes);
+        hub.metrics.connection_opened(transport);
+        tracing::debug!(conn = outbox.conn(), %peer, transport, "connection opened");
+        outbox.send(&ServerMessage::Welcome {
+            protocol: PROTOCOL_VERSION,
+            server: format!("arbiter {}", env!("CARGO_PKG_VERSION")),
+            rulesets: hub.rulesets.iter().map(|r| r.id().to_string()).collect(),
+        });
+        Session {
+            hub,
+            outbox,
+            transport,
+            peer,
+            account: None,
+            rate,
+            strikes,
+            spectating: HashMap::new(),
+        }
+    }
+
+    /// One complete line (or WebSocket message) from the client.
+    pub async fn on_line(&mut self, line: &str) -> Flow {
+        self.hub.metrics.message_received();
+        if !self.rate.take() {
+            return self.strike(
+                "rate_limited",
+                format!(
+                    "more than {} messages a second; this one was dropped",
+                    self.hub.config.limits.rate
+                ),
+            );
+        }
+        if line.trim().is_empty() {
+            return Flow::Continue;
+        }
+        let message = match ClientMessage::parse(line) {
+            Ok(message) => message,
+            Err(error) => return self.strike(error.code, error.message),
+        };
+        if let Err(refusal) = self.handle(message).await {
+            self.refuse(refusal.code, refusal.message);
+        }
+        if self.outbox.is_closed() {
+            Flow::Close
+        } else {
+            Flow::Continue
+        }
+    }
+
+    /// A line the framing could not deliver.
+    pub fn on_bad_frame(&mut self, error: FrameError) -> Flow {
+        match error {
+            FrameError::TooLong { limit } => {
+                self.refuse(
+                    "line_too_long",
+                    format!("a message may be at most {limit} bytes; closing the connection"),
+                );
+                Flow::Close
+            }
+            FrameError::NotUtf8 => {
+                self.strike("bad_utf8", "the line is not UTF-8 text".to_string())
+            }
+        }
+    }
+
+    /// A line was started and never finished.
+    pub fn on_line_timeout(&mut self) {
+        self.refuse(
+            "line_timeout",
+            format!(
+                "a line stayed unterminated for {} ms; closing the connection",
+                self.hub.config.limits.partial_line_timeout.as_millis()
+            ),
+        );
+    }
+
+    /// The server is shutting down.
+    pub fn server_closing(&mut self) {
+        self.refuse("shutting_down", "the server is shutting down".to_string());
+    }
+
+    /// The connection is gone: leave queues and tables, stop watching. Seats stay
+    /// taken (the referee's deadlines run on) so the player can come back.
+    pub async fn finish(self) {
+        let conn = self.outbox.conn();
+        self.hub.matchmaking.leave(conn);
+        if let Some(account) = &self.account {
+            self.hub.leave_tables(account.id, conn);
+        }
+        for (_, task) in self.spectating {
+            task.abort();
+        }
+        self.hub.metrics.connection_closed(self.transport);
+        tracing::debug!(conn, peer = %self.peer, "connection closed");
+    }
+
+    fn refuse(&self, code: &str, message: String) {
+        self.hub.metrics.error_sent(code);
+        self.outbox.send(&ServerMessage::error(code, message));
+    }
+
+    /// A protocol error counts against the client; too many close the connection.
+    fn strike(&mut self, code: &'static str, message: String) -> Flow {
+        self.refuse(code, message);
+        if self.strikes.take() {
+            Flow::Continue
+        } else {
+            self.refuse(
+                "too_many_errors",
+                "too many malformed or excess messages; closing the connection".to_string(),
+            );
+            self.outbox.close();
+            Flow::Close
+        }
+    }
+
+    fn account(&self) -> Result<&Account, Refusal> {
+        self.account
+            .as_ref()
+            .ok_or_else(|| Refusal::new("not_logged_in", "log in (or register) first"))
+    }
+
+    fn send(&self, message: ServerMessage) {
+        self.outbox.send(&message);
+    }
+
+    async fn handle(&mut self, message: ClientMessage) -> Reply {
+        match message {
+            ClientMessage::Register { name, password } => self.register(&name, &password).await,
+            ClientMessage::Login { name, password } => self.login(&name, &password).await,
+            ClientMessage::Rulesets => {
+                self.send(ServerMessage::Rulesets {
+                    rulesets: self.hub.ruleset_infos(),
+                });
+                Ok(())
+            }
+            ClientMessage::Queue {
+                ruleset,
+                config,
+                seats,
+            } => self.queue(&ruleset, &config, seats).await,
+            ClientMessage::LeaveQueue => match self.hub.matchmaking.leave(self.outbox.conn()) {
+                Some(ruleset) => {
+                    self.send(ServerMessage::LeftQueue { ruleset });
+                    Ok(())
+                }
+                None => Err(Refusal::new("not_queued", "you are not in a queue")),
+            },
+            ClientMessage::Tables => {
+                self.send(ServerMessage::Tables {
+                    tables: self.hub.tables.list(),
+                });
+                Ok(())
+            }
+            ClientMessage::CreateTable {
+                ruleset,
+                config,
+                seats,
+            } => {
+                let account = self.account()?.clone();
+                self.hub
+                    .create_table(&account, &self.outbox, &ruleset, &config, seats)
+            }
+            ClientMessage::JoinTable { table, seat } => {
+                let account = self.account()?.clone();
+                self.hub.join_table(&account, &self.outbox, table, seat)
+            }
+            ClientMessage::AddBot { table, bot, seat } => {
+                let account = self.account()?.clone();
+                self.hub.add_bot(&account, table, &bot, seat)
+            }
+            ClientMessage::LeaveTable { table } => {
+                let account = self.account()?.clone();
+                self.hub.leave_table(&account, table)?;
+                self.send(ServerMessage::LeftTable { table });
+                Ok(())
+            }
+            ClientMessage::StartTable { table, fill } => {
+                let account = self.account()?.clone();
+                self.hub.start_table(&account, table, fill.as_deref()).await
+            }
+            ClientMessage::Matches => {
+                self.send(ServerMessage::Matches {
+                    matches: self.hub.matches.list(),
+                });
+                Ok(())
+            }
+            ClientMessage::Spectate { match_id } => self.spectate(match_id).await,
+            ClientMessage::Unspectate { match_id } => match self.spectating.remove(&match_id) {
+                Some(task) => {
+                    task.abort();
+                    self.send(ServerMessage::Unspectated { match_id });
+                    Ok(())
+                }
+                None => Err(Refusal::new(
+                    "not_spectating",
+                    format!("you are not watching match {match_id}"),
+                )),
+            },
+            ClientMessage::Act {
+                match_id,
+                seat,
+                action,
+            } => self.act(match_id, seat, action).await,
+            ClientMessage::Resign { match_id, seat } => self.resign(match_id, seat).await,
+            ClientMessage::Ping => {
+                self.send(ServerMessage::Pong);
+                Ok(())
+            }
+        }
+    }
+
+    async fn register(&mut self, name: &str, password: &str) -> Reply {
+        if self.account.is_some() {
+            return Err(Refusal::new(
+                "already_logged_in",
+                "this connection is logged in",
+            ));
+        }
+        let account = self.hub.store.register(name, password).await?;
+        tracing::info!(account = account.id, name = %account.name, "registered");
+        self.send(ServerMessage::Registered {
+            name: account.name.clone(),
+        });
+        self.account = Some(account);
+        Ok(())
+    }
+
+    async fn login(&mut self, name: &str, password: &str) -> Reply {
+        if self.account.is_some() {
+            return Err(Refusal::new(
+                "already_logged_in",
+                "this connection is logged in",
+            ));
+        }
+        let account = self.hub.store.login(name, password).await?;
+        let seats = self.hub.matches.seats_of(account.id);
+        self.send(ServerMessage::LoggedIn {
+            name: account.name.clone(),
+            resumed: seats.iter().map(|(live, _)| live.id).collect(),
+        });
+        // Resuming sends `joined`, the seat's view and any pending prompt.
+        for (live, seat) in seats {
+            self.hub.matches.attach(&live, seat, &self.outbox).await;
+        }
+        self.account = Some(account);
+        Ok(())
+    }
+
+    async fn queue(&mut self, ruleset: &str, config: &Value, seats: Option<usize>) -> Reply {
+        let account = self.account()?.clone();
+        let queued = self
+            .hub
+            .join_queue(&account, &self.outbox, ruleset, config, seats)
+            .await?;
+        self.send(queued);
+        Ok(())
+    }
+
+    async fn spectate(&mut self, match_id: i64) -> Reply {
+        if self.spectating.contains_key(&match_id) {
+            return Err(Refusal::new(
+                "already_spectating",
+                format!("you already watch match {match_id}"),
+            ));
+        }
+        let live = self.hub.matches.get(match_id).ok_or_else(|| {
+            Refusal::new(
+                "no_such_match",
+                format!("no live match {match_id}; finished matches are at /api/matches/{match_id}/replay"),
+            )
+        })?;
+        self.send(ServerMessage::Spectating {
+            match_id,
+            ruleset: live.ruleset.clone(),
+            players: live.player_names(),
+        });
+        let task = self.hub.matches.spectate(&live, &self.outbox).await?;
+        self.spectating.retain(|_, task| !task.is_finished());
+        self.spectating.insert(match_id, task);
+        Ok(())
+    }
+
+    async fn act(&mut self, match_id: Option<i64>, seat: Option<usize>, action: Value) -> Reply {
+        let account = self.account()?.clone();
+        let (live, own) = self.hub.matches.seat_for(account.id, match_id)?;
+        if let Some(seat) = seat.filter(|&s| s != own) {
+            return Err(Refusal::new(
+                "not_your_seat",
+                format!("you play seat {own} in match {}, not seat {seat}", live.id),
+            ));
+        }
+        self.hub.metrics.action_received();
+        // Answers from a connection the seat is not attached to take the seat over, so
+        // the answer's `rejected` (if any) comes back here.
+        if !live.is_attached_to(own, self.outbox.conn()) {
+            self.hub.matches.attach(&live, own, &self.outbox).await;
+        }
+        live.handle
+            .act(own, action)
+            .await
+            .map_err(|e| Refusal::new("match_over", e.to_string()))
+    }
+
+    async fn resign(&mut self, match_id: Option<i64>, seat: Option<usize>) -> Reply {
+        let account = self.account()?.clone();
+        let (live, own) = self.hub.matches.seat_for(account.id, match_id)?;
+        if let Some(seat) = seat.filter(|&s| s != own) {
+            return Err(Refusal::new(
+                "not_your_seat",
+                format!("you play seat {own} in match {}, not seat {seat}", live.id),
+            ));
+        }
+        live.handle
+            .resign(own)
+            .await
+            .map_err(|e| Refusal::new("match_over", e.to_string()))
+    }
+}

@@ -1,0 +1,8 @@
+//! The ways clients reach the native protocol: JSON lines over TCP, and the same
+//! messages as WebSocket text frames. Transports only move lines; the session decides.
+
+pub mod outbox;
+pub mod tcp;
+pub mod ws;
+
+pub use outbox::{ConnId, Outbox, OutboxReceiver};

@@ -1,0 +1,169 @@
+//! The native protocol over TCP: one JSON object per line, each way.
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use tokio::io::{AsyncReadExt, AsyncWriteExt, BufWriter};
+use tokio::net::tcp::{OwnedReadHalf, OwnedWriteHalf};
+use tokio::net::{TcpListener, TcpStream};
+use tokio::time::Instant;
+use tokio_util::sync::CancellationToken;
+
+use crate::hub::Hub;
+use crate::protocol::LineReader;
+use crate::session::{Flow, Session};
+use crate::transport::{Outbox, OutboxReceiver};
+
+/// Lines written to the socket before a flush, when many are queued at once.
+const WRITE_BATCH: usize = 64;
+
+/// How long a closing connection's unread input is drained (see [`linger`]).
+const LINGER: Duration = Duration::from_secs(2);
+
+/// Accept connections until `shutdown`.
+pub async fn serve(listener: TcpListener, hub: Arc<Hub>, shutdown: CancellationToken) {
+    loop {
+        tokio::select! {
+            _ = shutdown.cancelled() => break,
+            accepted = listener.accept() => match accepted {
+                Ok((stream, peer)) => {
+                    tokio::spawn(connection(stream, peer, hub.clone(), shutdown.clone()));
+                }
+                Err(error) => {
+                    // Out of file descriptors and the like: wait instead of spinning.
+                    tracing::warn!(%error, "accept failed");
+                    tokio::time::sleep(Duration::from_millis(100)).await;
+                }
+            }
+        }
+    }
+}
+
+/// One client, from its first byte to its last.
+async fn connection(
+    stream: TcpStream,
+    peer: SocketAddr,
+    hub: Arc<Hub>,
+    shutdown: CancellationToken,
+) {
+    let _ = stream.set_nodelay(true);
+    let limits = hub.config.limits.clone();
+    let (read, write) = stream.into_split();
+    let (outbox, receiver) = Outbox::new(limits.outbox);
+    let writer = tokio::spawn(write_lines(write, receiver));
+    let mut session = Session::start(hub, outbox.clone(), "tcp", peer);
+    let mut reader = LineReader::new(read, limits.max_line);
+    let tick = (limits.partial_line_timeout / 4).max(Duration::from_millis(10));
+    let mut ticker = tokio::time::interval(tick);
+    let mut partial_since: Option<Instant> = None;
+    loop {
+        tokio::select! {
+            _ = outbox.closed() => break,
+            _ = shutdown.cancelled() => {
+                session.server_closing();
+                break;
+            }
+            read = reader.next_line() => {
+                partial_since = None;
+                let flow = match read {
+                    Ok(Some(Ok(line))) => session.on_line(&line).await,
+                    Ok(Some(Err(error))) => session.on_bad_frame(error),
+                    Ok(None) | Err(_) => Flow::Close,
+                };
+                if flow == Flow::Close {
+                    break;
+                }
+            }
+            _ = ticker.tick() => {
+                if reader.has_partial_line() {
+                    let since = *partial_since.get_or_insert_with(Instant::now);
+                    if since.elapsed() >= limits.partial_line_timeout {
+                        session.on_line_timeout();
+                        break;
+                    }
+                } else {
+                    partial_since = None;
+                }
+            }
+        }
+    }
+    session.finish().await;
+    outbox.close();
+    let _ = writer.await;
+    linger(reader.into_inner()).await;
+}
+
+/// After the last line is written and the write side shut, read and discard what the
+/// client is still sending for a moment before closing. Closing a socket with unread
+/// input makes the kernel reset the connection, and a reset can destroy the closing
+/// error message before the client reads it.
+async fn linger(mut read: OwnedReadHalf) {
+    let mut sink = vec![0u8; 64 * 1024];
+    let mut left: usize = 64 * 1024 * 1024;
+    let _ = tokio::time::timeout(LINGER, async {
+        while left > 0 {
+            match read.read(&mut sink).await {
+                Ok(0) | Err(_) => break,
+                Ok(n) => left = left.saturating_sub(n),
+            }
+        }
+    })
+    .await;
+}
+
+/// Write queued lines until the connection closes; then write what is already queued
+/// (a closing error, say), briefly, and shut the socket.
+async fn write_lines(write: OwnedWriteHalf, mut receiver: OutboxReceiver) {
+    let mut out = BufWriter::new(write);
+    loop {
+        let line = tokio::select! {
+            biased;
+            line = receiver.lines.recv() => line,
+            _ = receiver.close.cancelled() => None,
+        };
+        let Some(line) = line else { break };
+        let mut batch = vec![line];
+        while batch.len() < WRITE_BATCH {
+            match receiver.lines.try_recv() {
+                Ok(line) => batch.push(line),
+                Err(_) => break,
+            }
+        }
+        // A closing connection still gets its queued lines, unless it stopped reading.
+        let write = write_batch(&mut out, &batch);
+        tokio::pin!(write);
+        let written = tokio::select! {
+            written = &mut write => written,
+            _ = receiver.close.cancelled() => {
+                tokio::time::timeout(Duration::from_millis(500), &mut write)
+                    .await
+                    .unwrap_or(Ok(()))
+            }
+        };
+        if written.is_err() {
+            receiver.close.cancel();
+            return;
+        }
+    }
+    let mut rest = Vec::new();
+    while let Ok(line) = receiver.lines.try_recv() {
+        rest.push(line);
+    }
+    let _ = tokio::time::timeout(Duration::from_millis(500), async {
+        let _ = write_batch(&mut out, &rest).await;
+        let _ = out.shutdown().await;
+    })
+    .await;
+}
+
+async fn write_batch(
+    out: &mut BufWriter<OwnedWriteHalf>,
+    lines: &[Arc<str>],
+) -> std::io::Result<()> {
+    for line in lines {
+        out.write_all(line.as_bytes()).await?;
+        out.write_all(b"\n").await?;
+    }
+    out.flush().await
+}

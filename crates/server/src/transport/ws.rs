@@ -1,0 +1,108 @@
+//! The native protocol over WebSocket (on the HTTP port, at `/ws`): each text message is
+//! one protocol message, each way. The WebSocket layer bounds message and frame sizes.
+
+use std::net::SocketAddr;
+use std::time::Duration;
+
+use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::extract::{ConnectInfo, State};
+use axum::response::Response;
+use futures::{SinkExt, StreamExt};
+
+use crate::http::AppState;
+use crate::protocol::FrameError;
+use crate::session::{Flow, Session};
+use crate::transport::{Outbox, OutboxReceiver};
+
+/// `GET /ws`: upgrade and run a session.
+pub async fn upgrade(
+    ws: WebSocketUpgrade,
+    State(app): State<AppState>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+) -> Response {
+    let max = app.hub.config.limits.max_line;
+    ws.max_message_size(max)
+        .max_frame_size(max)
+        .on_upgrade(move |socket| connection(socket, peer, app))
+}
+
+async fn connection(socket: WebSocket, peer: SocketAddr, app: AppState) {
+    let hub = app.hub.clone();
+    let limits = hub.config.limits.clone();
+    let (sink, mut stream) = socket.split();
+    let (outbox, receiver) = Outbox::new(limits.outbox);
+    let writer = tokio::spawn(write_messages(sink, receiver));
+    let mut session = Session::start(hub, outbox.clone(), "ws", peer);
+    loop {
+        tokio::select! {
+            _ = outbox.closed() => break,
+            _ = app.shutdown.cancelled() => {
+                session.server_closing();
+                break;
+            }
+            message = stream.next() => {
+                let flow = match message {
+                    Some(Ok(Message::Text(text))) => {
+                        session.on_line(text.as_str().trim_end_matches(['\r', '\n'])).await
+                    }
+                    Some(Ok(Message::Binary(bytes))) => match std::str::from_utf8(&bytes) {
+                        Ok(text) => session.on_line(text.trim_end_matches(['\r', '\n'])).await,
+                        Err(_) => session.on_bad_frame(FrameError::NotUtf8),
+                    },
+                    Some(Ok(Message::Ping(_) | Message::Pong(_))) => Flow::Continue,
+                    Some(Ok(Message::Close(_))) | None => Flow::Close,
+                    Some(Err(error)) => {
+                        // Oversized messages and protocol violations end up here.
+                        let text = error.to_string();
+                        if text.contains("too long") || text.contains("Space limit") || text.contains("size") {
+                            session.on_bad_frame(FrameError::TooLong { limit: limits.max_line })
+                        } else {
+                            Flow::Close
+                        }
+                    }
+                };
+                if flow == Flow::Close {
+                    break;
+                }
+            }
+        }
+    }
+    session.finish().await;
+    outbox.close();
+    let _ = writer.await;
+}
+
+async fn write_messages(
+    mut sink: futures::stream::SplitSink<WebSocket, Message>,
+    mut receiver: OutboxReceiver,
+) {
+    loop {
+        let line = tokio::select! {
+            biased;
+            line = receiver.lines.recv() => line,
+            _ = receiver.close.cancelled() => None,
+        };
+        let Some(line) = line else { break };
+        let sent = tokio::select! {
+            sent = sink.send(Message::Text(line.as_ref().into())) => sent,
+            _ = receiver.close.cancelled() => Ok(()),
+        };
+        if sent.is_err() {
+            receiver.close.cancel();
+            return;
+        }
+    }
+    let _ = tokio::time::timeout(Duration::from_millis(500), async {
+        while let Ok(line) = receiver.lines.try_recv() {
+            if sink
+                .send(Message::Text(line.as_ref().into()))
+                .await
+                .is_err()
+            {
+                return;
+            }
+        }
+        let _ = sink.close().await;
+    })
+    .await;
+}

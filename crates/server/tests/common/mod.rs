@@ -1,0 +1,239 @@
+//! What every server test needs: a real server on loopback ports with a scratch data
+//! directory, clients, and a small HTTP client for the API.
+
+#![allow(dead_code)]
+
+use std::time::Duration;
+
+use arbiter_server::client::{Connection, Decider, DeciderFactory, RandomFromView};
+use arbiter_server::{Config, Server};
+use serde_json::{json, Value};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpStream;
+
+pub struct TestServer {
+    pub server: Server,
+    pub dir: tempfile::TempDir,
+    pub tcp: String,
+    pub http: String,
+}
+
+/// A server on 127.0.0.1:0 with SQLite in a fresh directory, fast matchmaking, and the
+/// configuration tweaked by `tweak`.
+pub async fn start(tweak: impl FnOnce(&mut Config)) -> TestServer {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut config = Config::for_data_dir(dir.path().join("data"));
+    config.pairing_interval = Duration::from_millis(100);
+    tweak(&mut config);
+    let server = Server::start(config).await.expect("server starts");
+    TestServer {
+        tcp: server.tcp_addr.to_string(),
+        http: server.http_addr.to_string(),
+        server,
+        dir,
+    }
+}
+
+impl TestServer {
+    pub async fn stop(self) {
+        self.server.shutdown().await;
+    }
+}
+
+pub fn password(name: &str) -> String {
+    format!("pw-{name}-secret")
+}
+
+/// A connection logged in as a fresh account `name`.
+pub async fn registered(tcp: &str, name: &str) -> Connection {
+    let mut connection = Connection::connect(tcp).await.expect("connect");
+    connection
+        .send(&json!({"type": "register", "name": name, "password": password(name)}))
+        .await
+        .expect("send");
+    connection
+        .expect("registered", |_| {})
+        .await
+        .expect("registered");
+    connection
+}
+
+/// Read messages until one satisfies `pred` (returned), within `secs` seconds.
+pub async fn until(connection: &mut Connection, secs: u64, pred: impl Fn(&Value) -> bool) -> Value {
+    let wait = async {
+        loop {
+            let message = connection.recv().await.expect("message");
+            if pred(&message) {
+                return message;
+            }
+        }
+    };
+    tokio::time::timeout(Duration::from_secs(secs), wait)
+        .await
+        .expect("the expected message came in time")
+}
+
+/// Random players that see only views, for any ruleset.
+pub fn random_players(ruleset: &str) -> DeciderFactory {
+    let game = arbiter_rulesets::find(ruleset).expect("ruleset").game;
+    Box::new(move |config: &Value, seed: u64| {
+        Ok(Box::new(RandomFromView::new(game.clone(), config.clone(), seed)) as Box<dyn Decider>)
+    })
+}
+
+/// `GET path` (with Basic credentials if given): the status and the JSON body.
+pub async fn http_get(http: &str, path: &str, basic: Option<(&str, &str)>) -> (u16, Value) {
+    let mut stream = TcpStream::connect(http).await.expect("connect to HTTP");
+    let auth = basic
+        .map(|(name, password)| {
+            use base64::Engine;
+            let token =
+                base64::engine::general_purpose::STANDARD.encode(format!("{name}:{password}"));
+            format!("Authorization: Basic {token}\r\n")
+        })
+        .unwrap_or_default();
+    let request = format!("GET {path} HTTP/1.1\r\nHost: {http}\r\n{auth}Connection: close\r\n\r\n");
+    stream
+        .write_all(request.as_bytes())
+        .await
+        .expect("send request");
+    let mut response = Vec::new();
+    stream
+        .read_to_end(&mut response)
+        .await
+        .expect("read response");
+    let text = String::from_utf8_lossy(&response).into_owned();
+    let (head, body) = text.split_once("\r\n\r\n").expect("an HTTP response");
+    let status: u16 = head
+        .split_whitespace()
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .expect("a status code");
+    let body = if head
+        .to_ascii_lowercase()
+        .contains("transfer-encoding: chunked")
+    {
+        dechunk(body)
+    } else {
+        body.to_string()
+    };
+    let json = serde_json::from_str(&body).unwrap_or(Value::String(body));
+    (status, json)
+}
+
+fn dechunk(mut body: &str) -> String {
+    let mut out = String::new();
+    while let Some((size, rest)) = body.split_once("\r\n") {
+        let Ok(size) = usize::from_str_radix(size.trim(), 16) else {
+            break;
+        };
+        if size == 0 || rest.len() < size {
+            break;
+        }
+        out.push_str(&rest[..size]);
+        body = rest[size..].trim_start_matches("\r\n");
+    }
+    out
+}
+
+/// The stored match once it is no longer running (the store writes after the clients
+/// hear the outcome, so this waits a little).
+pub async fn finished_match(http: &str, id: i64) -> Value {
+    for _ in 0..200 {
+        let (status, body) = http_get(http, &format!("/api/matches/{id}"), None).await;
+        assert_eq!(status, 200, "{body}");
+        if body["status"] != "running" {
+            return body;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    panic!("match {id} is still running after 10 s");
+}
+
+/// A raw TCP client: bytes in, lines out.
+pub struct Raw {
+    pub stream: TcpStream,
+    pub buffer: Vec<u8>,
+}
+
+impl Raw {
+    pub async fn connect(tcp: &str) -> Raw {
+        let stream = TcpStream::connect(tcp).await.expect("connect");
+        let mut raw = Raw {
+            stream,
+            buffer: Vec::new(),
+        };
+        let welcome = raw.line(5).await.expect("welcome");
+        assert!(welcome.contains("\"welcome\""), "{welcome}");
+        raw
+    }
+
+    pub async fn send(&mut self, bytes: &[u8]) -> std::io::Result<()> {
+        self.stream.write_all(bytes).await
+    }
+
+    pub async fn send_json(&mut self, message: Value) {
+        let mut line = message.to_string();
+        line.push('\n');
+        self.send(line.as_bytes()).await.expect("send");
+    }
+
+    /// The next line, `None` when the server closed the connection or `secs` passed.
+    pub async fn line(&mut self, secs: u64) -> Option<String> {
+        let deadline = tokio::time::Instant::now() + Duration::from_secs(secs);
+        loop {
+            if let Some(end) = self.buffer.iter().position(|&b| b == b'\n') {
+                let line: Vec<u8> = self.buffer.drain(..=end).collect();
+                return Some(String::from_utf8_lossy(&line[..end]).into_owned());
+            }
+            let mut chunk = [0u8; 65536];
+            let read = tokio::time::timeout_at(deadline, self.stream.read(&mut chunk)).await;
+            match read {
+                Ok(Ok(0)) | Ok(Err(_)) | Err(_) => return None,
+                Ok(Ok(n)) => self.buffer.extend_from_slice(&chunk[..n]),
+            }
+        }
+    }
+
+    /// The next JSON message.
+    pub async fn json(&mut self, secs: u64) -> Option<Value> {
+        let line = self.line(secs).await?;
+        Some(serde_json::from_str(&line).expect("the server sends JSON lines"))
+    }
+
+    /// Messages until one satisfies `pred`; `None` if the connection ends first.
+    pub async fn until(&mut self, secs: u64, pred: impl Fn(&Value) -> bool) -> Option<Value> {
+        let deadline = tokio::time::Instant::now() + Duration::from_secs(secs);
+        loop {
+            let left = deadline.saturating_duration_since(tokio::time::Instant::now());
+            let message = self.json(left.as_secs().max(1)).await?;
+            if pred(&message) {
+                return Some(message);
+            }
+            if left.is_zero() {
+                return None;
+            }
+        }
+    }
+
+    /// True once the server has closed the connection (reads end), within `secs`.
+    pub async fn closed_within(&mut self, secs: u64) -> bool {
+        let deadline = tokio::time::Instant::now() + Duration::from_secs(secs);
+        loop {
+            let mut chunk = [0u8; 65536];
+            match tokio::time::timeout_at(deadline, self.stream.read(&mut chunk)).await {
+                Ok(Ok(0)) | Ok(Err(_)) => return true,
+                Ok(Ok(n)) => self.buffer.extend_from_slice(&chunk[..n]),
+                Err(_) => return false,
+            }
+        }
+    }
+
+    /// The lines received so far (after `closed_within`), as JSON.
+    pub fn buffered(&self) -> Vec<Value> {
+        String::from_utf8_lossy(&self.buffer)
+            .lines()
+            .filter_map(|l| serde_json::from_str(l).ok())
+            .collect()
+    }
+}

@@ -1,0 +1,368 @@
+//! Tables with house bots, reconnecting to a running match, matchmaking that never
+//! pairs a user with itself, the protocol over WebSocket, and a server on PostgreSQL.
+
+mod common;
+
+use std::time::Duration;
+
+use arbiter_server::client::{play, BotPlan};
+use common::*;
+use futures::{SinkExt, StreamExt};
+use serde_json::{json, Value};
+use tokio_tungstenite::tungstenite::Message;
+
+#[tokio::test]
+async fn a_table_filled_with_house_bots_plays_to_the_end() {
+    let server = start(|c| c.default_deadline = Some(Duration::from_secs(5))).await;
+    let mut owner = registered(&server.tcp, "table-owner").await;
+    let mut guest = registered(&server.tcp, "table-guest").await;
+    owner
+        .send(&json!({"type": "create_table", "ruleset": "tae", "seats": 4}))
+        .await
+        .unwrap();
+    let table = owner.expect("table", |_| {}).await.unwrap();
+    let id = table["table"].as_u64().unwrap();
+    guest
+        .send(&json!({"type": "join_table", "table": id}))
+        .await
+        .unwrap();
+    let joined = guest.expect("table", |_| {}).await.unwrap();
+    assert_eq!(joined["seats"][1]["player"], "table-guest");
+    // Only the owner seats bots; unknown bots are refused with the list.
+    guest
+        .send(&json!({"type": "add_bot", "table": id, "bot": "random"}))
+        .await
+        .unwrap();
+    let error = until(&mut guest, 5, |m| m["type"] == "error").await;
+    assert_eq!(error["code"], "not_table_owner");
+    owner
+        .send(&json!({"type": "add_bot", "table": id, "bot": "skynet"}))
+        .await
+        .unwrap();
+    let error = until(&mut owner, 5, |m| m["type"] == "error").await;
+    assert_eq!(error["code"], "unknown_bot");
+    assert!(error["message"].as_str().unwrap().contains("greedy"));
+    owner
+        .send(&json!({"type": "add_bot", "table": id, "bot": "greedy", "seat": 3}))
+        .await
+        .unwrap();
+    let update = until(&mut owner, 5, |m| {
+        m["type"] == "table" && m["seats"][3]["player"] == "bot:greedy"
+    })
+    .await;
+    assert!(update["seats"][2]["player"].is_null());
+    owner
+        .send(&json!({"type": "start_table", "table": id, "fill": "random"}))
+        .await
+        .unwrap();
+    let started = until(&mut owner, 5, |m| m["type"] == "match_started").await;
+    assert_eq!(started["players"][2], "random#3");
+    assert_eq!(started["players"][3], "greedy#4");
+    assert_eq!(started["rated"], false);
+    let match_id = started["match"].as_i64().unwrap();
+    // Both people resign at their first chance; the bots play on to the end.
+    owner
+        .send(&json!({"type": "resign", "match": match_id}))
+        .await
+        .unwrap();
+    until(&mut guest, 5, |m| m["type"] == "match_started").await;
+    guest.send(&json!({"type": "resign"})).await.unwrap();
+    let outcome = until(&mut guest, 60, |m| m["type"] == "outcome").await;
+    assert_eq!(outcome["outcome"]["ejected"][0], "resigned");
+    assert_eq!(outcome["outcome"]["ejected"][1], "resigned");
+    let stored = finished_match(&server.http, match_id).await;
+    assert_eq!(stored["status"], "finished");
+    assert_eq!(stored["seats"][3]["bot"], "greedy", "{stored}");
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn a_reconnecting_player_resumes_its_seat() {
+    let server = start(|c| c.default_deadline = Some(Duration::from_secs(20))).await;
+    let mut ann = registered(&server.tcp, "resume-ann").await;
+    let mut bob = registered(&server.tcp, "resume-bob").await;
+    for player in [&mut ann, &mut bob] {
+        player
+            .send(&json!({"type": "queue", "ruleset": "tae"}))
+            .await
+            .unwrap();
+    }
+    let ann_start = until(&mut ann, 5, |m| m["type"] == "match_started").await;
+    until(&mut bob, 5, |m| m["type"] == "match_started").await;
+    let match_id = ann_start["match"].as_i64().unwrap();
+    let ann_seat = ann_start["seat"].as_u64().unwrap();
+    // Ann's connection drops.
+    drop(ann);
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    // She logs in again on a new connection: the seat comes back with a fresh view.
+    let mut again = arbiter_server::client::Connection::connect(&server.tcp)
+        .await
+        .unwrap();
+    again
+        .send(&json!({"type": "login", "name": "resume-ann", "password": password("resume-ann")}))
+        .await
+        .unwrap();
+    let logged = again.expect("logged_in", |_| {}).await.unwrap();
+    assert_eq!(logged["resumed"], json!([match_id]));
+    let joined = until(&mut again, 5, |m| m["type"] == "joined").await;
+    assert_eq!(joined["seat"], ann_seat);
+    assert_eq!(joined["match"], match_id);
+    let view = until(&mut again, 5, |m| m["type"] == "view").await;
+    assert_eq!(view["match"], match_id);
+    // She plays on from there: whoever owes the move passes until the match moves.
+    if ann_seat == 0 {
+        until(&mut again, 5, |m| m["type"] == "prompt").await;
+        again
+            .send(&json!({"type": "act", "action": "pass"}))
+            .await
+            .unwrap();
+        let next = until(&mut again, 5, |m| m["type"] == "view").await;
+        assert_eq!(next["step"], 1);
+    } else {
+        until(&mut bob, 5, |m| m["type"] == "prompt").await;
+        bob.send(&json!({"type": "act", "action": "pass"}))
+            .await
+            .unwrap();
+        let next = until(&mut again, 5, |m| m["type"] == "view").await;
+        assert_eq!(next["step"], 1);
+    }
+    again.send(&json!({"type": "resign"})).await.unwrap();
+    let outcome = until(&mut bob, 5, |m| m["type"] == "outcome").await;
+    assert_eq!(outcome["outcome"]["ejected"][ann_seat as usize], "resigned");
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn matchmaking_never_pairs_a_user_with_itself() {
+    let server = start(|_| {}).await;
+    let mut first = registered(&server.tcp, "solo").await;
+    let mut second = arbiter_server::client::Connection::connect(&server.tcp)
+        .await
+        .unwrap();
+    second
+        .send(&json!({"type": "login", "name": "solo", "password": password("solo")}))
+        .await
+        .unwrap();
+    second.expect("logged_in", |_| {}).await.unwrap();
+    for connection in [&mut first, &mut second] {
+        connection
+            .send(&json!({"type": "queue", "ruleset": "spacegoo"}))
+            .await
+            .unwrap();
+        connection.expect("queued", |_| {}).await.unwrap();
+    }
+    // Several pairing rounds pass with the same user twice in the queue: no match.
+    let nothing = tokio::time::timeout(Duration::from_millis(600), first.recv()).await;
+    assert!(nothing.is_err(), "{nothing:?}");
+    // Someone else arrives and is paired with one of them.
+    let mut other = registered(&server.tcp, "someone-else").await;
+    other
+        .send(&json!({"type": "queue", "ruleset": "spacegoo"}))
+        .await
+        .unwrap();
+    let started = until(&mut other, 5, |m| m["type"] == "match_started").await;
+    assert!(started["players"]
+        .as_array()
+        .unwrap()
+        .contains(&json!("solo")));
+    assert!(started["players"]
+        .as_array()
+        .unwrap()
+        .contains(&json!("someone-else")));
+    // Queue errors are explained.
+    other
+        .send(&json!({"type": "queue", "ruleset": "chess"}))
+        .await
+        .unwrap();
+    assert_eq!(
+        until(&mut other, 5, |m| m["type"] == "error").await["code"],
+        "unknown_ruleset"
+    );
+    other
+        .send(&json!({"type": "queue", "ruleset": "tae", "seats": 9}))
+        .await
+        .unwrap();
+    assert_eq!(
+        until(&mut other, 5, |m| m["type"] == "error").await["code"],
+        "bad_seats"
+    );
+    other
+        .send(&json!({"type": "queue", "ruleset": "spacecrack", "config": {"turns": 1}}))
+        .await
+        .unwrap();
+    assert_eq!(
+        until(&mut other, 5, |m| m["type"] == "error").await["code"],
+        "bad_config"
+    );
+    server.stop().await;
+}
+
+type WebSocket =
+    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+
+/// The next text message as JSON.
+async fn next_json(ws: &mut WebSocket) -> Value {
+    loop {
+        if let Message::Text(text) = ws.next().await.expect("open").expect("frame") {
+            return serde_json::from_str(&text).expect("JSON");
+        }
+    }
+}
+
+#[tokio::test]
+async fn the_same_protocol_over_websocket() {
+    let server = start(|c| c.default_deadline = Some(Duration::from_secs(5))).await;
+    let (mut ws, _) = tokio_tungstenite::connect_async(format!("ws://{}/ws", server.http))
+        .await
+        .expect("websocket");
+    assert_eq!(next_json(&mut ws).await["type"], "welcome");
+    let send = |v: Value| Message::Text(v.to_string().into());
+    ws.send(send(
+        json!({"type": "register", "name": "web", "password": "pw-web-secret"}),
+    ))
+    .await
+    .unwrap();
+    assert_eq!(next_json(&mut ws).await["type"], "registered");
+    ws.send(send(json!({"type": "queue", "ruleset": "spacegoo"})))
+        .await
+        .unwrap();
+    // A TCP bot takes the other seat; the WebSocket player resigns at its first prompt.
+    let plan = BotPlan {
+        server: server.tcp.clone(),
+        ruleset: "spacegoo".into(),
+        name: "tcp-bot".into(),
+        password: password("tcp-bot"),
+        games: 1,
+        config: Value::Null,
+        seats: None,
+    };
+    let bot = tokio::spawn(async move { play(&plan, random_players("spacegoo")).await });
+    let mut saw = Vec::new();
+    loop {
+        let message = tokio::time::timeout(Duration::from_secs(10), async {
+            loop {
+                if let Message::Text(text) = ws.next().await.expect("open").expect("frame") {
+                    return serde_json::from_str::<Value>(&text).unwrap();
+                }
+            }
+        })
+        .await
+        .expect("message");
+        let kind = message["type"].as_str().unwrap_or("").to_string();
+        saw.push(kind.clone());
+        if kind == "prompt" {
+            ws.send(send(json!({"type": "resign"}))).await.unwrap();
+        }
+        if kind == "outcome" {
+            break;
+        }
+    }
+    for kind in [
+        "queued",
+        "match_started",
+        "joined",
+        "view",
+        "prompt",
+        "ejected",
+        "outcome",
+    ] {
+        assert!(saw.iter().any(|k| k == kind), "{kind} missing from {saw:?}");
+    }
+    let report = bot.await.unwrap().unwrap();
+    assert_eq!(report.games[0].rank, 1);
+    // Garbage over WebSocket gets the same errors.
+    ws.send(Message::Text("nonsense".into())).await.unwrap();
+    let error = loop {
+        if let Message::Text(text) = ws.next().await.expect("open").expect("frame") {
+            break serde_json::from_str::<Value>(&text).unwrap();
+        }
+    };
+    assert_eq!(error["code"], "bad_json");
+    server.stop().await;
+}
+
+/// A whole rated game with the server's store on PostgreSQL (a scratch database).
+#[tokio::test]
+async fn a_server_on_postgresql_plays_and_serves_a_game() {
+    use sqlx::Connection;
+    let admin_url = "postgres://postgres@127.0.0.1:5432/postgres";
+    let mut admin = sqlx::PgConnection::connect(admin_url)
+        .await
+        .expect("PostgreSQL at 127.0.0.1:5432 (user postgres, trust auth)");
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_nanos();
+    let database = format!("arbiter_server_test_{}_{nanos}", std::process::id());
+    sqlx::query(&format!("CREATE DATABASE {database}"))
+        .execute(&mut admin)
+        .await
+        .expect("create the scratch database");
+    let url = format!("postgres://postgres@127.0.0.1:5432/{database}");
+    let server = start(|c| {
+        c.database_url = url.clone();
+        c.default_deadline = Some(Duration::from_secs(5));
+    })
+    .await;
+    let plan = |name: &str| BotPlan {
+        server: server.tcp.clone(),
+        ruleset: "spacegoo".into(),
+        name: name.into(),
+        password: password(name),
+        games: 1,
+        config: Value::Null,
+        seats: None,
+    };
+    let (a, b) = (plan("pg-a"), plan("pg-b"));
+    let (ra, rb) = tokio::join!(
+        play(&a, random_players("spacegoo")),
+        play(&b, random_players("spacegoo"))
+    );
+    let (ra, rb) = (ra.unwrap(), rb.unwrap());
+    assert_eq!(ra.games[0].match_id, rb.games[0].match_id);
+    let stored = finished_match(&server.http, ra.games[0].match_id).await;
+    assert_eq!(stored["status"], "finished");
+    let (status, replay) = http_get(
+        &server.http,
+        &format!("/api/matches/{}/replay", ra.games[0].match_id),
+        None,
+    )
+    .await;
+    assert_eq!(status, 200, "{replay}");
+    let (_, board) = http_get(&server.http, "/api/leaderboard/spacegoo", None).await;
+    assert_eq!(board["entries"].as_array().map(Vec::len), Some(2));
+    server.stop().await;
+    sqlx::query(&format!("DROP DATABASE {database} WITH (FORCE)"))
+        .execute(&mut admin)
+        .await
+        .expect("drop the scratch database");
+}
+
+#[tokio::test]
+async fn shutting_down_tells_clients_and_records_running_matches_as_aborted() {
+    let TestServer {
+        server, dir, tcp, ..
+    } = start(|c| c.default_deadline = Some(Duration::from_secs(30))).await;
+    let mut ann = registered(&tcp, "down-ann").await;
+    let mut bob = registered(&tcp, "down-bob").await;
+    for player in [&mut ann, &mut bob] {
+        player
+            .send(&json!({"type": "queue", "ruleset": "tae"}))
+            .await
+            .unwrap();
+    }
+    let started = until(&mut ann, 5, |m| m["type"] == "match_started").await;
+    until(&mut bob, 5, |m| m["type"] == "match_started").await;
+    let match_id = started["match"].as_i64().unwrap();
+    let database = server.hub.config.database_url.clone();
+    server.shutdown().await;
+    let error = until(&mut ann, 5, |m| m["type"] == "error").await;
+    assert_eq!(error["code"], "shutting_down");
+    assert!(ann.recv().await.is_err(), "the connection is closed");
+    let store = arbiter_store::Store::connect(&database).await.unwrap();
+    let summary = store.match_summary(match_id).await.unwrap().unwrap();
+    assert_eq!(summary.status, arbiter_store::MatchStatus::Aborted);
+    assert_eq!(summary.summary.as_deref(), Some("the server shut down"));
+    store.close().await;
+    drop(dir);
+}

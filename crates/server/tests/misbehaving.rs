@@ -1,0 +1,381 @@
+//! Misbehaving clients, one test each: every one gets a clear error or a recorded
+//! ejection, the match ends correctly, and the server goes on serving everyone else.
+
+mod common;
+
+use std::time::Duration;
+
+use arbiter_server::client::{play, BotPlan, BotReport};
+use common::*;
+use serde_json::{json, Value};
+use tokio::task::JoinHandle;
+
+/// Short, for quick tests, yet roomy for a good bot on a loaded CI machine.
+const DEADLINE: Duration = Duration::from_secs(1);
+
+/// Spacegoo's reason (the reference's words) for a seat that sent nothing in time.
+const MISSED: &str = "no command sent";
+
+async fn server() -> TestServer {
+    start(|config| {
+        config.default_deadline = Some(DEADLINE);
+        config.limits.partial_line_timeout = Duration::from_millis(400);
+        config.limits.rate = 50.0;
+        config.limits.burst = 60;
+        config.limits.max_strikes = 10;
+    })
+    .await
+}
+
+/// A raw client logged in as `name`.
+async fn raw_player(tcp: &str, name: &str) -> Raw {
+    let mut raw = Raw::connect(tcp).await;
+    raw.send_json(json!({"type": "register", "name": name, "password": password(name)}))
+        .await;
+    raw.until(5, |m| m["type"] == "registered")
+        .await
+        .expect("registered");
+    raw
+}
+
+/// Queue `raw` for `ruleset`; its `match_started`.
+async fn queue(raw: &mut Raw, ruleset: &str) -> Value {
+    raw.send_json(json!({"type": "queue", "ruleset": ruleset}))
+        .await;
+    raw.until(10, |m| m["type"] == "match_started")
+        .await
+        .expect("matched")
+}
+
+/// A well-behaved network bot playing one game of `ruleset`.
+fn good_bot(tcp: &str, ruleset: &str, name: &str) -> JoinHandle<anyhow::Result<BotReport>> {
+    let plan = BotPlan {
+        server: tcp.to_string(),
+        ruleset: ruleset.to_string(),
+        name: name.to_string(),
+        password: password(name),
+        games: 1,
+        config: Value::Null,
+        seats: None,
+    };
+    let players = random_players(ruleset);
+    tokio::spawn(async move { play(&plan, players).await })
+}
+
+/// The misbehaving seat's match against a good bot: it ends, with the seat ejected
+/// for a recorded reason, and the good bot's game counted.
+async fn ends_with_ejection(
+    server: &TestServer,
+    good: JoinHandle<anyhow::Result<BotReport>>,
+    started: &Value,
+) -> String {
+    let report = tokio::time::timeout(Duration::from_secs(30), good)
+        .await
+        .expect("the match ends")
+        .unwrap()
+        .expect("the good bot played to the end");
+    assert_eq!(report.games.len(), 1);
+    let match_id = started["match"].as_i64().unwrap();
+    assert_eq!(report.games[0].match_id, match_id);
+    let stored = finished_match(&server.http, match_id).await;
+    assert_eq!(stored["status"], "finished", "{stored}");
+    let seat = started["seat"].as_u64().unwrap() as usize;
+    let reason = stored["outcome"]["ejected"][seat]
+        .as_str()
+        .unwrap_or_else(|| panic!("seat {seat} was not ejected: {stored}"))
+        .to_string();
+    assert_eq!(report.games[0].rank, 1, "the good bot wins");
+    reason
+}
+
+/// The server still serves: a new client registers and gets a pong.
+async fn still_serving(server: &TestServer, name: &str) {
+    let mut raw = raw_player(&server.tcp, name).await;
+    raw.send_json(json!({"type": "ping"})).await;
+    assert!(raw.until(5, |m| m["type"] == "pong").await.is_some());
+    let (status, _) = http_get(&server.http, "/api/rulesets", None).await;
+    assert_eq!(status, 200);
+}
+
+#[tokio::test]
+async fn garbage_bytes_get_errors_and_the_connection_stays() {
+    let server = server().await;
+    let good = good_bot(&server.tcp, "spacegoo", "garbage-good");
+    let mut bad = raw_player(&server.tcp, "garbage-bad").await;
+    let started = queue(&mut bad, "spacegoo").await;
+    bad.send(b"\xff\xfe\x00\x01 binary junk\n").await.unwrap();
+    let error = bad.until(5, |m| m["type"] == "error").await.unwrap();
+    assert_eq!(error["code"], "bad_utf8", "{error}");
+    for (line, code) in [
+        ("this is not json\n", "bad_json"),
+        ("{\"type\":\"teleport\"}\n", "unknown_type"),
+        ("[1,2,3]\n", "bad_message"),
+        ("{\"type\":\"act\"}\n", "bad_message"),
+    ] {
+        bad.send(line.as_bytes()).await.unwrap();
+        let error = bad.until(5, |m| m["type"] == "error").await.unwrap();
+        assert_eq!(error["code"], code, "{line}: {error}");
+        assert!(error["message"].as_str().unwrap().len() > 10, "{error}");
+    }
+    // Still connected and understood; then it gives up its seat.
+    bad.send_json(json!({"type": "ping"})).await;
+    assert!(bad.until(5, |m| m["type"] == "pong").await.is_some());
+    bad.send_json(json!({"type": "resign"})).await;
+    let reason = ends_with_ejection(&server, good, &started).await;
+    assert_eq!(reason, "resigned");
+    still_serving(&server, "garbage-after").await;
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn a_ten_megabyte_line_is_refused_and_the_connection_closed() {
+    let server = server().await;
+    let good = good_bot(&server.tcp, "spacegoo", "huge-good");
+    let mut bad = raw_player(&server.tcp, "huge-bad").await;
+    let started = queue(&mut bad, "spacegoo").await;
+    let mut line = vec![b'x'; 10 * 1024 * 1024];
+    line.push(b'\n');
+    // The server closes while we are still writing; a broken pipe is expected.
+    let _ = bad.send(&line).await;
+    assert!(bad.closed_within(5).await, "the connection is closed");
+    let errors: Vec<Value> = bad
+        .buffered()
+        .into_iter()
+        .filter(|m| m["type"] == "error")
+        .collect();
+    assert!(
+        errors.iter().any(|e| e["code"] == "line_too_long"),
+        "{errors:?}"
+    );
+    let reason = ends_with_ejection(&server, good, &started).await;
+    assert_eq!(reason, MISSED, "{reason}");
+    still_serving(&server, "huge-after").await;
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn an_unterminated_line_held_open_is_cut_off() {
+    let server = server().await;
+    let good = good_bot(&server.tcp, "spacegoo", "partial-good");
+    let mut bad = raw_player(&server.tcp, "partial-bad").await;
+    let started = queue(&mut bad, "spacegoo").await;
+    bad.send(b"{\"type\":\"act\",\"action\":").await.unwrap();
+    assert!(bad.closed_within(5).await, "the connection is closed");
+    let errors: Vec<Value> = bad
+        .buffered()
+        .into_iter()
+        .filter(|m| m["type"] == "error")
+        .collect();
+    assert!(
+        errors.iter().any(|e| e["code"] == "line_timeout"),
+        "{errors:?} {:?}",
+        String::from_utf8_lossy(&bad.buffer)
+    );
+    let reason = ends_with_ejection(&server, good, &started).await;
+    assert_eq!(reason, MISSED, "{reason}");
+    still_serving(&server, "partial-after").await;
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn a_silent_client_is_ejected_at_the_deadline() {
+    let server = server().await;
+    let good = good_bot(&server.tcp, "spacegoo", "silent-good");
+    let mut bad = raw_player(&server.tcp, "silent-bad").await;
+    let started = queue(&mut bad, "spacegoo").await;
+    let prompt = bad.until(5, |m| m["type"] == "prompt").await.unwrap();
+    assert!(prompt["deadline_ms"].as_u64().unwrap() <= DEADLINE.as_millis() as u64);
+    // Say nothing: the referee ejects the seat and tells it so.
+    let ejected = bad.until(5, |m| m["type"] == "ejected").await.unwrap();
+    assert_eq!(ejected["seat"], started["seat"]);
+    let outcome = bad.until(5, |m| m["type"] == "outcome").await.unwrap();
+    assert!(outcome["outcome"]["ejected"][started["seat"].as_u64().unwrap() as usize].is_string());
+    let reason = ends_with_ejection(&server, good, &started).await;
+    assert_eq!(reason, MISSED, "{reason}");
+    still_serving(&server, "silent-after").await;
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn a_disconnect_mid_match_ends_in_a_recorded_ejection() {
+    let server = server().await;
+    let good = good_bot(&server.tcp, "spacegoo", "gone-good");
+    let mut bad = raw_player(&server.tcp, "gone-bad").await;
+    let started = queue(&mut bad, "spacegoo").await;
+    bad.until(5, |m| m["type"] == "prompt").await.unwrap();
+    drop(bad);
+    let reason = ends_with_ejection(&server, good, &started).await;
+    assert_eq!(reason, MISSED, "{reason}");
+    still_serving(&server, "gone-after").await;
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn a_flood_is_rate_limited_then_cut_off() {
+    let server = server().await;
+    let good = good_bot(&server.tcp, "spacegoo", "flood-good");
+    let mut bad = raw_player(&server.tcp, "flood-bad").await;
+    let started = queue(&mut bad, "spacegoo").await;
+    let flood: String = "{\"type\":\"ping\"}\n".repeat(20_000);
+    let _ = bad.send(flood.as_bytes()).await;
+    assert!(bad.closed_within(10).await, "the flooder is disconnected");
+    let codes: Vec<String> = bad
+        .buffered()
+        .into_iter()
+        .filter(|m| m["type"] == "error")
+        .filter_map(|m| m["code"].as_str().map(str::to_string))
+        .collect();
+    assert!(codes.iter().any(|c| c == "rate_limited"), "{codes:?}");
+    assert_eq!(codes.last().map(String::as_str), Some("too_many_errors"));
+    let reason = ends_with_ejection(&server, good, &started).await;
+    assert_eq!(reason, MISSED, "{reason}");
+    still_serving(&server, "flood-after").await;
+    server.stop().await;
+}
+
+/// Two raw players in one match of `ruleset`: (player, match_started) by seat.
+async fn two_raw(server: &TestServer, ruleset: &str, prefix: &str) -> Vec<(Raw, Value)> {
+    let mut a = raw_player(&server.tcp, &format!("{prefix}-a")).await;
+    let mut b = raw_player(&server.tcp, &format!("{prefix}-b")).await;
+    a.send_json(json!({"type": "queue", "ruleset": ruleset}))
+        .await;
+    b.send_json(json!({"type": "queue", "ruleset": ruleset}))
+        .await;
+    let sa = a.until(10, |m| m["type"] == "match_started").await.unwrap();
+    let sb = b.until(10, |m| m["type"] == "match_started").await.unwrap();
+    assert_eq!(sa["match"], sb["match"]);
+    let mut players = vec![(a, sa), (b, sb)];
+    players.sort_by_key(|(_, s)| s["seat"].as_u64());
+    players
+}
+
+#[tokio::test]
+async fn acting_out_of_turn_is_rejected() {
+    let server = server().await;
+    let mut players = two_raw(&server, "tae", "turn").await;
+    // Seat 0 moves first in T&E: seat 1 is prompted for nothing yet.
+    players[0]
+        .0
+        .until(5, |m| m["type"] == "prompt")
+        .await
+        .unwrap();
+    let (waiting, started) = &mut players[1];
+    waiting
+        .send_json(json!({"type": "act", "action": "pass"}))
+        .await;
+    let rejected = waiting.until(5, |m| m["type"] == "rejected").await.unwrap();
+    assert_eq!(rejected["code"], "not_your_turn", "{rejected}");
+    assert_eq!(rejected["match"], started["match"]);
+    // It gives up; the match ends with the resignation recorded.
+    waiting.send_json(json!({"type": "resign"})).await;
+    let outcome = players[0]
+        .0
+        .until(5, |m| m["type"] == "outcome")
+        .await
+        .unwrap();
+    assert_eq!(outcome["outcome"]["ejected"][1], "resigned");
+    let stored = finished_match(&server.http, players[1].1["match"].as_i64().unwrap()).await;
+    assert_eq!(stored["status"], "finished");
+    still_serving(&server, "turn-after").await;
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn acting_for_another_seat_or_match_is_refused() {
+    let server = server().await;
+    let mut players = two_raw(&server, "tae", "other").await;
+    let match_id = players[0].1["match"].as_i64().unwrap();
+    let (first, _) = &mut players[0];
+    first.until(5, |m| m["type"] == "prompt").await.unwrap();
+    first
+        .send_json(json!({"type": "act", "match": match_id, "seat": 1, "action": "pass"}))
+        .await;
+    let error = first.until(5, |m| m["type"] == "error").await.unwrap();
+    assert_eq!(error["code"], "not_your_seat", "{error}");
+    // A stranger cannot act in the match at all.
+    let mut stranger = raw_player(&server.tcp, "other-stranger").await;
+    stranger
+        .send_json(json!({"type": "act", "match": match_id, "action": "pass"}))
+        .await;
+    let error = stranger.until(5, |m| m["type"] == "error").await.unwrap();
+    assert_eq!(error["code"], "not_seated", "{error}");
+    // Nothing was applied: seat 0 still owes its move, makes it, and the game goes on.
+    let (first, _) = &mut players[0];
+    first
+        .send_json(json!({"type": "act", "action": "pass"}))
+        .await;
+    let view = first.until(5, |m| m["type"] == "view").await.unwrap();
+    assert_eq!(view["step"], 1, "{view}");
+    first.send_json(json!({"type": "resign"})).await;
+    let outcome = players[1]
+        .0
+        .until(5, |m| m["type"] == "outcome")
+        .await
+        .unwrap();
+    assert_eq!(outcome["outcome"]["ejected"][0], "resigned");
+    still_serving(&server, "other-after").await;
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn an_illegal_action_is_refused_with_the_rules_reason() {
+    let server = server().await;
+    // T&E lets a seat try again after an illegal answer.
+    let mut players = two_raw(&server, "tae", "illegal").await;
+    let (first, _) = &mut players[0];
+    first.until(5, |m| m["type"] == "prompt").await.unwrap();
+    first
+        .send_json(json!({"type": "act", "action": {"bomb": {"at": [99, 99]}}}))
+        .await;
+    let rejected = first.until(5, |m| m["type"] == "rejected").await.unwrap();
+    assert!(
+        rejected["message"].as_str().unwrap().len() > 5,
+        "{rejected}"
+    );
+    first
+        .send_json(json!({"type": "act", "action": {"dance": true}}))
+        .await;
+    let rejected = first.until(5, |m| m["type"] == "rejected").await.unwrap();
+    assert_eq!(rejected["code"], "malformed_action", "{rejected}");
+    first
+        .send_json(json!({"type": "act", "action": "pass"}))
+        .await;
+    let view = first.until(5, |m| m["type"] == "view").await.unwrap();
+    assert_eq!(view["step"], 1);
+    first.send_json(json!({"type": "resign"})).await;
+    players[1]
+        .0
+        .until(5, |m| m["type"] == "outcome")
+        .await
+        .unwrap();
+
+    // The Q-Game course ejects a player for an illegal request.
+    let mut players = two_raw(&server, "qgame", "qillegal").await;
+    let match_id = players[0].1["match"].as_i64().unwrap();
+    let (first, _) = &mut players[0];
+    first.until(5, |m| m["type"] == "prompt").await.unwrap();
+    let far_away = json!([{"coordinate": {"row": 40, "column": 40},
+                           "1tile": {"shape": "star", "color": "red"}}]);
+    first
+        .send_json(json!({"type": "act", "action": far_away}))
+        .await;
+    let ejected = first.until(5, |m| m["type"] == "ejected").await.unwrap();
+    assert_eq!(ejected["seat"], 0);
+    assert!(
+        ejected["reason"].as_str().unwrap().contains("illegal"),
+        "{ejected}"
+    );
+    let outcome = players[1]
+        .0
+        .until(5, |m| m["type"] == "outcome")
+        .await
+        .unwrap();
+    assert_eq!(outcome["outcome"]["ranks"][1], 1, "{outcome}");
+    let stored = finished_match(&server.http, match_id).await;
+    assert!(stored["outcome"]["ejected"][0]
+        .as_str()
+        .unwrap()
+        .contains("illegal"));
+    still_serving(&server, "illegal-after").await;
+    server.stop().await;
+}

@@ -1,0 +1,217 @@
+//! Whole games through the server over loopback TCP, one test per ruleset: two network
+//! bots (seeing only their views) register, get matched, play to the end; a spectator
+//! watches; then the HTTP API serves the match, its outcome, its replay and ratings.
+
+mod common;
+
+use std::time::Duration;
+
+use arbiter_server::client::{play, BotPlan, Connection};
+use common::*;
+use serde_json::{json, Value};
+
+async fn full_game(ruleset: &str) {
+    let server = start(|config| config.default_deadline = Some(Duration::from_secs(5))).await;
+    let plan = |name: &str| BotPlan {
+        server: server.tcp.clone(),
+        ruleset: ruleset.to_string(),
+        name: name.to_string(),
+        password: password(name),
+        games: 1,
+        config: Value::Null,
+        seats: None,
+    };
+    let (ann, bob) = (format!("{ruleset}-ann"), format!("{ruleset}-bob"));
+    let first = tokio::spawn({
+        let plan = plan(&ann);
+        let players = random_players(ruleset);
+        async move { play(&plan, players).await }
+    });
+    let second = tokio::spawn({
+        let plan = plan(&bob);
+        let players = random_players(ruleset);
+        async move { play(&plan, players).await }
+    });
+
+    // A spectator (not logged in) finds the match and watches it to the end.
+    let mut watcher = Connection::connect(&server.tcp).await.expect("connect");
+    let match_id = loop {
+        watcher.send(&json!({"type": "matches"})).await.unwrap();
+        let list = until(&mut watcher, 5, |m| {
+            assert_ne!(m["type"], "error", "the server refused a request: {m}");
+            m["type"] == "matches"
+        })
+        .await;
+        if let Some(id) = list["matches"][0]["match"].as_i64() {
+            break id;
+        }
+        // Poll well below the per-connection rate limit (50 messages a second): a
+        // faster loop gets its requests refused with `rate_limited` while the bots
+        // are still registering, and then waits for a reply that never comes.
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    };
+    watcher
+        .send(&json!({"type": "spectate", "match": match_id}))
+        .await
+        .unwrap();
+    let mut seen_views = Vec::new();
+    let mut joined = Value::Null;
+    let outcome = loop {
+        let message = tokio::time::timeout(Duration::from_secs(60), watcher.recv())
+            .await
+            .expect("the match goes on")
+            .expect("message");
+        assert_ne!(message["type"], "prompt", "a spectator is never prompted");
+        match message["type"].as_str() {
+            Some("joined") => joined = message,
+            Some("view") => seen_views.push(message),
+            Some("outcome") => break message,
+            _ => {}
+        }
+    };
+    assert_eq!(joined["seat"], Value::Null, "{joined}");
+
+    let first = first.await.unwrap().expect("first bot plays");
+    let second = second.await.unwrap().expect("second bot plays");
+    assert_eq!(first.games.len(), 1);
+    assert_eq!(first.games[0].match_id, match_id);
+    assert_eq!(second.games[0].match_id, match_id);
+    assert_ne!(first.games[0].seat, second.games[0].seat);
+    assert!(first.games[0].decisions + second.games[0].decisions > 0);
+
+    // The store has it, finished, with the outcome the players saw.
+    let stored = finished_match(&server.http, match_id).await;
+    assert_eq!(stored["status"], "finished", "{stored}");
+    assert_eq!(stored["outcome"], outcome["outcome"]);
+    assert_eq!(stored["ruleset"], ruleset);
+    let (status, list) = http_get(
+        &server.http,
+        &format!("/api/matches?ruleset={ruleset}&player={ann}"),
+        None,
+    )
+    .await;
+    assert_eq!(status, 200);
+    assert_eq!(list["matches"][0]["id"], match_id, "{list}");
+
+    // The spectator replay verifies every digest; what the spectator saw live is
+    // exactly the spectators' view at that step.
+    let (status, replay) = http_get(
+        &server.http,
+        &format!("/api/matches/{match_id}/replay"),
+        None,
+    )
+    .await;
+    assert_eq!(status, 200, "{replay}");
+    let steps = replay["steps"].as_array().expect("steps");
+    assert_eq!(steps.len() as u64, stored["moves"].as_u64().unwrap() + 1);
+    assert_eq!(replay["outcome"], outcome["outcome"]);
+    assert!(!seen_views.is_empty());
+    for view in &seen_views {
+        let step = view["step"].as_u64().unwrap() as usize;
+        assert_eq!(
+            view["view"], steps[step]["view"],
+            "spectator view at step {step}"
+        );
+    }
+
+    // A seat's own views: only for the account that held it.
+    let ann_seat = first.games[0].seat;
+    let bob_seat = second.games[0].seat;
+    let path = format!("/api/matches/{match_id}/replay?seat={ann_seat}");
+    assert_eq!(http_get(&server.http, &path, None).await.0, 401);
+    let (status, own) = http_get(&server.http, &path, Some((&ann, &password(&ann)))).await;
+    assert_eq!(status, 200, "{own}");
+    assert_eq!(own["steps"].as_array().unwrap().len(), steps.len());
+    let other = format!("/api/matches/{match_id}/replay?seat={bob_seat}");
+    assert_eq!(
+        http_get(&server.http, &other, Some((&ann, &password(&ann))))
+            .await
+            .0,
+        403
+    );
+    assert_eq!(
+        http_get(&server.http, &path, Some((&ann, "wrong"))).await.0,
+        401
+    );
+
+    // Rated: both players are on the leaderboard, with one game each.
+    let (status, board) =
+        http_get(&server.http, &format!("/api/leaderboard/{ruleset}"), None).await;
+    assert_eq!(status, 200);
+    let entries = board["entries"].as_array().expect("entries");
+    assert_eq!(entries.len(), 2, "{board}");
+    assert!(entries.iter().all(|e| e["games"] == 1));
+    let (status, profile) = http_get(&server.http, &format!("/api/players/{bob}"), None).await;
+    assert_eq!(status, 200);
+    assert_eq!(profile["counts"]["finished"], 1, "{profile}");
+    assert_eq!(profile["ratings"][0]["ruleset"], ruleset);
+    // The match leaves the live list once its store writer is done.
+    let mut metrics = String::new();
+    for _ in 0..100 {
+        let (status, body) = http_get(&server.http, "/metrics", None).await;
+        assert_eq!(status, 200);
+        metrics = body.as_str().unwrap_or_default().to_string();
+        if metrics.lines().any(|l| l == "arbiter_matches_running 0") {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    for line in [
+        "arbiter_matches_started_total 1",
+        "arbiter_matches_ended_total{status=\"finished\"} 1",
+        "arbiter_matches_running 0",
+        "arbiter_store_failures_total 0",
+    ] {
+        assert!(
+            metrics.lines().any(|l| l == line),
+            "{line} missing:\n{metrics}"
+        );
+    }
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn qgame_game_through_the_server() {
+    full_game("qgame").await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn spacegoo_game_through_the_server() {
+    full_game("spacegoo").await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn spacecrack_game_through_the_server() {
+    full_game("spacecrack").await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn tae_game_through_the_server() {
+    full_game("tae").await;
+}
+
+#[tokio::test]
+async fn the_api_answers_unknown_things_with_404() {
+    let server = start(|_| {}).await;
+    for path in [
+        "/api/matches/999",
+        "/api/matches/999/replay",
+        "/api/leaderboard/chess",
+        "/api/players/nobody",
+        "/api/matches?ruleset=chess",
+    ] {
+        let (status, body) = http_get(&server.http, path, None).await;
+        assert_eq!(status, 404, "{path}: {body}");
+        assert!(body["message"].is_string(), "{path}: {body}");
+    }
+    let (status, rulesets) = http_get(&server.http, "/api/rulesets", None).await;
+    assert_eq!(status, 200);
+    assert_eq!(rulesets.as_array().map(Vec::len), Some(4));
+    let (status, metrics) = http_get(&server.http, "/metrics", None).await;
+    assert_eq!(status, 200);
+    assert!(metrics
+        .as_str()
+        .unwrap_or("")
+        .contains("arbiter_matches_running 0"));
+    server.stop().await;
+}

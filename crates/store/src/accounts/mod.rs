@@ -1,0 +1,122 @@
+//! Accounts: register, log in, look up.
+
+mod names;
+mod passwords;
+
+pub use names::MAX_NAME_LEN;
+pub use passwords::MAX_PASSWORD_LEN;
+
+use serde::Serialize;
+use sqlx::any::AnyRow;
+use sqlx::Row;
+
+use crate::clock::now_ms;
+use crate::connect::Store;
+use crate::error::{is_unique_violation, StoreError};
+
+pub type AccountId = i64;
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Account {
+    pub id: AccountId,
+    /// As registered (case kept); lookups ignore case.
+    pub name: String,
+    /// Unix milliseconds.
+    pub created_at: i64,
+}
+
+impl Account {
+    fn from_row(row: &AnyRow) -> Result<Account, sqlx::Error> {
+        Ok(Account {
+            id: row.try_get("id")?,
+            name: row.try_get("name")?,
+            created_at: row.try_get("created_at")?,
+        })
+    }
+}
+
+impl Store {
+    /// Create an account. The password is stored only as an Argon2id hash.
+    pub async fn register(&self, name: &str, password: &str) -> Result<Account, StoreError> {
+        names::validate(name)?;
+        passwords::check(password)?;
+        let key = names::key(name);
+        // Fail fast before the costly hash; the unique index settles races.
+        if self.account_by_name(name).await?.is_some() {
+            return Err(StoreError::NameTaken(name.to_string()));
+        }
+        let hash = self.hash_password(password).await?;
+        let created_at = now_ms();
+        let row = sqlx::query(
+            "INSERT INTO accounts (name, name_key, password_hash, created_at)
+             VALUES ($1, $2, $3, $4) RETURNING id",
+        )
+        .bind(name)
+        .bind(&key)
+        .bind(&hash)
+        .bind(created_at)
+        .fetch_one(&self.write)
+        .await
+        .map_err(|e| {
+            if is_unique_violation(&e) {
+                StoreError::NameTaken(name.to_string())
+            } else {
+                e.into()
+            }
+        })?;
+        Ok(Account {
+            id: row.try_get("id")?,
+            name: name.to_string(),
+            created_at,
+        })
+    }
+
+    /// Check a name and password. Unknown names and wrong passwords give the same
+    /// [`StoreError::BadCredentials`] after the same amount of hashing work.
+    pub async fn login(&self, name: &str, password: &str) -> Result<Account, StoreError> {
+        if password.is_empty() || password.len() > MAX_PASSWORD_LEN {
+            return Err(StoreError::BadCredentials);
+        }
+        let row = if names::validate(name).is_ok() {
+            sqlx::query(
+                "SELECT id, name, created_at, password_hash FROM accounts WHERE name_key = $1",
+            )
+            .bind(names::key(name))
+            .fetch_optional(&self.read)
+            .await?
+        } else {
+            None
+        };
+        let (account, stored) = match &row {
+            Some(row) => (
+                Some(Account::from_row(row)?),
+                Some(row.try_get::<String, _>("password_hash")?),
+            ),
+            None => (None, None),
+        };
+        match (self.verify_password(password, stored).await?, account) {
+            (true, Some(account)) => Ok(account),
+            _ => Err(StoreError::BadCredentials),
+        }
+    }
+
+    /// The account with this name (any case), if there is one.
+    pub async fn account_by_name(&self, name: &str) -> Result<Option<Account>, StoreError> {
+        if names::validate(name).is_err() {
+            return Ok(None);
+        }
+        let row = sqlx::query("SELECT id, name, created_at FROM accounts WHERE name_key = $1")
+            .bind(names::key(name))
+            .fetch_optional(&self.read)
+            .await?;
+        Ok(row.as_ref().map(Account::from_row).transpose()?)
+    }
+
+    pub async fn account_by_id(&self, id: AccountId) -> Result<Option<Account>, StoreError> {
+        let row = sqlx::query("SELECT id, name, created_at FROM accounts WHERE id = $1")
+            .bind(id)
+            .fetch_optional(&self.read)
+            .await?;
+        Ok(row.as_ref().map(Account::from_row).transpose()?)
+    }
+}

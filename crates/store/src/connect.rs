@@ -1,0 +1,272 @@
+//! Opening a store: choosing the backend from the URL, tuning SQLite, running migrations.
+
+use std::path::Path;
+use std::sync::Arc;
+
+use sqlx::any::AnyPoolOptions;
+use sqlx::migrate::Migrator;
+use sqlx::{AnyConnection, AnyPool, Connection, Executor};
+use tokio::sync::Semaphore;
+
+use crate::error::StoreError;
+
+/// The database file `open_data_dir` creates inside the data directory.
+pub const DATABASE_FILE: &str = "arbiter.db";
+
+static SQLITE_MIGRATIONS: Migrator = sqlx::migrate!("migrations/sqlite");
+static POSTGRES_MIGRATIONS: Migrator = sqlx::migrate!("migrations/postgres");
+
+/// Reader connections for SQLite. WAL lets readers run beside the one writer.
+const SQLITE_READERS: u32 = 4;
+/// Connections to PostgreSQL, shared by reads and writes.
+const POSTGRES_CONNECTIONS: u32 = 10;
+/// Connections to PostgreSQL for log appends.
+const POSTGRES_LOG_CONNECTIONS: u32 = 4;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Backend {
+    Sqlite,
+    Postgres,
+}
+
+impl Backend {
+    fn of_url(url: &str) -> Result<Backend, StoreError> {
+        if url.starts_with("sqlite:") {
+            // Each pool would open its own empty in-memory database.
+            if url.contains(":memory:") || url.contains("mode=memory") {
+                return Err(StoreError::UnsupportedUrl(url.to_string()));
+            }
+            Ok(Backend::Sqlite)
+        } else if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+            Ok(Backend::Postgres)
+        } else {
+            Err(StoreError::UnsupportedUrl(url.to_string()))
+        }
+    }
+}
+
+/// A handle on the database. Cheap to clone; every clone shares the same pools.
+#[derive(Clone, Debug)]
+pub struct Store {
+    /// Writes. For SQLite this pool has exactly one connection: SQLite allows one writer
+    /// at a time, and queueing in the pool is fairer and faster than lock retries.
+    pub(crate) write: AnyPool,
+    /// Reads. The same pool as `write` for PostgreSQL.
+    pub(crate) read: AnyPool,
+    /// Log appends. The same pool as `write` for SQLite. For PostgreSQL, connections
+    /// with `synchronous_commit = off`: a commit returns before its WAL reaches the
+    /// disk, so an entry costs no fsync. A killed Arbiter loses nothing by it (the
+    /// entry is committed in PostgreSQL); only a crash of PostgreSQL itself within a
+    /// fraction of a second could drop the latest entries of a running match. Finishing
+    /// a match commits synchronously, which flushes every earlier entry too.
+    pub(crate) log: AnyPool,
+    backend: Backend,
+    /// This server's name in a shared deployment: matches it creates carry it, and
+    /// `abort_unfinished` only touches its own.
+    pub(crate) node: Arc<str>,
+    /// Bounds concurrent Argon2 work (each hash holds 19 MiB for tens of milliseconds).
+    pub(crate) hashing: Arc<Semaphore>,
+}
+
+impl Store {
+    /// Open (creating if needed) the database at `url` and bring its schema up to date.
+    ///
+    /// `sqlite:PATH` or `sqlite://PATH` (the file is created unless the URL sets its own
+    /// `mode=`), or `postgres://user@host:port/database`.
+    pub async fn connect(url: &str) -> Result<Store, StoreError> {
+        sqlx::any::install_default_drivers();
+        let backend = Backend::of_url(url)?;
+        let (write, read, log) = match backend {
+            Backend::Sqlite => {
+                let (write, read) = open_sqlite(&with_create_mode(url)).await?;
+                (write.clone(), read, write)
+            }
+            Backend::Postgres => {
+                let pool = AnyPoolOptions::new()
+                    .max_connections(POSTGRES_CONNECTIONS)
+                    .connect(url)
+                    .await?;
+                // Several servers may start at once: the migrator takes an advisory lock.
+                POSTGRES_MIGRATIONS.run(&pool).await?;
+                let log = AnyPoolOptions::new()
+                    .max_connections(POSTGRES_LOG_CONNECTIONS)
+                    .after_connect(|conn, _| {
+                        Box::pin(async move {
+                            conn.execute("SET synchronous_commit = off").await?;
+                            Ok(())
+                        })
+                    })
+                    .connect(url)
+                    .await?;
+                (pool.clone(), pool, log)
+            }
+        };
+        let hashers = std::thread::available_parallelism()
+            .map(|n| n.get())
+            .unwrap_or(1)
+            .clamp(1, 8);
+        Ok(Store {
+            write,
+            read,
+            log,
+            backend,
+            node: Arc::from("local"),
+            hashing: Arc::new(Semaphore::new(hashers)),
+        })
+    }
+
+    /// The embedded default: `dir/arbiter.db`, creating the directory and the file on
+    /// first run.
+    pub async fn open_data_dir(dir: &Path) -> Result<Store, StoreError> {
+        std::fs::create_dir_all(dir)?;
+        let file = dir.join(DATABASE_FILE);
+        let path = file
+            .to_str()
+            .ok_or_else(|| StoreError::PathNotUtf8(file.clone()))?;
+        Store::connect(&format!("sqlite://{}?mode=rwc", escape_path(path))).await
+    }
+
+    /// The same store, naming this server `node` (default `local`). In a shared
+    /// PostgreSQL deployment each server needs its own name so that one server's restart
+    /// does not abort another's running matches.
+    pub fn with_node(mut self, node: impl Into<String>) -> Store {
+        self.node = Arc::from(node.into());
+        self
+    }
+
+    pub fn backend(&self) -> Backend {
+        self.backend
+    }
+
+    pub fn node(&self) -> &str {
+        &self.node
+    }
+
+    /// Close every connection, waiting for queries in flight.
+    pub async fn close(&self) {
+        self.write.close().await;
+        self.read.close().await;
+        self.log.close().await;
+    }
+}
+
+/// Set up a SQLite file: WAL journal (persistent in the file), migrations, then a
+/// one-connection writer pool and a reader pool.
+async fn open_sqlite(url: &str) -> Result<(AnyPool, AnyPool), StoreError> {
+    let mut setup = AnyConnection::connect(url).await?;
+    let mode: (String,) = sqlx::query_as("PRAGMA journal_mode = WAL")
+        .fetch_one(&mut setup)
+        .await?;
+    if !mode.0.eq_ignore_ascii_case("wal") {
+        tracing::warn!(journal_mode = %mode.0, "SQLite refused WAL mode; writes will block readers");
+    }
+    SQLITE_MIGRATIONS.run(&mut setup).await?;
+    setup.close().await?;
+
+    let options = || {
+        AnyPoolOptions::new().after_connect(|conn, _| {
+            Box::pin(async move {
+                // NORMAL is durable across a killed process in WAL mode (only a power
+                // loss can drop the last commits), and spares an fsync per log entry.
+                conn.execute("PRAGMA synchronous = NORMAL").await?;
+                conn.execute("PRAGMA foreign_keys = ON").await?;
+                conn.execute("PRAGMA busy_timeout = 5000").await?;
+                Ok(())
+            })
+        })
+    };
+    let write = options().max_connections(1).connect(url).await?;
+    let read = options()
+        .max_connections(SQLITE_READERS)
+        .connect(url)
+        .await?;
+    Ok((write, read))
+}
+
+/// Add `mode=rwc` (create the file if missing) unless the URL chooses a mode.
+fn with_create_mode(url: &str) -> String {
+    match url.split_once('?') {
+        Some((_, query)) if query.split('&').any(|p| p.starts_with("mode=")) => url.to_string(),
+        Some(_) => format!("{url}&mode=rwc"),
+        None => format!("{url}?mode=rwc"),
+    }
+}
+
+/// Percent-escape the characters that would end the path part of a SQLite URL.
+fn escape_path(path: &str) -> String {
+    let mut out = String::with_capacity(path.len());
+    for c in path.chars() {
+        match c {
+            '%' => out.push_str("%25"),
+            '?' => out.push_str("%3F"),
+            '#' => out.push_str("%23"),
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn urls_choose_the_backend() {
+        assert_eq!(Backend::of_url("sqlite:a.db").ok(), Some(Backend::Sqlite));
+        assert_eq!(
+            Backend::of_url("postgresql://x@h/db").ok(),
+            Some(Backend::Postgres)
+        );
+        for refused in ["mysql://x", "sqlite::memory:", "sqlite:a.db?mode=memory"] {
+            assert!(
+                matches!(Backend::of_url(refused), Err(StoreError::UnsupportedUrl(_))),
+                "{refused}"
+            );
+        }
+    }
+
+    #[test]
+    fn create_mode_is_added_only_when_missing() {
+        assert_eq!(with_create_mode("sqlite:a.db"), "sqlite:a.db?mode=rwc");
+        assert_eq!(
+            with_create_mode("sqlite:a.db?cache=shared"),
+            "sqlite:a.db?cache=shared&mode=rwc"
+        );
+        assert_eq!(
+            with_create_mode("sqlite:a.db?mode=ro"),
+            "sqlite:a.db?mode=ro"
+        );
+    }
+
+    #[test]
+    fn paths_are_escaped() {
+        assert_eq!(escape_path("/tmp/a?b#c%d"), "/tmp/a%3Fb%23c%25d");
+    }
+
+    #[tokio::test]
+    async fn sqlite_runs_in_wal_mode_with_foreign_keys() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let store = Store::open_data_dir(&dir.path().join("new/nested"))
+            .await
+            .expect("open");
+        assert!(dir.path().join("new/nested").join(DATABASE_FILE).exists());
+        for pool in [&store.write, &store.read] {
+            let mode: (String,) = sqlx::query_as("PRAGMA journal_mode")
+                .fetch_one(pool)
+                .await
+                .expect("journal mode");
+            assert_eq!(mode.0.to_lowercase(), "wal");
+            let fk: (i64,) = sqlx::query_as("PRAGMA foreign_keys")
+                .fetch_one(pool)
+                .await
+                .expect("foreign keys");
+            assert_eq!(fk.0, 1);
+            let busy: (i64,) = sqlx::query_as("PRAGMA busy_timeout")
+                .fetch_one(pool)
+                .await
+                .expect("busy timeout");
+            assert_eq!(busy.0, 5000);
+        }
+        store.close().await;
+    }
+}

@@ -1,0 +1,93 @@
+//! Everything the store can refuse or fail at. Variants above `Database` are the caller's
+//! to show to a person; the rest are server faults.
+
+use crate::accounts::AccountId;
+use crate::matches::MatchId;
+
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    #[error("invalid account name: {0}")]
+    InvalidName(&'static str),
+    #[error("the name {0:?} is taken")]
+    NameTaken(String),
+    #[error("the password must not be empty")]
+    WeakPassword,
+    #[error("the password is longer than {max} bytes")]
+    PasswordTooLong { max: usize },
+    /// Unknown name or wrong password: deliberately the same error (and the same work)
+    /// for both, so a caller cannot probe which names exist.
+    #[error("unknown name or wrong password")]
+    BadCredentials,
+    #[error("no account named {0:?}")]
+    UnknownAccount(String),
+    #[error("no account with id {0}")]
+    UnknownAccountId(AccountId),
+    #[error("no match {0}")]
+    UnknownMatch(MatchId),
+    #[error("match {0} is not running")]
+    NotRunning(MatchId),
+    #[error("log entry {index} of match {match_id} is out of order: the next entry is {expected}")]
+    LogOutOfOrder {
+        match_id: MatchId,
+        index: u64,
+        expected: u64,
+    },
+    #[error("invalid match: {0}")]
+    InvalidMatch(String),
+    #[error("invalid result: {0}")]
+    InvalidResult(String),
+    #[error("{ruleset} ratings use {stored}, not {requested}")]
+    RatingSystemMismatch {
+        ruleset: String,
+        stored: String,
+        requested: String,
+    },
+    #[error(
+        "unsupported database URL {0:?}: use sqlite:PATH, sqlite://PATH (a file) or postgres://…"
+    )]
+    UnsupportedUrl(String),
+    #[error("the data directory path {0:?} is not valid UTF-8")]
+    PathNotUtf8(std::path::PathBuf),
+    #[error("stored data is corrupt: {0}")]
+    Corrupt(String),
+    #[error("database error: {0}")]
+    Database(#[from] sqlx::Error),
+    #[error("database migration failed: {0}")]
+    Migrate(#[from] sqlx::migrate::MigrateError),
+    #[error("cannot create the data directory: {0}")]
+    Io(#[from] std::io::Error),
+    #[error("password hashing failed: {0}")]
+    Hashing(String),
+}
+
+impl StoreError {
+    /// True for errors caused by what the caller asked (bad name, taken name, unknown
+    /// match…), false for faults of the database or the server.
+    pub fn is_caller_error(&self) -> bool {
+        !matches!(
+            self,
+            StoreError::Corrupt(_)
+                | StoreError::Database(_)
+                | StoreError::Migrate(_)
+                | StoreError::Io(_)
+                | StoreError::Hashing(_)
+                | StoreError::UnsupportedUrl(_)
+                | StoreError::PathNotUtf8(_)
+        )
+    }
+}
+
+/// True when a database error is a unique-constraint violation (a name already taken,
+/// a log index already written).
+pub(crate) fn is_unique_violation(error: &sqlx::Error) -> bool {
+    error
+        .as_database_error()
+        .is_some_and(|e| e.is_unique_violation())
+}
+
+/// True when a database error is a foreign-key violation (an unknown account id).
+pub(crate) fn is_foreign_key_violation(error: &sqlx::Error) -> bool {
+    error
+        .as_database_error()
+        .is_some_and(|e| e.is_foreign_key_violation())
+}

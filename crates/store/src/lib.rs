@@ -1,0 +1,33 @@
+//! Storage of accounts, matches (with their action logs) and ratings, in embedded SQLite
+//! (the default: one file, nothing to install) or PostgreSQL (a deployment shared by
+//! several servers). This crate is the one place SQL lives.
+//!
+//! Both backends run the same statements through sqlx's `Any` driver: the SQL is kept to
+//! what SQLite and PostgreSQL share (`$n` parameters, `RETURNING`, `ON CONFLICT`), types
+//! to integers, floats and text (JSON is stored as text, times as Unix milliseconds).
+//! Each backend has its own migration folder, embedded in the binary.
+//!
+//! Durability: a match's log is written one row per entry as the match goes, so a server
+//! killed mid-match keeps every accepted action; [`Store::abort_unfinished`] at startup
+//! marks such matches aborted. Finishing a match, its per-seat results and its rating
+//! changes are one transaction.
+
+mod accounts;
+mod clock;
+mod connect;
+mod error;
+mod matches;
+mod profiles;
+mod ratings;
+
+pub use accounts::{Account, AccountId, MAX_NAME_LEN, MAX_PASSWORD_LEN};
+pub use connect::{Backend, Store, DATABASE_FILE};
+pub use error::StoreError;
+pub use matches::{
+    FinishedMatch, MatchFilter, MatchId, MatchStatus, MatchSummary, NewMatch, SeatRecord,
+    SeatResult, SeatSummary, ABORTED_BY_RESTART, DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT,
+};
+pub use profiles::{PlayerCounts, PlayerProfile};
+pub use ratings::{
+    LeaderboardEntry, Rating, RatingChange, RatingPoint, RatingSystem, ELO_K, INITIAL_DISPLAY,
+};

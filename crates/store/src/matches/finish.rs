@@ -1,0 +1,156 @@
+//! Ending a match: finished with an outcome (and its rating changes, in the same
+//! transaction), or aborted with its log kept.
+
+use arbiter_engine::Outcome;
+use sqlx::Row;
+
+use super::{FinishedMatch, MatchId, SeatResult};
+use crate::accounts::AccountId;
+use crate::clock::now_ms;
+use crate::connect::Store;
+use crate::error::StoreError;
+use crate::ratings::{self, RatingSystem};
+
+/// The reason `abort_unfinished` records.
+pub const ABORTED_BY_RESTART: &str = "the server stopped while the match was running";
+
+impl Store {
+    /// Mark a running match finished with `outcome` (per-seat ranks, scores and
+    /// ejection reasons are stored beside the outcome JSON). A rated match moves the
+    /// ratings of its seated accounts in the same transaction: a crash leaves either
+    /// both or neither.
+    pub async fn finish_match(
+        &self,
+        match_id: MatchId,
+        outcome: &Outcome,
+    ) -> Result<FinishedMatch, StoreError> {
+        let mut tx = self.write.begin().await?;
+        let seats: Vec<Option<AccountId>> = sqlx::query_scalar(
+            "SELECT account_id FROM match_seats WHERE match_id = $1 ORDER BY seat",
+        )
+        .bind(match_id)
+        .fetch_all(&mut *tx)
+        .await?;
+        if seats.is_empty() {
+            return Err(StoreError::UnknownMatch(match_id));
+        }
+        check_outcome(outcome, seats.len())?;
+        let outcome_json = serde_json::to_string(outcome)
+            .map_err(|e| StoreError::InvalidResult(format!("unserializable outcome: {e}")))?;
+        let now = now_ms();
+        // Guarded on status so two finishers (or a finisher and an abort) cannot both win.
+        let updated = sqlx::query(
+            "UPDATE matches SET status = 'finished', outcome = $2, end_reason = $3, finished_at = $4
+             WHERE id = $1 AND status = 'running'
+             RETURNING ruleset, rating_system",
+        )
+        .bind(match_id)
+        .bind(outcome_json)
+        .bind(&outcome.summary)
+        .bind(now)
+        .fetch_optional(&mut *tx)
+        .await?
+        .ok_or(StoreError::NotRunning(match_id))?;
+        let ruleset: String = updated.try_get("ruleset")?;
+        let system: Option<String> = updated.try_get("rating_system")?;
+
+        let winners = outcome.winners();
+        for seat in 0..seats.len() {
+            let result = if !winners.contains(&seat) {
+                SeatResult::Loss
+            } else if winners.len() == 1 {
+                SeatResult::Win
+            } else {
+                SeatResult::Draw
+            };
+            sqlx::query(
+                "UPDATE match_seats SET rank = $3, score = $4, ejected = $5, result = $6
+                 WHERE match_id = $1 AND seat = $2",
+            )
+            .bind(match_id)
+            .bind(seat as i64)
+            .bind(i64::from(outcome.ranks[seat]))
+            .bind(outcome.scores[seat])
+            .bind(outcome.ejected[seat].as_deref())
+            .bind(result.as_str())
+            .execute(&mut *tx)
+            .await?;
+        }
+
+        let mut rating_changes = Vec::new();
+        if let Some(system) = system.as_deref().map(RatingSystem::parse).transpose()? {
+            let placings: Vec<(AccountId, u32)> = seats
+                .iter()
+                .zip(&outcome.ranks)
+                .filter_map(|(account, rank)| account.map(|a| (a, *rank)))
+                .collect();
+            if placings.len() >= 2 {
+                rating_changes =
+                    ratings::apply_in(&mut tx, &ruleset, system, Some(match_id), &placings, now)
+                        .await?;
+            }
+        }
+        tx.commit().await?;
+        Ok(FinishedMatch {
+            id: match_id,
+            rating_changes,
+        })
+    }
+
+    /// Mark a running match aborted (no outcome, no rating change), keeping its log.
+    pub async fn abort_match(&self, match_id: MatchId, reason: &str) -> Result<(), StoreError> {
+        let done = sqlx::query(
+            "UPDATE matches SET status = 'aborted', end_reason = $2, finished_at = $3
+             WHERE id = $1 AND status = 'running'",
+        )
+        .bind(match_id)
+        .bind(reason)
+        .bind(now_ms())
+        .execute(&self.write)
+        .await?;
+        if done.rows_affected() == 1 {
+            return Ok(());
+        }
+        let exists: Option<i64> = sqlx::query_scalar("SELECT id FROM matches WHERE id = $1")
+            .bind(match_id)
+            .fetch_optional(&self.write)
+            .await?;
+        Err(match exists {
+            Some(_) => StoreError::NotRunning(match_id),
+            None => StoreError::UnknownMatch(match_id),
+        })
+    }
+
+    /// At startup: every match this node left running (it was killed or crashed) becomes
+    /// aborted, its log kept. Returns how many.
+    pub async fn abort_unfinished(&self) -> Result<u64, StoreError> {
+        let done = sqlx::query(
+            "UPDATE matches SET status = 'aborted', end_reason = $2, finished_at = $3
+             WHERE status = 'running' AND node = $1",
+        )
+        .bind(&*self.node)
+        .bind(ABORTED_BY_RESTART)
+        .bind(now_ms())
+        .execute(&self.write)
+        .await?;
+        Ok(done.rows_affected())
+    }
+}
+
+fn check_outcome(outcome: &Outcome, seats: usize) -> Result<(), StoreError> {
+    if outcome.ranks.len() != seats
+        || outcome.scores.len() != seats
+        || outcome.ejected.len() != seats
+    {
+        return Err(StoreError::InvalidResult(format!(
+            "the outcome has {} ranks, {} scores and {} ejection entries for {seats} seats",
+            outcome.ranks.len(),
+            outcome.scores.len(),
+            outcome.ejected.len()
+        )));
+    }
+    if outcome.ranks.contains(&0) {
+        return Err(StoreError::InvalidResult("ranks start at 1".into()));
+    }
+    Ok(())
+}

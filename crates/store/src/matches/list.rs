@@ -1,0 +1,156 @@
+//! Match summaries: one by id, or a filtered page, newest first.
+
+use std::collections::HashMap;
+
+use sqlx::any::AnyRow;
+use sqlx::Row;
+
+use super::rows::unsigned;
+use super::{MatchFilter, MatchId, MatchStatus, MatchSummary, SeatResult, SeatSummary};
+use crate::connect::Store;
+use crate::error::StoreError;
+use crate::ratings::RatingSystem;
+
+pub const DEFAULT_LIST_LIMIT: u32 = 50;
+pub const MAX_LIST_LIMIT: u32 = 200;
+
+const SUMMARY_COLUMNS: &str = "m.id, m.ruleset, m.status, m.rating_system, m.node, m.end_reason,
+     m.created_at, m.finished_at,
+     (SELECT COUNT(*) FROM match_log l WHERE l.match_id = m.id) AS moves";
+
+impl Store {
+    pub async fn match_summary(&self, id: MatchId) -> Result<Option<MatchSummary>, StoreError> {
+        let row = sqlx::query(&format!(
+            "SELECT {SUMMARY_COLUMNS} FROM matches m WHERE m.id = $1"
+        ))
+        .bind(id)
+        .fetch_optional(&self.read)
+        .await?;
+        match row {
+            None => Ok(None),
+            Some(row) => Ok(self.with_seats(vec![row]).await?.pop()),
+        }
+    }
+
+    /// Matches passing `filter`, newest first.
+    pub async fn list_matches(
+        &self,
+        filter: &MatchFilter,
+    ) -> Result<Vec<MatchSummary>, StoreError> {
+        let mut conditions = Vec::new();
+        let mut binds: Vec<Bind> = Vec::new();
+        if let Some(ruleset) = &filter.ruleset {
+            binds.push(Bind::Text(ruleset.clone()));
+            conditions.push(format!("m.ruleset = ${}", binds.len()));
+        }
+        if let Some(status) = filter.status {
+            binds.push(Bind::Text(status.as_str().into()));
+            conditions.push(format!("m.status = ${}", binds.len()));
+        }
+        if let Some(before) = filter.before {
+            binds.push(Bind::Int(before));
+            conditions.push(format!("m.id < ${}", binds.len()));
+        }
+        if let Some(player) = &filter.player {
+            binds.push(Bind::Text(player.to_ascii_lowercase()));
+            conditions.push(format!(
+                "EXISTS (SELECT 1 FROM match_seats s JOIN accounts a ON a.id = s.account_id
+                         WHERE s.match_id = m.id AND a.name_key = ${})",
+                binds.len()
+            ));
+        }
+        let limit = filter
+            .limit
+            .unwrap_or(DEFAULT_LIST_LIMIT)
+            .clamp(1, MAX_LIST_LIMIT);
+        binds.push(Bind::Int(i64::from(limit)));
+        let where_clause = if conditions.is_empty() {
+            String::new()
+        } else {
+            format!("WHERE {}", conditions.join(" AND "))
+        };
+        let sql = format!(
+            "SELECT {SUMMARY_COLUMNS} FROM matches m {where_clause} ORDER BY m.id DESC LIMIT ${}",
+            binds.len()
+        );
+        let mut query = sqlx::query(&sql);
+        for bind in binds {
+            query = match bind {
+                Bind::Text(s) => query.bind(s),
+                Bind::Int(i) => query.bind(i),
+            };
+        }
+        let rows = query.fetch_all(&self.read).await?;
+        self.with_seats(rows).await
+    }
+
+    /// Turn match rows into summaries, fetching all their seats in one query.
+    async fn with_seats(&self, rows: Vec<AnyRow>) -> Result<Vec<MatchSummary>, StoreError> {
+        let mut summaries = rows
+            .iter()
+            .map(summary_from_row)
+            .collect::<Result<Vec<_>, _>>()?;
+        if summaries.is_empty() {
+            return Ok(summaries);
+        }
+        let placeholders: Vec<String> = (1..=summaries.len()).map(|i| format!("${i}")).collect();
+        let sql = format!(
+            "SELECT match_id, seat, name, account_id, bot, rank, score, ejected, result
+             FROM match_seats WHERE match_id IN ({}) ORDER BY match_id, seat",
+            placeholders.join(", ")
+        );
+        let mut query = sqlx::query(&sql);
+        for summary in &summaries {
+            query = query.bind(summary.id);
+        }
+        let mut seats: HashMap<MatchId, Vec<SeatSummary>> = HashMap::new();
+        for row in query.fetch_all(&self.read).await? {
+            let match_id: MatchId = row.try_get("match_id")?;
+            seats
+                .entry(match_id)
+                .or_default()
+                .push(seat_from_row(&row)?);
+        }
+        for summary in &mut summaries {
+            summary.seats = seats.remove(&summary.id).unwrap_or_default();
+        }
+        Ok(summaries)
+    }
+}
+
+enum Bind {
+    Text(String),
+    Int(i64),
+}
+
+fn summary_from_row(row: &AnyRow) -> Result<MatchSummary, StoreError> {
+    let status: String = row.try_get("status")?;
+    let rating: Option<String> = row.try_get("rating_system")?;
+    Ok(MatchSummary {
+        id: row.try_get("id")?,
+        ruleset: row.try_get("ruleset")?,
+        status: MatchStatus::parse(&status)?,
+        rating: rating.as_deref().map(RatingSystem::parse).transpose()?,
+        seats: Vec::new(),
+        moves: unsigned(row.try_get("moves")?, "log length")?,
+        summary: row.try_get("end_reason")?,
+        node: row.try_get("node")?,
+        created_at: row.try_get("created_at")?,
+        finished_at: row.try_get("finished_at")?,
+    })
+}
+
+fn seat_from_row(row: &AnyRow) -> Result<SeatSummary, StoreError> {
+    let rank: Option<i64> = row.try_get("rank")?;
+    let result: Option<String> = row.try_get("result")?;
+    Ok(SeatSummary {
+        seat: unsigned(row.try_get("seat")?, "seat")?,
+        name: row.try_get("name")?,
+        account_id: row.try_get("account_id")?,
+        bot: row.try_get("bot")?,
+        rank: rank.map(|r| unsigned(r, "rank")).transpose()?,
+        score: row.try_get("score")?,
+        ejected: row.try_get("ejected")?,
+        result: result.as_deref().map(SeatResult::parse).transpose()?,
+    })
+}

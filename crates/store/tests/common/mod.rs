@@ -1,0 +1,228 @@
+//! Real databases for the tests: a SQLite file in a temporary directory, and a fresh
+//! PostgreSQL database per test (dropped afterwards) so parallel runs never meet.
+//!
+//! PostgreSQL is found at `ARBITER_TEST_POSTGRES_URL`, default
+//! `postgres://postgres@127.0.0.1:5432/test`. If it cannot be reached the PostgreSQL
+//! tests fail, saying so: they never pass without having run.
+
+#![allow(dead_code)]
+
+use std::sync::atomic::{AtomicU32, Ordering};
+
+use arbiter_store::Store;
+use sqlx::{AnyConnection, Connection, Executor};
+
+pub const DEFAULT_POSTGRES_URL: &str = "postgres://postgres@127.0.0.1:5432/test";
+
+/// A store on a real database, and what must be cleaned up after it.
+pub struct TestDb {
+    pub store: Store,
+    /// The URL the store was opened with (to reopen it).
+    pub url: String,
+    _cleanup: Cleanup,
+}
+
+enum Cleanup {
+    Sqlite(tempfile::TempDir),
+    Postgres(PostgresDatabase),
+}
+
+pub async fn sqlite() -> TestDb {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let store = Store::open_data_dir(dir.path())
+        .await
+        .expect("open a SQLite store in a temporary directory");
+    let url = format!(
+        "sqlite://{}",
+        dir.path().join(arbiter_store::DATABASE_FILE).display()
+    );
+    TestDb {
+        store,
+        url,
+        _cleanup: Cleanup::Sqlite(dir),
+    }
+}
+
+pub async fn postgres() -> TestDb {
+    let database = PostgresDatabase::create().await;
+    let store = Store::connect(&database.url)
+        .await
+        .unwrap_or_else(|e| panic!("open a store on {}: {e}", database.url));
+    TestDb {
+        store,
+        url: database.url.clone(),
+        _cleanup: Cleanup::Postgres(database),
+    }
+}
+
+pub fn postgres_admin_url() -> String {
+    std::env::var("ARBITER_TEST_POSTGRES_URL").unwrap_or_else(|_| DEFAULT_POSTGRES_URL.into())
+}
+
+/// A database created for one test and dropped (forcibly) when this is dropped.
+pub struct PostgresDatabase {
+    admin_url: String,
+    name: String,
+    pub url: String,
+}
+
+impl PostgresDatabase {
+    async fn create() -> PostgresDatabase {
+        sqlx::any::install_default_drivers();
+        static SEQ: AtomicU32 = AtomicU32::new(0);
+        let admin_url = postgres_admin_url();
+        let name = format!(
+            "arbiter_test_{}_{}",
+            std::process::id(),
+            SEQ.fetch_add(1, Ordering::Relaxed)
+        );
+        let mut admin = AnyConnection::connect(&admin_url)
+            .await
+            .unwrap_or_else(|e| {
+                panic!(
+                    "PostgreSQL is unreachable at {admin_url} ({e}). These tests need a real \
+                 PostgreSQL: start it (pg_ctlcluster --skip-systemctl-redirect \
+                 $(ls /etc/postgresql) main start) or set ARBITER_TEST_POSTGRES_URL."
+                )
+            });
+        admin
+            .execute(format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)").as_str())
+            .await
+            .expect("drop a leftover test database");
+        admin
+            .execute(format!("CREATE DATABASE {name}").as_str())
+            .await
+            .unwrap_or_else(|e| panic!("create the test database {name}: {e}"));
+        let _ = admin.close().await;
+        let url = url_with_database(&admin_url, &name);
+        PostgresDatabase {
+            admin_url,
+            name,
+            url,
+        }
+    }
+}
+
+impl Drop for PostgresDatabase {
+    fn drop(&mut self) {
+        let admin_url = self.admin_url.clone();
+        let name = self.name.clone();
+        // Drop runs inside the test's runtime, which cannot be blocked on: use a thread
+        // with its own.
+        let dropped = std::thread::spawn(move || {
+            let runtime = tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+                .map_err(|e| e.to_string())?;
+            runtime.block_on(async {
+                let mut admin = AnyConnection::connect(&admin_url)
+                    .await
+                    .map_err(|e| e.to_string())?;
+                admin
+                    .execute(format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)").as_str())
+                    .await
+                    .map_err(|e| e.to_string())?;
+                admin.close().await.map_err(|e| e.to_string())
+            })
+        })
+        .join();
+        if !matches!(dropped, Ok(Ok(()))) {
+            eprintln!("could not drop test database {}: {dropped:?}", self.name);
+        }
+    }
+}
+
+/// `postgres://user@host:port/db?params` with `db` replaced.
+fn url_with_database(url: &str, database: &str) -> String {
+    let (base, params) = match url.split_once('?') {
+        Some((base, params)) => (base, Some(params)),
+        None => (url, None),
+    };
+    let scheme_end = base.find("://").map(|i| i + 3).unwrap_or(0);
+    let host_part = match base[scheme_end..].find('/') {
+        Some(slash) => &base[..scheme_end + slash],
+        None => base,
+    };
+    match params {
+        Some(params) => format!("{host_part}/{database}?{params}"),
+        None => format!("{host_part}/{database}"),
+    }
+}
+
+/// Generate one `#[tokio::test]` per backend for each listed `async fn name(&Store)`.
+#[macro_export]
+macro_rules! on_both_backends {
+    ($($name:ident),* $(,)?) => {
+        mod sqlite {
+            $(
+                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+                async fn $name() {
+                    let db = $crate::common::sqlite().await;
+                    super::$name(&db).await;
+                }
+            )*
+        }
+        mod postgres {
+            $(
+                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+                async fn $name() {
+                    let db = $crate::common::postgres().await;
+                    super::$name(&db).await;
+                }
+            )*
+        }
+    };
+}
+
+/// A real game of `ruleset` between random bots, as the engine records it.
+pub fn played(ruleset: &str, seats: usize, seed: u64) -> arbiter_engine::MatchRecord {
+    let rules = arbiter_rulesets::find(ruleset).unwrap_or_else(|| panic!("ruleset {ruleset}"));
+    let bots = vec!["random".to_string(); seats];
+    rules
+        .play_local(&serde_json::Value::Null, &bots, seed)
+        .unwrap_or_else(|e| panic!("play {ruleset}: {e}"))
+}
+
+/// The match a server would create for `record`, with the given seat owners.
+pub fn new_match(
+    record: &arbiter_engine::MatchRecord,
+    accounts: &[Option<arbiter_store::AccountId>],
+    rating: Option<arbiter_store::RatingSystem>,
+) -> arbiter_store::NewMatch {
+    arbiter_store::NewMatch {
+        ruleset: record.ruleset.clone(),
+        config: record.config.clone(),
+        seed: record.seed,
+        initial_digest: record.initial_digest.clone(),
+        seats: record
+            .seats
+            .iter()
+            .enumerate()
+            .map(|(i, name)| arbiter_store::SeatRecord {
+                name: name.clone(),
+                account_id: accounts.get(i).copied().flatten(),
+                bot: Some("random".into()),
+            })
+            .collect(),
+        rating,
+    }
+}
+
+/// Store `record` as a match played live: created, logged entry by entry, finished.
+pub async fn store_played(
+    store: &Store,
+    record: &arbiter_engine::MatchRecord,
+    accounts: &[Option<arbiter_store::AccountId>],
+    rating: Option<arbiter_store::RatingSystem>,
+) -> (arbiter_store::MatchId, arbiter_store::FinishedMatch) {
+    let id = store
+        .create_match(&new_match(record, accounts, rating))
+        .await
+        .expect("create match");
+    for (index, entry) in record.log.iter().enumerate() {
+        store.append_log(id, index, entry).await.expect("append");
+    }
+    let outcome = record.outcome.as_ref().expect("a finished game");
+    let finished = store.finish_match(id, outcome).await.expect("finish");
+    (id, finished)
+}

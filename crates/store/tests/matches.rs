@@ -1,0 +1,413 @@
+//! Matches on both backends: stored as they are played, rebuilt into records that replay
+//! and verify, refused when out of order, aborted at startup with their logs, listed.
+
+mod common;
+
+use arbiter_engine::{LogEntry, Outcome};
+use arbiter_store::{
+    MatchFilter, MatchStatus, RatingSystem, SeatRecord, SeatResult, StoreError, ABORTED_BY_RESTART,
+};
+use common::{new_match, played, store_played, TestDb};
+
+async fn every_ruleset_replays_from_the_store(db: &TestDb) {
+    let store = &db.store;
+    let registry = arbiter_rulesets::registry();
+    for (ruleset, seats) in [("qgame", 3), ("spacegoo", 2), ("spacecrack", 2), ("tae", 4)] {
+        let record = played(ruleset, seats, 11);
+        assert!(!record.log.is_empty(), "{ruleset} game has moves");
+        let (id, finished) = store_played(store, &record, &[], None).await;
+        assert!(finished.rating_changes.is_empty());
+        let rebuilt = store.match_record(id).await.expect("read").expect("exists");
+        assert_eq!(
+            rebuilt, record,
+            "{ruleset}: the stored record is the played one"
+        );
+        registry
+            .replay(&rebuilt, true)
+            .unwrap_or_else(|e| panic!("{ruleset}: stored record does not verify: {e}"));
+
+        let summary = store
+            .match_summary(id)
+            .await
+            .expect("read")
+            .expect("exists");
+        assert_eq!(summary.status, MatchStatus::Finished);
+        assert_eq!(summary.moves, record.log.len() as u64);
+        let outcome = record.outcome.as_ref().expect("outcome");
+        assert_eq!(summary.summary.as_deref(), Some(outcome.summary.as_str()));
+        for seat in &summary.seats {
+            assert_eq!(seat.rank, Some(outcome.ranks[seat.seat]));
+            assert_eq!(seat.score, Some(outcome.scores[seat.seat]));
+            assert_eq!(seat.ejected, outcome.ejected[seat.seat]);
+            assert!(seat.result.is_some());
+        }
+    }
+}
+
+async fn a_running_match_gives_its_log_so_far(db: &TestDb) {
+    let store = &db.store;
+    let record = played("tae", 2, 5);
+    let id = store
+        .create_match(&new_match(&record, &[], None))
+        .await
+        .expect("create");
+    let half = record.log.len() / 2;
+    for (index, entry) in record.log[..half].iter().enumerate() {
+        store.append_log(id, index, entry).await.expect("append");
+    }
+    let partial = store.match_record(id).await.expect("read").expect("exists");
+    assert_eq!(partial.log, record.log[..half]);
+    assert_eq!(partial.outcome, None);
+    arbiter_rulesets::registry()
+        .replay(&partial, true)
+        .expect("a partial log verifies as far as it goes");
+    let summary = store
+        .match_summary(id)
+        .await
+        .expect("read")
+        .expect("exists");
+    assert_eq!(summary.status, MatchStatus::Running);
+    assert_eq!(summary.moves, half as u64);
+    assert!(summary.seats.iter().all(|s| s.rank.is_none()));
+}
+
+async fn seeds_round_trip_exactly(db: &TestDb) {
+    let store = &db.store;
+    let record = played("spacegoo", 2, 1);
+    for seed in [0, 1, i64::MAX as u64, i64::MAX as u64 + 1, u64::MAX] {
+        let mut new = new_match(&record, &[], None);
+        new.seed = seed;
+        let id = store.create_match(&new).await.expect("create");
+        let back = store.match_record(id).await.expect("read").expect("exists");
+        assert_eq!(back.seed, seed);
+    }
+}
+
+async fn log_entries_come_in_order_once(db: &TestDb) {
+    let store = &db.store;
+    let record = played("spacegoo", 2, 2);
+    let id = store
+        .create_match(&new_match(&record, &[], None))
+        .await
+        .expect("create");
+    let entry = &record.log[0];
+    assert!(matches!(
+        store.append_log(id, 1, entry).await,
+        Err(StoreError::LogOutOfOrder {
+            index: 1,
+            expected: 0,
+            ..
+        })
+    ));
+    store.append_log(id, 0, entry).await.expect("first entry");
+    assert!(matches!(
+        store.append_log(id, 0, entry).await,
+        Err(StoreError::LogOutOfOrder {
+            index: 0,
+            expected: 1,
+            ..
+        })
+    ));
+    assert!(matches!(
+        store.append_log(id + 1000, 0, entry).await,
+        Err(StoreError::UnknownMatch(_))
+    ));
+    store.abort_match(id, "test").await.expect("abort");
+    assert!(matches!(
+        store.append_log(id, 1, &record.log[1]).await,
+        Err(StoreError::NotRunning(_))
+    ));
+    let kept = store.match_record(id).await.expect("read").expect("exists");
+    assert_eq!(kept.log, record.log[..1]);
+}
+
+async fn a_match_finishes_once_with_a_fitting_outcome(db: &TestDb) {
+    let store = &db.store;
+    let record = played("spacegoo", 2, 3);
+    let id = store
+        .create_match(&new_match(&record, &[], None))
+        .await
+        .expect("create");
+    let outcome = record.outcome.clone().expect("outcome");
+    let short = Outcome {
+        ranks: vec![1],
+        ..outcome.clone()
+    };
+    assert!(matches!(
+        store.finish_match(id, &short).await,
+        Err(StoreError::InvalidResult(_))
+    ));
+    let zero = Outcome {
+        ranks: vec![0, 1],
+        ..outcome.clone()
+    };
+    assert!(matches!(
+        store.finish_match(id, &zero).await,
+        Err(StoreError::InvalidResult(_))
+    ));
+    let still = store
+        .match_summary(id)
+        .await
+        .expect("read")
+        .expect("exists");
+    assert_eq!(
+        still.status,
+        MatchStatus::Running,
+        "refused outcomes change nothing"
+    );
+    store.finish_match(id, &outcome).await.expect("finish");
+    assert!(matches!(
+        store.finish_match(id, &outcome).await,
+        Err(StoreError::NotRunning(_))
+    ));
+    assert!(matches!(
+        store.abort_match(id, "late").await,
+        Err(StoreError::NotRunning(_))
+    ));
+    assert!(matches!(
+        store.finish_match(id + 1000, &outcome).await,
+        Err(StoreError::UnknownMatch(_))
+    ));
+    assert!(matches!(
+        store.abort_match(id + 1000, "x").await,
+        Err(StoreError::UnknownMatch(_))
+    ));
+}
+
+async fn seat_results_name_wins_draws_and_losses(db: &TestDb) {
+    let store = &db.store;
+    let record = played("qgame", 3, 4);
+    let id = store
+        .create_match(&new_match(&record, &[], None))
+        .await
+        .expect("create");
+    let drawn = Outcome {
+        ranks: vec![1, 1, 3],
+        scores: vec![5, 5, 1],
+        ejected: vec![None, None, Some("timeout".into())],
+        summary: "a draw".into(),
+    };
+    store.finish_match(id, &drawn).await.expect("finish");
+    let summary = store
+        .match_summary(id)
+        .await
+        .expect("read")
+        .expect("exists");
+    let results: Vec<_> = summary.seats.iter().map(|s| s.result).collect();
+    assert_eq!(
+        results,
+        vec![
+            Some(SeatResult::Draw),
+            Some(SeatResult::Draw),
+            Some(SeatResult::Loss)
+        ]
+    );
+    assert_eq!(summary.seats[2].ejected.as_deref(), Some("timeout"));
+}
+
+async fn restart_aborts_this_nodes_running_matches_and_keeps_their_logs(db: &TestDb) {
+    let store = &db.store;
+    let other_node = store.clone().with_node("other");
+    let record = played("tae", 3, 6);
+    let mut ids = Vec::new();
+    for _ in 0..2 {
+        let id = store
+            .create_match(&new_match(&record, &[], None))
+            .await
+            .expect("create");
+        for (index, entry) in record.log[..3].iter().enumerate() {
+            store.append_log(id, index, entry).await.expect("append");
+        }
+        ids.push(id);
+    }
+    let (finished, _) = store_played(store, &record, &[], None).await;
+    let elsewhere = other_node
+        .create_match(&new_match(&record, &[], None))
+        .await
+        .expect("create");
+
+    assert_eq!(store.abort_unfinished().await.expect("abort"), 2);
+    assert_eq!(store.abort_unfinished().await.expect("abort again"), 0);
+    for id in ids {
+        let summary = store
+            .match_summary(id)
+            .await
+            .expect("read")
+            .expect("exists");
+        assert_eq!(summary.status, MatchStatus::Aborted);
+        assert_eq!(summary.summary.as_deref(), Some(ABORTED_BY_RESTART));
+        assert!(summary.finished_at.is_some());
+        let kept = store.match_record(id).await.expect("read").expect("exists");
+        assert_eq!(kept.log, record.log[..3]);
+        assert_eq!(kept.outcome, None);
+    }
+    let done = store
+        .match_summary(finished)
+        .await
+        .expect("read")
+        .expect("exists");
+    assert_eq!(done.status, MatchStatus::Finished);
+    let theirs = store
+        .match_summary(elsewhere)
+        .await
+        .expect("read")
+        .expect("exists");
+    assert_eq!(theirs.status, MatchStatus::Running);
+    assert_eq!(theirs.node, "other");
+}
+
+async fn lists_filter_and_page_newest_first(db: &TestDb) {
+    let store = &db.store;
+    let ann = store.register("Ann", "pw").await.expect("register");
+    let goo = played("spacegoo", 2, 7);
+    let tae = played("tae", 2, 7);
+    let mut goo_ids = Vec::new();
+    for _ in 0..3 {
+        goo_ids.push(
+            store_played(store, &goo, &[Some(ann.id), None], None)
+                .await
+                .0,
+        );
+    }
+    let tae_id = store_played(store, &tae, &[], None).await.0;
+    let running = store
+        .create_match(&new_match(&goo, &[None, Some(ann.id)], None))
+        .await
+        .expect("create");
+
+    let all = store
+        .list_matches(&MatchFilter::default())
+        .await
+        .expect("list");
+    let ids: Vec<_> = all.iter().map(|m| m.id).collect();
+    assert_eq!(
+        ids,
+        vec![running, tae_id, goo_ids[2], goo_ids[1], goo_ids[0]]
+    );
+
+    let by_ruleset = MatchFilter {
+        ruleset: Some("tae".into()),
+        ..MatchFilter::default()
+    };
+    let only_tae = store.list_matches(&by_ruleset).await.expect("list");
+    assert_eq!(
+        only_tae.iter().map(|m| m.id).collect::<Vec<_>>(),
+        vec![tae_id]
+    );
+
+    let by_player = MatchFilter {
+        player: Some("ANN".into()),
+        ..MatchFilter::default()
+    };
+    let anns = store.list_matches(&by_player).await.expect("list");
+    assert_eq!(anns.len(), 4);
+    assert!(anns
+        .iter()
+        .all(|m| m.seats.iter().any(|s| s.account_id == Some(ann.id))));
+
+    let finished_page = MatchFilter {
+        player: Some("ann".into()),
+        status: Some(MatchStatus::Finished),
+        limit: Some(2),
+        ..MatchFilter::default()
+    };
+    let first = store.list_matches(&finished_page).await.expect("list");
+    assert_eq!(
+        first.iter().map(|m| m.id).collect::<Vec<_>>(),
+        vec![goo_ids[2], goo_ids[1]]
+    );
+    let next = MatchFilter {
+        before: first.last().map(|m| m.id),
+        ..finished_page.clone()
+    };
+    let second = store.list_matches(&next).await.expect("list");
+    assert_eq!(
+        second.iter().map(|m| m.id).collect::<Vec<_>>(),
+        vec![goo_ids[0]]
+    );
+
+    let nobody = MatchFilter {
+        player: Some("nobody".into()),
+        ..MatchFilter::default()
+    };
+    assert!(store.list_matches(&nobody).await.expect("list").is_empty());
+    assert_eq!(
+        store.match_summary(running + 100).await.expect("read"),
+        None
+    );
+    assert_eq!(store.match_record(running + 100).await.expect("read"), None);
+}
+
+async fn bad_matches_are_refused(db: &TestDb) {
+    let store = &db.store;
+    let record = played("spacegoo", 2, 8);
+    let a = store.register("p1", "pw").await.expect("register");
+
+    let mut no_seats = new_match(&record, &[], None);
+    no_seats.seats.clear();
+    let mut unnamed = new_match(&record, &[], None);
+    unnamed.seats[0].name.clear();
+    let twice = new_match(&record, &[Some(a.id), Some(a.id)], Some(RatingSystem::Elo));
+    let mut elo_three = new_match(&record, &[], Some(RatingSystem::Elo));
+    elo_three.seats.push(SeatRecord {
+        name: "third".into(),
+        account_id: None,
+        bot: None,
+    });
+    let ghost = new_match(&record, &[Some(a.id + 999)], None);
+    for (why, new) in [
+        ("no seats", no_seats),
+        ("an unnamed seat", unnamed),
+        ("an account twice in a rated match", twice),
+        ("Elo with three seats", elo_three),
+        ("an unknown account", ghost),
+    ] {
+        assert!(
+            matches!(
+                store.create_match(&new).await,
+                Err(StoreError::InvalidMatch(_))
+            ),
+            "{why}"
+        );
+    }
+    assert!(store
+        .list_matches(&MatchFilter::default())
+        .await
+        .expect("list")
+        .is_empty());
+    // Unrated, one account may hold every seat (a player testing against itself).
+    store
+        .create_match(&new_match(&record, &[Some(a.id), Some(a.id)], None))
+        .await
+        .expect("unrated self-play");
+}
+
+async fn log_entries_keep_ejections(db: &TestDb) {
+    let store = &db.store;
+    let record = played("spacegoo", 2, 9);
+    let id = store
+        .create_match(&new_match(&record, &[], None))
+        .await
+        .expect("create");
+    let eject = LogEntry::Eject {
+        seat: 1,
+        reason: "timeout: no answer in 2 s".into(),
+        digest: "abc".into(),
+    };
+    store.append_log(id, 0, &eject).await.expect("append");
+    let back = store.match_record(id).await.expect("read").expect("exists");
+    assert_eq!(back.log, vec![eject]);
+}
+
+on_both_backends!(
+    every_ruleset_replays_from_the_store,
+    a_running_match_gives_its_log_so_far,
+    seeds_round_trip_exactly,
+    log_entries_come_in_order_once,
+    a_match_finishes_once_with_a_fitting_outcome,
+    seat_results_name_wins_draws_and_losses,
+    restart_aborts_this_nodes_running_matches_and_keeps_their_logs,
+    lists_filter_and_page_newest_first,
+    bad_matches_are_refused,
+    log_entries_keep_ejections,
+);
