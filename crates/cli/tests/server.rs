@@ -32,6 +32,10 @@ fn serve(data: &Path, extra: &[&str]) -> Served {
             "127.0.0.1:0",
             "--tcp",
             "127.0.0.1:0",
+            "--spacegoo",
+            "127.0.0.1:0",
+            "--qgame",
+            "127.0.0.1:0",
             "--data",
         ])
         .arg(data)
@@ -89,6 +93,8 @@ fn bot(server: &str, ruleset: &str, player: &str, name: &str, games: u32) -> Chi
         ])
         .args(["--name", name, "--password", &format!("pw-{name}")])
         .args(["--games", &games.to_string()])
+        // Searching players (mcts) think this long; the others ignore it.
+        .args(["--think-ms", "20"])
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
@@ -195,11 +201,16 @@ fn arbiter_bots_play_every_ruleset_through_arbiter_serve() {
         "{:?}",
         served.banner
     );
+    assert!(
+        served.banner.iter().any(|l| l.starts_with("spacegoo ")),
+        "the spacegoo port's address is printed: {:?}",
+        served.banner
+    );
     // Every ruleset at once, two bots each.
     let games = [
         ("qgame", "greedy", "random"),
         ("spacegoo", "greedy", "random"),
-        ("spacecrack", "greedy", "random"),
+        ("spacecrack", "mcts", "random"),
         ("tae", "greedy", "random"),
     ];
     let mut bots = Vec::new();
@@ -275,7 +286,7 @@ fn serve_reads_the_environment_and_a_toml_file() {
     let file = dir.path().join("arbiter.toml");
     std::fs::write(
         &file,
-        "http = \"127.0.0.1:0\"\ntcp = \"127.0.0.1:0\"\ndata = \"/nonexistent/ignored\"\n\
+        "http = \"127.0.0.1:0\"\ntcp = \"127.0.0.1:0\"\nspacegoo = \"off\"\nqgame = \"off\"\ndata = \"/nonexistent/ignored\"\n\
          [deadlines]\ntae = \"250ms\"\nqgame = \"9s\"\n",
     )
     .expect("write the file");
@@ -293,6 +304,11 @@ fn serve_reads_the_environment_and_a_toml_file() {
             .iter()
             .any(|l| l == &format!("data     {}", data.display())),
         "{:?}",
+        served.banner
+    );
+    assert!(
+        !served.banner.iter().any(|l| l.starts_with("spacegoo")),
+        "the file turned the spacegoo port off: {:?}",
         served.banner
     );
     assert!(

@@ -39,6 +39,18 @@ pub struct ServeArgs {
     /// Native protocol (JSON lines over TCP) address [default: 127.0.0.1:7000].
     #[arg(long, env = "ARBITER_TCP")]
     pub tcp: Option<String>,
+    /// Spacegoo text-protocol port for the reference's bots [default: 127.0.0.1:6000];
+    /// `off` disables it.
+    #[arg(long, env = "ARBITER_SPACEGOO")]
+    pub spacegoo: Option<String>,
+    /// Q-Game course remote-protocol port for the course's clients
+    /// [default: 127.0.0.1:45678]; `off` disables it.
+    #[arg(long, env = "ARBITER_QGAME")]
+    pub qgame: Option<String>,
+    /// How long the Q-Game port waits for more players after the first signs up
+    /// [default: 20s, the course's waiting period].
+    #[arg(long, env = "ARBITER_QGAME_SIGNUP")]
+    pub qgame_signup: Option<String>,
     /// Database URL: sqlite://FILE or postgres://… [default: the SQLite file in --data].
     #[arg(long, env = "ARBITER_DATABASE")]
     pub database: Option<String>,
@@ -67,6 +79,9 @@ struct FileConfig {
     data: Option<PathBuf>,
     http: Option<String>,
     tcp: Option<String>,
+    spacegoo: Option<String>,
+    qgame: Option<String>,
+    qgame_signup: Option<String>,
     database: Option<String>,
     /// `[deadlines]` table: `qgame = "6s"`, `"*" = "10s"`.
     #[serde(default)]
@@ -113,6 +128,11 @@ pub struct Config {
     pub data_dir: PathBuf,
     pub http: String,
     pub tcp: String,
+    /// The spacegoo port's address; `None` when it is off.
+    pub spacegoo: Option<String>,
+    /// The Q-Game port's address; `None` when it is off.
+    pub qgame: Option<String>,
+    pub qgame_port: crate::ports::qgame::QgamePortOptions,
     pub database_url: String,
     /// Deadline per ruleset id; rulesets not listed use `default_deadline`.
     pub deadlines: BTreeMap<String, Duration>,
@@ -131,6 +151,9 @@ impl Config {
             data_dir,
             http: "127.0.0.1:0".to_string(),
             tcp: "127.0.0.1:0".to_string(),
+            spacegoo: None,
+            qgame: None,
+            qgame_port: Default::default(),
             deadlines: BTreeMap::new(),
             default_deadline: None,
             pairing_interval: Duration::from_secs(1),
@@ -174,6 +197,15 @@ impl Config {
                 .clone()
                 .or(file.tcp)
                 .unwrap_or_else(|| "127.0.0.1:7000".to_string()),
+            spacegoo: optional_address(
+                args.spacegoo.clone().or(file.spacegoo),
+                arbiter_spacegoo_port::DEFAULT_ADDRESS,
+            ),
+            qgame: optional_address(
+                args.qgame.clone().or(file.qgame),
+                crate::ports::qgame::DEFAULT_ADDRESS,
+            ),
+            qgame_port: Default::default(),
             database_url,
             data_dir,
             deadlines: BTreeMap::new(),
@@ -199,6 +231,12 @@ impl Config {
             config.pairing_interval = parse_duration(text)?;
             if config.pairing_interval.is_zero() {
                 bail!("the pairing interval must be positive");
+            }
+        }
+        if let Some(text) = args.qgame_signup.as_ref().or(file.qgame_signup.as_ref()) {
+            config.qgame_port.signup_period = parse_duration(text)?;
+            if config.qgame_port.signup_period.is_zero() {
+                bail!("the Q-Game sign-up period must be positive");
             }
         }
         if let Some(max_line) = args.max_line.or(file.max_line) {
@@ -236,6 +274,15 @@ impl Config {
             self.deadlines.insert(ruleset.to_string(), duration);
         }
         Ok(())
+    }
+}
+
+/// A port's address: the default when unset, `None` when set to `off`.
+fn optional_address(value: Option<String>, default: &str) -> Option<String> {
+    match value {
+        None => Some(default.to_string()),
+        Some(text) if matches!(text.trim(), "off" | "none" | "") => None,
+        Some(text) => Some(text),
     }
 }
 
@@ -314,6 +361,14 @@ mod tests {
         assert_eq!(config.data_dir, PathBuf::from("./arbiter-data"));
         assert_eq!(config.http, "127.0.0.1:8080");
         assert_eq!(config.tcp, "127.0.0.1:7000");
+        assert_eq!(config.spacegoo.as_deref(), Some("127.0.0.1:6000"));
+        let off = ServeArgs {
+            spacegoo: Some("off".to_string()),
+            ..ServeArgs::default()
+        };
+        assert_eq!(Config::resolve(&off).unwrap().spacegoo, None);
+        assert_eq!(config.qgame.as_deref(), Some("127.0.0.1:45678"));
+        assert_eq!(config.qgame_port.signup_period, Duration::from_secs(20));
         assert_eq!(config.database_url, "sqlite://./arbiter-data/arbiter.db");
         assert_eq!(config.deadline("spacegoo"), Duration::from_secs(3));
         assert_eq!(config.deadline("tae"), DEFAULT_DEADLINE);

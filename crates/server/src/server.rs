@@ -14,6 +14,7 @@ use tokio_util::sync::CancellationToken;
 use crate::config::{redact_url, Config};
 use crate::http::{self, AppState};
 use crate::hub::Hub;
+use crate::ports;
 use crate::transport::tcp;
 
 /// A running server.
@@ -23,6 +24,10 @@ pub struct Server {
     pub tcp_addr: SocketAddr,
     /// HTTP, WebSocket (`/ws`) and the API.
     pub http_addr: SocketAddr,
+    /// The spacegoo port's bound address, when it is on.
+    pub spacegoo_addr: Option<SocketAddr>,
+    /// The Q-Game port's bound address, when it is on.
+    pub qgame_addr: Option<SocketAddr>,
     pub data_dir: PathBuf,
     /// Matches a previous run left running, now marked aborted.
     pub aborted_on_start: u64,
@@ -64,8 +69,32 @@ impl Server {
         let http_listener = TcpListener::bind(&config.http)
             .await
             .with_context(|| format!("cannot listen on {} (HTTP)", config.http))?;
+        let spacegoo_listener = match &config.spacegoo {
+            Some(address) => Some(
+                TcpListener::bind(address)
+                    .await
+                    .with_context(|| format!("cannot listen on {address} (spacegoo port)"))?,
+            ),
+            None => None,
+        };
+        let qgame_listener = match &config.qgame {
+            Some(address) => Some(
+                std::net::TcpListener::bind(address)
+                    .with_context(|| format!("cannot listen on {address} (Q-Game port)"))?,
+            ),
+            None => None,
+        };
+        let qgame_addr = match &qgame_listener {
+            Some(listener) => Some(listener.local_addr()?),
+            None => None,
+        };
+        let qgame_options = config.qgame_port;
         let tcp_addr = tcp_listener.local_addr()?;
         let http_addr = http_listener.local_addr()?;
+        let spacegoo_addr = match &spacegoo_listener {
+            Some(listener) => Some(listener.local_addr()?),
+            None => None,
+        };
         let data_dir = config.data_dir.clone();
         let pairing_interval = config.pairing_interval;
         let hub = Arc::new(Hub::new(config, store));
@@ -93,6 +122,22 @@ impl Server {
                 tracing::error!(%error, "the HTTP server stopped");
             }
         }));
+        if let Some(listener) = spacegoo_listener {
+            tasks.push(ports::spacegoo::spawn_spacegoo(
+                listener,
+                hub.clone(),
+                http_addr,
+                shutdown.clone(),
+            ));
+        }
+        if let Some(listener) = qgame_listener {
+            tasks.push(ports::qgame::spawn_qgame(
+                listener,
+                hub.clone(),
+                qgame_options,
+                shutdown.clone(),
+            ));
+        }
         let matchmaker = hub.clone();
         let stop_pairing = shutdown.clone();
         tasks.push(tokio::spawn(async move {
@@ -110,6 +155,8 @@ impl Server {
             hub,
             tcp_addr,
             http_addr,
+            spacegoo_addr,
+            qgame_addr,
             data_dir,
             aborted_on_start,
             shutdown,

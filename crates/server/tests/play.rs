@@ -4,11 +4,44 @@
 
 mod common;
 
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::Duration;
 
-use arbiter_server::client::{play, BotPlan, Connection};
+use arbiter_server::client::{play, BotPlan, Connection, Decider, DeciderFactory};
 use common::*;
 use serde_json::{json, Value};
+
+/// A player that holds its first decision until the spectator is watching: a random
+/// game can be over in two moves (both players pass), before anyone could look.
+struct Gated {
+    inner: Box<dyn Decider>,
+    go: Arc<AtomicBool>,
+}
+
+impl Decider for Gated {
+    fn decide(&mut self, view: &Value, seat: usize) -> Result<Value, String> {
+        // Bounded well below the 5 s deadline: the game goes on even if the test's
+        // spectator never came.
+        for _ in 0..400 {
+            if self.go.load(Ordering::SeqCst) {
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        self.inner.decide(view, seat)
+    }
+}
+
+fn gated_random_players(ruleset: &str, go: Arc<AtomicBool>) -> DeciderFactory {
+    let mut inner = random_players(ruleset);
+    Box::new(move |config: &Value, seed: u64| {
+        Ok(Box::new(Gated {
+            inner: inner(config, seed)?,
+            go: go.clone(),
+        }) as Box<dyn Decider>)
+    })
+}
 
 async fn full_game(ruleset: &str) {
     let server = start(|config| config.default_deadline = Some(Duration::from_secs(5))).await;
@@ -22,14 +55,15 @@ async fn full_game(ruleset: &str) {
         seats: None,
     };
     let (ann, bob) = (format!("{ruleset}-ann"), format!("{ruleset}-bob"));
+    let go = Arc::new(AtomicBool::new(false));
     let first = tokio::spawn({
         let plan = plan(&ann);
-        let players = random_players(ruleset);
+        let players = gated_random_players(ruleset, go.clone());
         async move { play(&plan, players).await }
     });
     let second = tokio::spawn({
         let plan = plan(&bob);
-        let players = random_players(ruleset);
+        let players = gated_random_players(ruleset, go.clone());
         async move { play(&plan, players).await }
     });
 
@@ -56,12 +90,19 @@ async fn full_game(ruleset: &str) {
         .unwrap();
     let mut seen_views = Vec::new();
     let mut joined = Value::Null;
+    let mut released = false;
     let outcome = loop {
         let message = tokio::time::timeout(Duration::from_secs(60), watcher.recv())
             .await
             .expect("the match goes on")
             .expect("message");
         assert_ne!(message["type"], "prompt", "a spectator is never prompted");
+        assert_ne!(message["type"], "error", "{message}");
+        if !released {
+            // Watching from the first view on: let the players go.
+            go.store(true, Ordering::SeqCst);
+            released = true;
+        }
         match message["type"].as_str() {
             Some("joined") => joined = message,
             Some("view") => seen_views.push(message),

@@ -6,6 +6,7 @@
 use std::process::ExitCode;
 
 use anyhow::{anyhow, Context};
+use arbiter_bots::BotOptions;
 use arbiter_rulesets::ViewBot;
 use arbiter_server::client::{play, BotPlan, Decider};
 use serde_json::Value;
@@ -39,6 +40,13 @@ pub struct Args {
     /// Seed for the player's own randomness.
     #[arg(long, default_value_t = 0)]
     seed: u64,
+    /// Thinking time per decision for searching players (mcts), in milliseconds
+    /// [default: 100 when --iterations is not given]. Keep it below the server's deadline.
+    #[arg(long)]
+    think_ms: Option<u64>,
+    /// Search iterations per decision for searching players (mcts).
+    #[arg(long)]
+    iterations: Option<u64>,
 }
 
 /// A view bot seen as the client's decider.
@@ -63,15 +71,15 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         Some(text) => serde_json::from_str(text).context("--config is not JSON")?,
         None => Value::Null,
     };
-    // Refuse an unknown player before connecting.
-    if ruleset
-        .view_bot(
-            &args.player,
-            args.seed,
-            &ruleset.game.normalize_config(&config)?,
-        )
-        .is_none()
-    {
+    if args.think_ms == Some(0) || args.iterations == Some(0) {
+        return Err(anyhow!("--think-ms and --iterations must be at least 1"));
+    }
+    let options = BotOptions {
+        think_ms: args.think_ms,
+        iterations: args.iterations,
+    };
+    // Refuse an unknown player or a bad configuration before connecting.
+    if !ruleset.bots.contains(&args.player.as_str()) {
         return Err(anyhow!(
             "{} has no player {:?}; built-in players: {}",
             ruleset.id(),
@@ -79,6 +87,14 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             ruleset.bots.join(", ")
         ));
     }
+    ruleset
+        .try_view_bot(
+            &args.player,
+            args.seed,
+            &ruleset.game.normalize_config(&config)?,
+            &options,
+        )
+        .map_err(|why| anyhow!("cannot build {:?}: {why}", args.player))?;
     let plan = BotPlan {
         server: args.server.clone(),
         ruleset: args.ruleset.clone(),
@@ -92,9 +108,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let base_seed = args.seed;
     let factory = Box::new(move |config: &Value, seed: u64| {
         ruleset
-            .view_bot(&player, base_seed ^ seed, config)
+            .try_view_bot(&player, base_seed ^ seed, config, &options)
             .map(|bot| Box::new(ViewPlayer(bot)) as Box<dyn Decider>)
-            .ok_or_else(|| format!("no {player:?} player for this configuration"))
     });
     let runtime = tokio::runtime::Runtime::new().context("cannot start the async runtime")?;
     let report = runtime.block_on(play(&plan, factory))?;

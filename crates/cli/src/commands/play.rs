@@ -28,6 +28,14 @@ pub struct Args {
     /// Write the match record (replayable with `arbiter replay`) to this file.
     #[arg(long)]
     record: Option<PathBuf>,
+    /// Thinking time per decision for searching players (mcts), in milliseconds
+    /// [default: 100 when --iterations is not given].
+    #[arg(long)]
+    think_ms: Option<u64>,
+    /// Search iterations per decision for searching players (mcts); without
+    /// --think-ms the whole game is reproducible from its seed.
+    #[arg(long)]
+    iterations: Option<u64>,
 }
 
 /// The configuration from `--config` or `--config-file`, or null for the defaults.
@@ -64,8 +72,15 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     let config = read_config(args.config.as_deref(), args.config_file.as_ref())?;
     let config = ruleset.game.normalize_config(&config)?;
+    if args.think_ms == Some(0) || args.iterations == Some(0) {
+        return Err(anyhow!("--think-ms and --iterations must be at least 1"));
+    }
+    let options = arbiter_bots::BotOptions {
+        think_ms: args.think_ms,
+        iterations: args.iterations,
+    };
     let record = ruleset
-        .play_local(&config, &args.seats, args.seed)
+        .play_local_with(&config, &args.seats, args.seed, &options)
         .map_err(|e| anyhow!(e))?;
     if let Some(path) = &args.record {
         std::fs::write(path, serde_json::to_vec_pretty(&record)?)

@@ -32,6 +32,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         writeln!(out, "tcp      {}", server.tcp_addr)?;
         writeln!(out, "http     http://{}", server.http_addr)?;
         writeln!(out, "ws       ws://{}/ws", server.http_addr)?;
+        if let Some(spacegoo) = server.spacegoo_addr {
+            writeln!(out, "spacegoo {spacegoo}")?;
+        }
+        if let Some(qgame) = server.qgame_addr {
+            writeln!(out, "qgame    {qgame}")?;
+        }
         writeln!(out, "data     {}", server.data_dir.display())?;
         writeln!(
             out,

@@ -42,7 +42,7 @@ pub struct StartedMatch {
 pub trait MatchObserver: Send + Sync + 'static {
     fn started(&self, started: &StartedMatch);
     /// The match ended (finished or aborted) and the store has its result.
-    fn ended(&self, match_id: MatchId);
+    fn ended(&self, match_id: MatchId, result: &GameResult);
 }
 
 /// How a match ended, as the store took it.
@@ -256,10 +256,10 @@ async fn record(
     let outcome = outcome.unwrap_or_else(|| GameResult::Aborted {
         reason: "the referee stopped without a result".to_string(),
     });
-    result.send_replace(Some(outcome));
     if let Some(observer) = observer {
-        observer.ended(match_id);
+        observer.ended(match_id, &outcome);
     }
+    result.send_replace(Some(outcome));
 }
 
 /// Store the outcome and work out each seat's rating change.

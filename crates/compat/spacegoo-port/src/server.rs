@@ -13,7 +13,7 @@ use tokio::task::JoinSet;
 use tokio_util::sync::CancellationToken;
 
 use crate::accounts::Online;
-use crate::games::{Entrant, Games, MatchObserver, Seated, StartError, StartedMatch};
+use crate::games::{Entrant, GameResult, Games, MatchObserver, Seated, StartError, StartedMatch};
 use crate::lobby::Lobby;
 use crate::options::SpacegooPortOptions;
 use crate::replies;
@@ -65,10 +65,10 @@ impl MatchObserver for Running {
         }
     }
 
-    fn ended(&self, match_id: MatchId) {
+    fn ended(&self, match_id: MatchId, result: &GameResult) {
         lock(&self.ids).remove(&match_id);
         if let Some(next) = &self.next {
-            next.ended(match_id);
+            next.ended(match_id, result);
         }
     }
 }

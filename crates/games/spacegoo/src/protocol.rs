@@ -1,10 +1,10 @@
 //! The reference text protocol's command lines, turned into [`Action`]s.
 //!
 //! Tokenizer (background §5): the line is stripped of surrounding whitespace and split on
-//! spaces. A double-quoted token keeps its case and may hold anything but `"`; an
-//! unquoted token must consist of `[a-zA-Z0-9_-]` and is lowercased. Any other byte
-//! (a tab between tokens, `.` in `3.5`, an unmatched quote) is the reference's "invalid
-//! data", after which it dropped the connection.
+//! any run of whitespace (spaces, tabs, … as Python's `str.split()`). A double-quoted
+//! token keeps its case and may hold anything but `"`; an unquoted token must consist of
+//! `[a-zA-Z0-9_-]` and is lowercased. Any other byte (`.` in `3.5`, `;`, an unmatched
+//! quote) is the reference's "invalid data", after which it dropped the connection.
 //!
 //! The reference's stray empty token after two adjacent quoted tokens is a bug and is
 //! not reproduced. An empty line is reported as [`CommandError::Empty`]; the rules say
@@ -59,7 +59,7 @@ pub fn tokenize(line: &str) -> Result<Vec<String>, CommandError> {
     let mut chars = line.chars().peekable();
     while let Some(&c) = chars.peek() {
         match c {
-            ' ' => {
+            c if is_python_space(c) => {
                 chars.next();
             }
             '"' => {
@@ -77,7 +77,7 @@ pub fn tokenize(line: &str) -> Result<Vec<String>, CommandError> {
             _ => {
                 let mut token = String::new();
                 while let Some(&c) = chars.peek() {
-                    if c == ' ' {
+                    if is_python_space(c) {
                         break;
                     }
                     if !(c.is_ascii_alphanumeric() || c == '_' || c == '-') {
@@ -266,16 +266,31 @@ mod tests {
         assert_eq!(python_int("-99999999999999999999999"), Some(i64::MIN));
     }
 
+    /// The reference split on any whitespace (Python's `str.split()`), so tabs and runs
+    /// of blanks separate tokens like one space.
+    #[test]
+    fn tabs_and_runs_of_whitespace_separate_tokens() {
+        assert_eq!(
+            tokenize("send\t1  0\t\t3 0 0").unwrap(),
+            vec!["send", "1", "0", "3", "0", "0"]
+        );
+        assert_eq!(tokenize("\tnop\r").unwrap(), vec!["nop"]);
+        assert_eq!(
+            parse_command("send\t1 0 3 0 0"),
+            parse_command("send 1 0 3 0 0")
+        );
+        assert_eq!(
+            tokenize("login\t\"Ann Lee\"\tpw").unwrap(),
+            vec!["login", "Ann Lee", "pw"]
+        );
+    }
+
     #[test]
     fn errors_match_the_reference_replies() {
         assert_eq!(parse_command(""), Err(CommandError::Empty));
         assert_eq!(parse_command("   "), Err(CommandError::Empty));
         assert_eq!(
             parse_command("send 1 0 3.5 0 0"),
-            Err(CommandError::InvalidData)
-        );
-        assert_eq!(
-            parse_command("send\t1 0 3 0 0"),
             Err(CommandError::InvalidData)
         );
         assert_eq!(parse_command("nop \"x"), Err(CommandError::InvalidData));

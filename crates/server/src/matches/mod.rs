@@ -55,6 +55,9 @@ pub struct LiveMatch {
     pub rated: bool,
     pub deadline: Duration,
     pub handle: MatchHandle,
+    /// The compatibility port whose connections hold the seats, if any. Such seats
+    /// belong to those connections: a native-protocol login never attaches to them.
+    pub port: Option<&'static str>,
     /// The connection each seat's messages go to now.
     pub(crate) attached: Mutex<Vec<Option<ConnId>>>,
 }
@@ -78,8 +81,15 @@ impl LiveMatch {
             rated,
             deadline,
             handle,
+            port: None,
             attached: Mutex::new(vec![None; seats]),
         }
+    }
+
+    /// The same match, played by the clients of a compatibility port.
+    pub fn through_port(mut self, port: &'static str) -> LiveMatch {
+        self.port = Some(port);
+        self
     }
 
     pub fn player_names(&self) -> Vec<String> {
@@ -96,6 +106,7 @@ impl LiveMatch {
             ruleset: self.ruleset.clone(),
             players: self.player_names(),
             rated: self.rated,
+            port: self.port.map(str::to_string),
         }
     }
 }
@@ -126,10 +137,12 @@ impl Matches {
         lock(&self.live).values().map(|m| m.info()).collect()
     }
 
-    /// Every (match, seat) the account holds in a running match.
+    /// Every (match, seat) the account holds in a running match of the native
+    /// protocol (a port's seats stay with the port's connection).
     pub fn seats_of(&self, account: AccountId) -> Vec<(Arc<LiveMatch>, usize)> {
         lock(&self.live)
             .values()
+            .filter(|live| live.port.is_none())
             .flat_map(|live| {
                 live.players
                     .iter()

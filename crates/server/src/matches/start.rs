@@ -3,8 +3,9 @@
 //! to the end.
 
 use std::sync::Arc;
+use std::time::Duration;
 
-use arbiter_referee::{MatchSetup, Referee, SeatSetup};
+use arbiter_referee::{MatchHandle, MatchSetup, Program, Referee, SeatKind, SeatSetup};
 use arbiter_rulesets::Ruleset;
 use arbiter_store::{NewMatch, RatingSystem, SeatRecord, INITIAL_DISPLAY};
 use serde_json::Value;
@@ -14,6 +15,16 @@ use super::{LiveMatch, Player};
 use crate::hub::{Hub, SeatPlan};
 use crate::protocol::ServerMessage;
 use crate::session::Refusal;
+
+/// How a compatibility port's match differs from a native one: its seats are played
+/// in-process by the port's adapters (one [`Program`] per seat, each speaking the
+/// port's protocol to its client), and the referee's deadline is the port's.
+pub struct PortMatch {
+    pub port: &'static str,
+    /// Per decision; a port may make several calls to its client for one decision.
+    pub deadline: Duration,
+    pub programs: Vec<Program>,
+}
 
 impl Hub {
     /// Start a match of `ruleset` with `config` (already normalized), one plan per seat.
@@ -25,6 +36,38 @@ impl Hub {
         seats: Vec<SeatPlan>,
         rated: bool,
     ) -> Result<i64, Refusal> {
+        let (match_id, _) = self.start(ruleset, config, seats, rated, None).await?;
+        Ok(match_id)
+    }
+
+    /// Start a rated match for a compatibility port: stored, rated, listed and
+    /// watchable like a native one, its seats played by `port.programs`. Returns the
+    /// match id and the referee's handle (the match may be over, and gone from the live
+    /// list, before the caller could look it up there).
+    pub async fn start_port_match(
+        self: &Arc<Self>,
+        ruleset: &Ruleset,
+        config: Value,
+        seats: Vec<SeatPlan>,
+        port: PortMatch,
+    ) -> Result<(i64, MatchHandle), Refusal> {
+        if port.programs.len() != seats.len() {
+            return Err(Refusal::new(
+                "bad_seats",
+                "a port match needs one program per seat",
+            ));
+        }
+        self.start(ruleset, config, seats, true, Some(port)).await
+    }
+
+    async fn start(
+        self: &Arc<Self>,
+        ruleset: &Ruleset,
+        config: Value,
+        seats: Vec<SeatPlan>,
+        rated: bool,
+        port: Option<PortMatch>,
+    ) -> Result<(i64, MatchHandle), Refusal> {
         let seed: u64 = rand::random();
         let initial = ruleset
             .game
@@ -62,7 +105,10 @@ impl Hub {
             rating,
         };
         let match_id = self.store.create_match(&new).await?;
-        let deadline = self.config.deadline(ruleset.id());
+        let deadline = match &port {
+            Some(port) => port.deadline,
+            None => self.config.deadline(ruleset.id()),
+        };
         let setup = MatchSetup {
             match_id,
             ruleset: ruleset.clone(),
@@ -71,9 +117,13 @@ impl Hub {
             seats: seats
                 .iter()
                 .enumerate()
-                .map(|(seat, plan)| match &plan.player {
-                    Player::Account { name, .. } => SeatSetup::remote(name.clone()),
-                    Player::Bot { bot, name } => SeatSetup::house(
+                .map(|(seat, plan)| match (&plan.player, &port) {
+                    (player, Some(port)) => SeatSetup {
+                        name: player.name().to_string(),
+                        kind: SeatKind::Program(port.programs[seat].clone()),
+                    },
+                    (Player::Account { name, .. }, None) => SeatSetup::remote(name.clone()),
+                    (Player::Bot { bot, name }, None) => SeatSetup::house(
                         name.clone(),
                         bot.clone(),
                         seed ^ (seat as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15),
@@ -90,7 +140,7 @@ impl Hub {
                 return Err(Refusal::new("bad_config", error.to_string()));
             }
         };
-        let live = Arc::new(LiveMatch::new(
+        let mut live = LiveMatch::new(
             match_id,
             ruleset.id().to_string(),
             config.clone(),
@@ -98,7 +148,12 @@ impl Hub {
             rated,
             deadline,
             handle,
-        ));
+        );
+        if let Some(port) = &port {
+            live = live.through_port(port.port);
+        }
+        let live = Arc::new(live);
+        let handle = live.handle.clone();
         self.matches.insert(live.clone());
         self.metrics.match_started();
         tracing::info!(match_id, ruleset = ruleset.id(), players = ?live.player_names(), rated, "match started");
@@ -129,7 +184,7 @@ impl Hub {
                 tracing::warn!(match_id, %aborted, "match aborted");
             }
         });
-        Ok(match_id)
+        Ok((match_id, handle))
     }
 
     /// The rating matchmaking pairs by (the starting value before a first rated game).

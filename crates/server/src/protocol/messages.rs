@@ -189,6 +189,10 @@ pub struct MatchInfo {
     pub ruleset: String,
     pub players: Vec<String>,
     pub rated: bool,
+    /// The compatibility port whose clients play it (`spacegoo`, `qgame`); absent for
+    /// matches of the native protocol.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub port: Option<String>,
 }
 
 /// Everything the server sends that does not come from a referee. Referee messages

@@ -21,6 +21,12 @@ pub struct TestServer {
 /// A server on 127.0.0.1:0 with SQLite in a fresh directory, fast matchmaking, and the
 /// configuration tweaked by `tweak`.
 pub async fn start(tweak: impl FnOnce(&mut Config)) -> TestServer {
+    if let Ok(filter) = std::env::var("ARBITER_TEST_LOG") {
+        let _ = tracing_subscriber::fmt()
+            .with_env_filter(tracing_subscriber::EnvFilter::new(filter))
+            .with_writer(std::io::stderr)
+            .try_init();
+    }
     let dir = tempfile::tempdir().expect("temp dir");
     let mut config = Config::for_data_dir(dir.path().join("data"));
     config.pairing_interval = Duration::from_millis(100);

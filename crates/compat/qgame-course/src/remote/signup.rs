@@ -97,8 +97,9 @@ pub fn sign_up(
     Ok(Vec::new())
 }
 
-/// The first message must be a valid name and arrive in time.
-fn read_name(mut stream: DeadlineStream, wait: Duration) -> Result<Recruit, String> {
+/// The first message must be a valid name and arrive in time. (Also used by the
+/// server's long-running Q-Game port, which keeps its own waiting periods.)
+pub fn read_name(mut stream: DeadlineStream, wait: Duration) -> Result<Recruit, String> {
     stream.set_deadline(Some(Instant::now() + wait));
     let mut connection = JsonReader::with_limit(stream, MAX_NAME_MESSAGE_BYTES);
     let outcome = match connection.next_value() {

@@ -7,7 +7,9 @@ use std::net::SocketAddr;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use arbiter_spacegoo_port::{serve, MatchObserver, PortContext, SpacegooPortOptions, StartedMatch};
+use arbiter_spacegoo_port::{
+    serve, GameResult, MatchObserver, PortContext, SpacegooPortOptions, StartedMatch,
+};
 use arbiter_store::{MatchId, Store};
 use tokio::net::TcpListener;
 use tokio::task::JoinHandle;
@@ -35,7 +37,7 @@ impl MatchObserver for Seen {
         self.started.lock().expect("lock").push(started.clone());
     }
 
-    fn ended(&self, match_id: MatchId) {
+    fn ended(&self, match_id: MatchId, _result: &GameResult) {
         self.ended.lock().expect("lock").push(match_id);
     }
 }

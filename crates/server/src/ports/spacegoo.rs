@@ -1,0 +1,85 @@
+//! The spacegoo port (`--spacegoo`): the `arbiter-spacegoo-port` crate speaks the
+//! reference text protocol and runs its matches with the referee and the shared store;
+//! it tells the hub of each one (through [`HubObserver`]) so it is listed, counted and
+//! watchable like a native match while it runs.
+
+use std::sync::Arc;
+
+use arbiter_spacegoo_port::{GameResult, MatchObserver, SpacegooPortOptions, StartedMatch};
+use arbiter_store::MatchId;
+use tokio::net::TcpListener;
+use tokio::task::JoinHandle;
+use tokio_util::sync::CancellationToken;
+
+use crate::hub::Hub;
+use crate::matches::{LiveMatch, Player};
+
+/// Registers a port's matches with the hub while they run.
+pub struct HubObserver {
+    hub: Arc<Hub>,
+    port: &'static str,
+}
+
+impl MatchObserver for HubObserver {
+    fn started(&self, started: &StartedMatch) {
+        let players = started
+            .players
+            .iter()
+            .map(|entrant| Player::Account {
+                id: entrant.account,
+                name: entrant.name.clone(),
+            })
+            .collect();
+        let live = LiveMatch::new(
+            started.match_id,
+            arbiter_spacegoo_port::games::RULESET.to_string(),
+            started.config.clone(),
+            players,
+            true,
+            started.deadline,
+            started.handle.clone(),
+        )
+        .through_port(self.port);
+        tracing::info!(match_id = started.match_id, port = self.port, players = ?live.player_names(), "port match started");
+        self.hub.matches.insert(Arc::new(live));
+        self.hub.metrics.match_started();
+    }
+
+    fn ended(&self, match_id: MatchId, result: &GameResult) {
+        self.hub.matches.remove(match_id);
+        let finished = !matches!(result, GameResult::Aborted { .. });
+        self.hub.metrics.match_ended(finished);
+        if let GameResult::Unrated { why } = result {
+            self.hub.metrics.store_failure();
+            tracing::error!(match_id, %why, "port match finished unrated");
+        }
+    }
+}
+
+/// Serve the spacegoo text protocol on `listener` until `shutdown`, with the server's
+/// store, its spacegoo deadline, and finished games linked to the replay API at `http`.
+pub fn spawn_spacegoo(
+    listener: TcpListener,
+    hub: Arc<Hub>,
+    http: std::net::SocketAddr,
+    shutdown: CancellationToken,
+) -> JoinHandle<()> {
+    let options = SpacegooPortOptions {
+        deadline: hub.config.deadline(arbiter_spacegoo_port::games::RULESET),
+        game_url: format!("http://{http}/api/matches/{{id}}/replay"),
+        ..SpacegooPortOptions::default()
+    };
+    let context = arbiter_spacegoo_port::PortContext {
+        store: hub.store.clone(),
+        options,
+        observer: Some(Arc::new(HubObserver {
+            hub: hub.clone(),
+            port: "spacegoo",
+        })),
+    };
+    tokio::spawn(async move {
+        if let Err(error) = arbiter_spacegoo_port::serve(listener, context, shutdown).await {
+            tracing::error!(%error, "the spacegoo port stopped");
+        }
+    })
+}

@@ -1,0 +1,167 @@
+//! The Q-Game port mounted by the server: the course's own remote clients (in-house
+//! strategy players behind the course's proxy referee) sign up by name, play a whole
+//! game, and get their `win` calls; the match is an ordinary one: listed while it runs,
+//! then stored with its outcome, replayable and rated under the course players'
+//! accounts. A client that breaks the protocol is ejected with the reason recorded.
+
+mod common;
+
+use std::time::Duration;
+
+use arbiter_qgame_course::actors::{ActorLevel, ActorSpec};
+use arbiter_qgame_course::remote::client::{run_client, ClientEnd, ClientKind};
+use arbiter_qgame_course::remote::SessionEnd;
+use common::*;
+use serde_json::{json, Value};
+
+fn client(spec: Value) -> ClientKind {
+    ClientKind::Player(ActorSpec::parse(&spec, ActorLevel::Loops).expect("a JActor"))
+}
+
+/// Run `clients` against the port, a little apart so sign-up order is theirs.
+async fn play(port: u16, clients: Vec<ClientKind>) -> Vec<ClientEnd> {
+    let mut running = Vec::new();
+    for kind in clients {
+        running.push(tokio::task::spawn_blocking(move || {
+            run_client("127.0.0.1", port, &kind).end
+        }));
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let mut ends = Vec::new();
+    for task in running {
+        ends.push(task.await.expect("client thread"));
+    }
+    ends
+}
+
+/// The only match in the store, once it has ended.
+async fn the_match(http: &str) -> Value {
+    for _ in 0..200 {
+        let (status, list) = http_get(http, "/api/matches?ruleset=qgame", None).await;
+        assert_eq!(status, 200);
+        if let Some(id) = list["matches"][0]["id"].as_i64() {
+            let stored = finished_match(http, id).await;
+            if stored["status"] != "running" {
+                return stored;
+            }
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    panic!("no finished Q-Game match");
+}
+
+/// A server with its Q-Game port on (one-second waiting periods), and the port.
+async fn with_qgame_port() -> (TestServer, u16) {
+    let server = start(|config| {
+        config.qgame = Some("127.0.0.1:0".to_string());
+        config.qgame_port.signup_period = Duration::from_secs(1);
+    })
+    .await;
+    let port = server
+        .server
+        .qgame_addr
+        .expect("the Q-Game port is on")
+        .port();
+    (server, port)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn course_clients_play_a_rated_replayable_match_through_the_port() {
+    let (server, port) = with_qgame_port().await;
+
+    // While the game runs, the native protocol lists it with its port.
+    let watcher = tokio::spawn({
+        let tcp = server.tcp.clone();
+        async move {
+            let mut watcher = arbiter_server::client::Connection::connect(&tcp)
+                .await
+                .expect("connect");
+            for _ in 0..300 {
+                watcher.send(&json!({"type": "matches"})).await.unwrap();
+                let list = until(&mut watcher, 5, |m| m["type"] == "matches").await;
+                if let Some(found) = list["matches"].as_array().and_then(|l| l.first()) {
+                    return Some(found.clone());
+                }
+                tokio::time::sleep(Duration::from_millis(20)).await;
+            }
+            None
+        }
+    });
+
+    let ends = play(
+        port,
+        vec![
+            client(json!(["ann", "dag"])),
+            client(json!(["bob", "ldasg"])),
+        ],
+    )
+    .await;
+    for end in &ends {
+        assert!(
+            matches!(end, ClientEnd::Session(SessionEnd::Finished { .. })),
+            "{ends:?}"
+        );
+    }
+    let won: Vec<bool> = ends
+        .iter()
+        .map(|e| matches!(e, ClientEnd::Session(SessionEnd::Finished { won: true })))
+        .collect();
+    assert!(won.contains(&true), "someone wins: {ends:?}");
+
+    let listed = watcher.await.unwrap().expect("the match was listed");
+    assert_eq!(listed["port"], "qgame", "{listed}");
+    assert_eq!(listed["players"], json!(["qgame-ann", "qgame-bob"]));
+
+    let stored = the_match(&server.http).await;
+    assert_eq!(stored["status"], "finished", "{stored}");
+    let id = stored["id"].as_i64().unwrap();
+    // Whoever the store says won is the client that heard `win(true)`.
+    let ranks = stored["outcome"]["ranks"]
+        .as_array()
+        .expect("ranks")
+        .clone();
+    for (seat, won) in won.iter().enumerate() {
+        assert_eq!(*won, ranks[seat] == 1, "seat {seat}: {stored}");
+    }
+    let (status, replay) = http_get(&server.http, &format!("/api/matches/{id}/replay"), None).await;
+    assert_eq!(status, 200, "{replay}");
+    assert_eq!(replay["outcome"], stored["outcome"]);
+    let (_, board) = http_get(&server.http, "/api/leaderboard/qgame", None).await;
+    let names: Vec<&str> = board["entries"]
+        .as_array()
+        .expect("entries")
+        .iter()
+        .filter_map(|e| e["name"].as_str())
+        .collect();
+    assert_eq!(names.len(), 2, "{board}");
+    assert!(names.contains(&"qgame-ann") && names.contains(&"qgame-bob"));
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_client_that_raises_is_ejected_with_the_reason_recorded() {
+    let (server, port) = with_qgame_port().await;
+    // `[name, strategy, "take-turn"]` raises on its first take-turn call, which closes
+    // its connection as the course's client does.
+    let ends = play(
+        port,
+        vec![
+            client(json!(["carl", "dag", "take-turn"])),
+            client(json!(["dora", "dag"])),
+        ],
+    )
+    .await;
+    assert!(
+        matches!(
+            ends[1],
+            ClientEnd::Session(SessionEnd::Finished { won: true })
+        ),
+        "{ends:?}"
+    );
+    let stored = the_match(&server.http).await;
+    assert_eq!(stored["status"], "finished", "{stored}");
+    let reason = stored["outcome"]["ejected"][0].as_str().unwrap_or_default();
+    assert!(reason.contains("take-turn"), "{stored}");
+    assert_eq!(stored["outcome"]["ejected"][1], Value::Null, "{stored}");
+    server.stop().await;
+}

@@ -1,0 +1,190 @@
+//! The spacegoo port mounted by the server: two clients speaking the reference text
+//! protocol play a whole game; while it runs the match is listed and watchable over the
+//! native protocol like any other, and afterwards it is stored, rated and replayable
+//! through the HTTP API. Accounts are the server's own: the port's login created them,
+//! and the native protocol accepts the same names and passwords (but never hands a
+//! port's seat to another connection).
+
+mod common;
+
+use std::time::Duration;
+
+use arbiter_server::client::Connection;
+use common::*;
+use serde_json::{json, Value};
+use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+use tokio::net::TcpStream;
+use tokio::sync::watch;
+
+/// A spacegoo client written from the protocol description: log in, wait for the
+/// go-ahead, then answer every state line with `nop` until the server says goodbye.
+/// Returns every line it read.
+async fn nop_client(
+    address: String,
+    name: &'static str,
+    mut go: watch::Receiver<bool>,
+) -> Vec<String> {
+    let stream = TcpStream::connect(&address).await.expect("connect");
+    let (read, mut write) = stream.into_split();
+    let mut lines = BufReader::new(read).lines();
+    let mut seen = Vec::new();
+    write
+        .write_all(format!("login {name} secret-{name}\n").as_bytes())
+        .await
+        .expect("write");
+    let mut waited = false;
+    while let Ok(Ok(Some(line))) =
+        tokio::time::timeout(Duration::from_secs(30), lines.next_line()).await
+    {
+        if line.starts_with('{') {
+            if !waited {
+                // Hold the first round until the spectator is watching.
+                let _ = go.wait_for(|&ready| ready).await;
+                waited = true;
+            }
+            write.write_all(b"nop\n").await.expect("write");
+        }
+        let closing = line.starts_with("closing connection");
+        seen.push(line);
+        if closing {
+            break;
+        }
+    }
+    seen
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_spacegoo_port_game_is_an_ordinary_match() {
+    let server = start(|config| config.spacegoo = Some("127.0.0.1:0".to_string())).await;
+    let port = server
+        .server
+        .spacegoo_addr
+        .expect("the spacegoo port is on")
+        .to_string();
+    let (go, ready) = watch::channel(false);
+    let ann = tokio::spawn(nop_client(port.clone(), "ann", ready.clone()));
+    let bob = tokio::spawn(nop_client(port.clone(), "bob", ready));
+
+    // The native protocol lists the port's match, marked with its port, and lets a
+    // spectator watch it.
+    let mut watcher = Connection::connect(&server.tcp).await.expect("connect");
+    let listed = loop {
+        watcher.send(&json!({"type": "matches"})).await.unwrap();
+        let list = until(&mut watcher, 5, |m| m["type"] == "matches").await;
+        if let Some(found) = list["matches"].as_array().and_then(|l| l.first()) {
+            break found.clone();
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    };
+    assert_eq!(listed["ruleset"], "spacegoo", "{listed}");
+    assert_eq!(listed["port"], "spacegoo", "{listed}");
+    assert_eq!(listed["rated"], true, "{listed}");
+    let mut players: Vec<String> = listed["players"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p.as_str().unwrap().to_string())
+        .collect();
+    players.sort();
+    assert_eq!(players, ["ann", "bob"]);
+    let match_id = listed["match"].as_i64().unwrap();
+
+    // The same account over the native protocol: the password the port stored works,
+    // but the seat stays with the spacegoo connection.
+    let mut native = Connection::connect(&server.tcp).await.expect("connect");
+    native
+        .send(&json!({"type": "login", "name": "ann", "password": "secret-ann"}))
+        .await
+        .unwrap();
+    until(&mut native, 10, |m| {
+        assert_ne!(m["type"], "error", "{m}");
+        m["type"] == "logged_in"
+    })
+    .await;
+    native
+        .send(&json!({"type": "act", "match": match_id, "action": "nop"}))
+        .await
+        .unwrap();
+    let refused = until(&mut native, 5, |m| m["type"] == "error").await;
+    assert_eq!(refused["code"], "not_seated", "{refused}");
+
+    watcher
+        .send(&json!({"type": "spectate", "match": match_id}))
+        .await
+        .unwrap();
+    until(&mut watcher, 5, |m| m["type"] == "joined").await;
+    go.send_replace(true);
+    let mut views = 0;
+    let outcome = loop {
+        let message = tokio::time::timeout(Duration::from_secs(30), watcher.recv())
+            .await
+            .expect("the match goes on")
+            .expect("message");
+        assert_ne!(message["type"], "prompt", "a spectator is never prompted");
+        match message["type"].as_str() {
+            Some("view") => views += 1,
+            Some("outcome") => break message,
+            _ => {}
+        }
+    };
+    assert!(views > 0);
+
+    let ann = ann.await.unwrap();
+    let bob = bob.await.unwrap();
+    for lines in [&ann, &bob] {
+        assert!(
+            lines.iter().any(|l| l.starts_with("game ended")),
+            "{lines:?}"
+        );
+        let link = lines
+            .iter()
+            .find(|l| l.starts_with("This game is now available at"))
+            .expect("a link to the game");
+        assert!(
+            link.ends_with(&format!("/api/matches/{match_id}/replay")),
+            "{link}"
+        );
+    }
+
+    // Stored, rated and replayable like a native match.
+    let stored = finished_match(&server.http, match_id).await;
+    assert_eq!(stored["status"], "finished", "{stored}");
+    assert_eq!(stored["ruleset"], "spacegoo");
+    assert_eq!(stored["outcome"], outcome["outcome"]);
+    let (status, replay) = http_get(
+        &server.http,
+        &format!("/api/matches/{match_id}/replay"),
+        None,
+    )
+    .await;
+    assert_eq!(status, 200, "{replay}");
+    assert_eq!(
+        replay["steps"].as_array().map(Vec::len),
+        stored["moves"].as_u64().map(|m| m as usize + 1)
+    );
+    let (status, board) = http_get(&server.http, "/api/leaderboard/spacegoo", None).await;
+    assert_eq!(status, 200);
+    assert_eq!(
+        board["entries"].as_array().map(Vec::len),
+        Some(2),
+        "{board}"
+    );
+
+    // Counted like any other match, and gone from the live list.
+    let (_, metrics) = http_get(&server.http, "/metrics", None).await;
+    let metrics = metrics.as_str().unwrap_or_default().to_string();
+    for line in [
+        "arbiter_matches_started_total 1",
+        "arbiter_matches_ended_total{status=\"finished\"} 1",
+        "arbiter_matches_running 0",
+    ] {
+        assert!(
+            metrics.lines().any(|l| l == line),
+            "{line} missing:\n{metrics}"
+        );
+    }
+    watcher.send(&json!({"type": "matches"})).await.unwrap();
+    let list = until(&mut watcher, 5, |m| m["type"] == "matches").await;
+    assert_eq!(list["matches"], Value::Array(Vec::new()));
+    server.stop().await;
+}
