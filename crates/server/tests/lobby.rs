@@ -43,11 +43,11 @@ async fn a_table_filled_with_house_bots_plays_to_the_end() {
     assert_eq!(error["code"], "unknown_bot");
     assert!(error["message"].as_str().unwrap().contains("greedy"));
     owner
-        .send(&json!({"type": "add_bot", "table": id, "bot": "greedy", "seat": 3}))
+        .send(&json!({"type": "add_bot", "table": id, "bot": "mcts", "seat": 3}))
         .await
         .unwrap();
     let update = until(&mut owner, 5, |m| {
-        m["type"] == "table" && m["seats"][3]["player"] == "bot:greedy"
+        m["type"] == "table" && m["seats"][3]["player"] == "bot:mcts"
     })
     .await;
     assert!(update["seats"][2]["player"].is_null());
@@ -57,10 +57,11 @@ async fn a_table_filled_with_house_bots_plays_to_the_end() {
         .unwrap();
     let started = until(&mut owner, 5, |m| m["type"] == "match_started").await;
     assert_eq!(started["players"][2], "random#3");
-    assert_eq!(started["players"][3], "greedy#4");
+    assert_eq!(started["players"][3], "mcts#4");
     assert_eq!(started["rated"], false);
     let match_id = started["match"].as_i64().unwrap();
-    // Both people resign at their first chance; the bots play on to the end.
+    // Both people resign at their first chance; the bots (the search bot thinking
+    // 100 ms a decision on the blocking pool) play on to the end.
     owner
         .send(&json!({"type": "resign", "match": match_id}))
         .await
@@ -72,7 +73,7 @@ async fn a_table_filled_with_house_bots_plays_to_the_end() {
     assert_eq!(outcome["outcome"]["ejected"][1], "resigned");
     let stored = finished_match(&server.http, match_id).await;
     assert_eq!(stored["status"], "finished");
-    assert_eq!(stored["seats"][3]["bot"], "greedy", "{stored}");
+    assert_eq!(stored["seats"][3]["bot"], "mcts", "{stored}");
     server.stop().await;
 }
 
