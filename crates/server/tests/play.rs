@@ -187,27 +187,16 @@ async fn full_game(ruleset: &str) {
     assert_eq!(profile["counts"]["finished"], 1, "{profile}");
     assert_eq!(profile["ratings"][0]["ruleset"], ruleset);
     // The match leaves the live list once its store writer is done.
-    let mut metrics = String::new();
-    for _ in 0..100 {
-        let (status, body) = http_get(&server.http, "/metrics", None).await;
-        assert_eq!(status, 200);
-        metrics = body.as_str().unwrap_or_default().to_string();
-        if metrics.lines().any(|l| l == "arbiter_matches_running 0") {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-    for line in [
-        "arbiter_matches_started_total 1",
-        "arbiter_matches_ended_total{status=\"finished\"} 1",
-        "arbiter_matches_running 0",
-        "arbiter_store_failures_total 0",
-    ] {
-        assert!(
-            metrics.lines().any(|l| l == line),
-            "{line} missing:\n{metrics}"
-        );
-    }
+    assert_settled_metrics(
+        &server.http,
+        &[
+            "arbiter_matches_started_total 1",
+            "arbiter_matches_ended_total{status=\"finished\"} 1",
+            "arbiter_matches_running 0",
+            "arbiter_store_failures_total 0",
+        ],
+    )
+    .await;
     server.stop().await;
 }
 

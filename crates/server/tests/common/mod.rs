@@ -243,3 +243,24 @@ impl Raw {
             .collect()
     }
 }
+
+/// Once no match is running any more (a match leaves the live list when its store
+/// writer is done), check that `/metrics` has every one of `lines`.
+pub async fn assert_settled_metrics(http: &str, lines: &[&str]) {
+    let mut metrics = String::new();
+    for _ in 0..100 {
+        let (status, body) = http_get(http, "/metrics", None).await;
+        assert_eq!(status, 200);
+        metrics = body.as_str().unwrap_or_default().to_string();
+        if metrics.lines().any(|l| l == "arbiter_matches_running 0") {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    for line in lines {
+        assert!(
+            metrics.lines().any(|l| l == *line),
+            "{line} missing:\n{metrics}"
+        );
+    }
+}
