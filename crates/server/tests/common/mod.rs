@@ -244,6 +244,14 @@ impl Raw {
     }
 }
 
+/// `/metrics` after exactly one match has started and finished, stored without failure.
+pub const ONE_MATCH_FINISHED: [&str; 4] = [
+    "arbiter_matches_started_total 1",
+    "arbiter_matches_ended_total{status=\"finished\"} 1",
+    "arbiter_matches_running 0",
+    "arbiter_store_failures_total 0",
+];
+
 /// Once no match is running any more (a match leaves the live list when its store
 /// writer is done), check that `/metrics` has every one of `lines`.
 pub async fn assert_settled_metrics(http: &str, lines: &[&str]) {
