@@ -166,13 +166,22 @@ impl Server {
 
     /// Stop accepting, close every connection, mark running matches aborted, and close
     /// the store.
-    pub async fn shutdown(self) {
+    pub async fn shutdown(mut self) {
         self.shutdown.cancel();
-        for task in self.tasks {
+        for task in std::mem::take(&mut self.tasks) {
             let _ = task.await;
         }
         self.hub.abort_running("the server shut down").await;
         self.hub.store.close().await;
         tracing::info!("arbiter server stopped");
+    }
+}
+
+/// A server dropped without [`Server::shutdown`] (a failed test, a panicking embedder)
+/// still stops its accept loops, so that nothing (the Q-Game port's sign-up thread
+/// above all) keeps the runtime from shutting down.
+impl Drop for Server {
+    fn drop(&mut self) {
+        self.shutdown.cancel();
     }
 }

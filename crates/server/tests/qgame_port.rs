@@ -18,6 +18,36 @@ fn client(spec: Value) -> ClientKind {
     ClientKind::Player(ActorSpec::parse(&spec, ActorLevel::Loops).expect("a JActor"))
 }
 
+/// A client written in the test from the protocol description that answers `setup`
+/// only after `delay` (within the call limit), then passes every turn: as the first to
+/// sign up it holds the match open long enough to be seen live. Returns the calls.
+fn slow_passer(port: u16, name: &str, delay: Duration) -> Vec<String> {
+    use std::io::{BufRead, BufReader, Write};
+    let mut stream = std::net::TcpStream::connect(("127.0.0.1", port)).expect("connect");
+    let mut calls = Vec::new();
+    writeln!(stream, "\"{name}\"").expect("sign up");
+    let reader = BufReader::new(stream.try_clone().expect("clone"));
+    for line in reader.lines() {
+        let Ok(line) = line else { break };
+        let call: Value = serde_json::from_str(&line).expect("one JSON value per line");
+        let method = call[0].as_str().unwrap_or_default().to_string();
+        if method == "setup" {
+            std::thread::sleep(delay);
+        }
+        let reply = if method == "take-turn" {
+            "pass"
+        } else {
+            "void"
+        };
+        writeln!(stream, "\"{reply}\"").expect("reply");
+        calls.push(method.clone());
+        if method == "win" {
+            break;
+        }
+    }
+    calls
+}
+
 /// Run `clients` against the port, a little apart so sign-up order is theirs.
 async fn play(port: u16, clients: Vec<ClientKind>) -> Vec<ClientEnd> {
     let mut running = Vec::new();
@@ -88,6 +118,10 @@ async fn course_clients_play_a_rated_replayable_match_through_the_port() {
         }
     });
 
+    // Seat 0: a slow client, so the match is surely running when the watcher looks.
+    let slow =
+        tokio::task::spawn_blocking(move || slow_passer(port, "cal", Duration::from_millis(700)));
+    tokio::time::sleep(Duration::from_millis(100)).await;
     let ends = play(
         port,
         vec![
@@ -96,6 +130,13 @@ async fn course_clients_play_a_rated_replayable_match_through_the_port() {
         ],
     )
     .await;
+    let calls = slow.await.expect("the slow client");
+    assert_eq!(
+        calls.first().map(String::as_str),
+        Some("setup"),
+        "{calls:?}"
+    );
+    assert_eq!(calls.last().map(String::as_str), Some("win"), "{calls:?}");
     for end in &ends {
         assert!(
             matches!(end, ClientEnd::Session(SessionEnd::Finished { .. })),
@@ -110,7 +151,10 @@ async fn course_clients_play_a_rated_replayable_match_through_the_port() {
 
     let listed = watcher.await.unwrap().expect("the match was listed");
     assert_eq!(listed["port"], "qgame", "{listed}");
-    assert_eq!(listed["players"], json!(["qgame-ann", "qgame-bob"]));
+    assert_eq!(
+        listed["players"],
+        json!(["qgame-cal", "qgame-ann", "qgame-bob"])
+    );
 
     let stored = the_match(&server.http).await;
     assert_eq!(stored["status"], "finished", "{stored}");
@@ -120,7 +164,8 @@ async fn course_clients_play_a_rated_replayable_match_through_the_port() {
         .as_array()
         .expect("ranks")
         .clone();
-    for (seat, won) in won.iter().enumerate() {
+    for (client, won) in won.iter().enumerate() {
+        let seat = client + 1;
         assert_eq!(*won, ranks[seat] == 1, "seat {seat}: {stored}");
     }
     let (status, replay) = http_get(&server.http, &format!("/api/matches/{id}/replay"), None).await;
@@ -133,7 +178,7 @@ async fn course_clients_play_a_rated_replayable_match_through_the_port() {
         .iter()
         .filter_map(|e| e["name"].as_str())
         .collect();
-    assert_eq!(names.len(), 2, "{board}");
+    assert_eq!(names.len(), 3, "{board}");
     assert!(names.contains(&"qgame-ann") && names.contains(&"qgame-bob"));
     server.stop().await;
 }
@@ -163,5 +208,41 @@ async fn a_client_that_raises_is_ejected_with_the_reason_recorded() {
     let reason = stored["outcome"]["ejected"][0].as_str().unwrap_or_default();
     assert!(reason.contains("take-turn"), "{stored}");
     assert_eq!(stored["outcome"]["ejected"][1], Value::Null, "{stored}");
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_name_already_waiting_is_refused_whatever_its_case() {
+    let (server, port) = with_qgame_port().await;
+    // `ANN` would be the same account as `ann`: it is closed at sign-up; ann and bob play.
+    let ends = play(
+        port,
+        vec![
+            client(json!(["ann", "dag"])),
+            client(json!(["ANN", "dag"])),
+            client(json!(["bob", "dag"])),
+        ],
+    )
+    .await;
+    assert!(
+        matches!(ends[0], ClientEnd::Session(SessionEnd::Finished { .. })),
+        "{ends:?}"
+    );
+    assert!(
+        !matches!(ends[1], ClientEnd::Session(SessionEnd::Finished { .. })),
+        "{ends:?}"
+    );
+    assert!(
+        matches!(ends[2], ClientEnd::Session(SessionEnd::Finished { .. })),
+        "{ends:?}"
+    );
+    let stored = the_match(&server.http).await;
+    let names: Vec<&str> = stored["seats"]
+        .as_array()
+        .expect("seats")
+        .iter()
+        .filter_map(|s| s["name"].as_str())
+        .collect();
+    assert_eq!(names, ["qgame-ann", "qgame-bob"], "{stored}");
     server.stop().await;
 }

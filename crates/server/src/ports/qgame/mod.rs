@@ -115,7 +115,12 @@ fn sign_up_forever(
                     .map_err(|e| e.to_string())
                     .and_then(|()| read_name(DeadlineStream::new(stream), options.name_wait));
                 match named {
-                    Ok(recruit) if waiting.iter().any(|w| w.name == recruit.name) => {
+                    // Accounts ignore case: `Ann` and `ann` would be one player twice.
+                    Ok(recruit)
+                        if waiting
+                            .iter()
+                            .any(|w| w.name.eq_ignore_ascii_case(&recruit.name)) =>
+                    {
                         tracing::info!(%peer, name = %recruit.name, "Q-Game sign-up refused: the name is already waiting");
                         recruit.connection.get_ref().close();
                     }
