@@ -136,13 +136,7 @@ async fn full_game(ruleset: &str) {
 
     // The spectator replay verifies every digest; what the spectator saw live is
     // exactly the spectators' view at that step.
-    let (status, replay) = http_get(
-        &server.http,
-        &format!("/api/matches/{match_id}/replay"),
-        None,
-    )
-    .await;
-    assert_eq!(status, 200, "{replay}");
+    let replay = spectator_replay(&server.http, match_id).await;
     let steps = replay["steps"].as_array().expect("steps");
     assert_eq!(steps.len() as u64, stored["moves"].as_u64().unwrap() + 1);
     assert_eq!(replay["outcome"], outcome["outcome"]);

@@ -168,8 +168,7 @@ async fn course_clients_play_a_rated_replayable_match_through_the_port() {
         let seat = client + 1;
         assert_eq!(*won, ranks[seat] == 1, "seat {seat}: {stored}");
     }
-    let (status, replay) = http_get(&server.http, &format!("/api/matches/{id}/replay"), None).await;
-    assert_eq!(status, 200, "{replay}");
+    let replay = spectator_replay(&server.http, id).await;
     assert_eq!(replay["outcome"], stored["outcome"]);
     let (_, board) = http_get(&server.http, "/api/leaderboard/qgame", None).await;
     let names: Vec<&str> = board["entries"]

@@ -151,13 +151,7 @@ async fn a_spacegoo_port_game_is_an_ordinary_match() {
     assert_eq!(stored["status"], "finished", "{stored}");
     assert_eq!(stored["ruleset"], "spacegoo");
     assert_eq!(stored["outcome"], outcome["outcome"]);
-    let (status, replay) = http_get(
-        &server.http,
-        &format!("/api/matches/{match_id}/replay"),
-        None,
-    )
-    .await;
-    assert_eq!(status, 200, "{replay}");
+    let replay = spectator_replay(&server.http, match_id).await;
     assert_eq!(
         replay["steps"].as_array().map(Vec::len),
         stored["moves"].as_u64().map(|m| m as usize + 1)

@@ -272,3 +272,11 @@ pub async fn assert_settled_metrics(http: &str, lines: &[&str]) {
         );
     }
 }
+
+/// The spectators' replay of a stored match (`GET /api/matches/{id}/replay`), which
+/// must be served.
+pub async fn spectator_replay(http: &str, match_id: i64) -> Value {
+    let (status, replay) = http_get(http, &format!("/api/matches/{match_id}/replay"), None).await;
+    assert_eq!(status, 200, "{replay}");
+    replay
+}
