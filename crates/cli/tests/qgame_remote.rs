@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 fn reference_case(name: &str) -> String {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../shared/conformance/qgame/reference/Integration-Tests")
+        .join("../compat/qgame-course/tests/conformance/reference/Integration-Tests")
         .join(name);
     std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }

@@ -286,10 +286,10 @@ async fn the_same_protocol_over_websocket() {
 #[tokio::test]
 async fn a_server_on_postgresql_plays_and_serves_a_game() {
     use sqlx::Connection;
-    let admin_url = "postgres://postgres@127.0.0.1:5432/postgres";
-    let mut admin = sqlx::PgConnection::connect(admin_url)
+    let admin_url = arbiter_store::testing::postgres_admin_url().await;
+    let mut admin = sqlx::PgConnection::connect(&admin_url)
         .await
-        .expect("PostgreSQL at 127.0.0.1:5432 (user postgres, trust auth)");
+        .unwrap_or_else(|e| panic!("connect to PostgreSQL at {admin_url}: {e}"));
     let nanos = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .unwrap()
@@ -299,7 +299,10 @@ async fn a_server_on_postgresql_plays_and_serves_a_game() {
         .execute(&mut admin)
         .await
         .expect("create the scratch database");
-    let url = format!("postgres://postgres@127.0.0.1:5432/{database}");
+    let url = match admin_url.rsplit_once('/') {
+        Some((server, _)) => format!("{server}/{database}"),
+        None => panic!("{admin_url} names no database"),
+    };
     let server = start(|c| {
         c.database_url = url.clone();
         c.default_deadline = Some(Duration::from_secs(5));

@@ -19,6 +19,8 @@ mod error;
 mod matches;
 mod profiles;
 mod ratings;
+#[cfg(feature = "testing")]
+pub mod testing;
 
 pub use accounts::{Account, AccountId, MAX_NAME_LEN, MAX_PASSWORD_LEN};
 pub use connect::{Backend, Store, DATABASE_FILE};

@@ -1,4 +1,4 @@
-//! Every public case of the Q-Game course (`shared/conformance/qgame`) through the
+//! Every public case of the Q-Game course (`tests/conformance`, copied from the course; see its README) through the
 //! harness modes, compared as JSON values. The data is used exactly as shipped.
 
 use std::path::{Path, PathBuf};
@@ -9,7 +9,7 @@ use arbiter_qgame_course::{run_mode, Mode};
 use serde_json::Value;
 
 fn conformance_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../../shared/conformance/qgame")
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/conformance")
 }
 
 /// Run every `N-in.json` in `folder` and compare with `N-out.json`.

@@ -1,4 +1,4 @@
-//! Every milestone-10 case of the course (`shared/conformance/qgame/reference`,
+//! Every milestone-10 case of the course (`tests/conformance/reference`,
 //! Integration-Tests and Integration-Bonus): a real server and real clients over
 //! loopback TCP, the printed result compared with `N-out.json` as JSON values.
 //!
@@ -18,7 +18,7 @@ use arbiter_qgame_course::remote::{run_clients, serve, ServerConfig, SessionEnd}
 use serde_json::Value;
 
 fn reference_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../../shared/conformance/qgame/reference")
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/conformance/reference")
 }
 
 /// The cases of one folder, in numeric order.

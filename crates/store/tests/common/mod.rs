@@ -1,9 +1,9 @@
 //! Real databases for the tests: a SQLite file in a temporary directory, and a fresh
 //! PostgreSQL database per test (dropped afterwards) so parallel runs never meet.
 //!
-//! PostgreSQL is found at `ARBITER_TEST_POSTGRES_URL`, default
-//! `postgres://postgres@127.0.0.1:5432/test`. If it cannot be reached the PostgreSQL
-//! tests fail, saying so: they never pass without having run.
+//! PostgreSQL is found (or the machine's cluster started) by
+//! `arbiter_store::testing::postgres_admin_url`; if there is none the PostgreSQL tests
+//! fail, saying so: they never pass without having run.
 
 #![allow(dead_code)]
 
@@ -11,8 +11,6 @@ use std::sync::atomic::{AtomicU32, Ordering};
 
 use arbiter_store::Store;
 use sqlx::{AnyConnection, Connection, Executor};
-
-pub const DEFAULT_POSTGRES_URL: &str = "postgres://postgres@127.0.0.1:5432/test";
 
 /// A store on a real database, and what must be cleaned up after it.
 pub struct TestDb {
@@ -55,10 +53,6 @@ pub async fn postgres() -> TestDb {
     }
 }
 
-pub fn postgres_admin_url() -> String {
-    std::env::var("ARBITER_TEST_POSTGRES_URL").unwrap_or_else(|_| DEFAULT_POSTGRES_URL.into())
-}
-
 /// A database created for one test and dropped (forcibly) when this is dropped.
 pub struct PostgresDatabase {
     admin_url: String,
@@ -70,7 +64,7 @@ impl PostgresDatabase {
     async fn create() -> PostgresDatabase {
         sqlx::any::install_default_drivers();
         static SEQ: AtomicU32 = AtomicU32::new(0);
-        let admin_url = postgres_admin_url();
+        let admin_url = arbiter_store::testing::postgres_admin_url().await;
         let name = format!(
             "arbiter_test_{}_{}",
             std::process::id(),
@@ -78,13 +72,7 @@ impl PostgresDatabase {
         );
         let mut admin = AnyConnection::connect(&admin_url)
             .await
-            .unwrap_or_else(|e| {
-                panic!(
-                    "PostgreSQL is unreachable at {admin_url} ({e}). These tests need a real \
-                 PostgreSQL: start it (pg_ctlcluster --skip-systemctl-redirect \
-                 $(ls /etc/postgresql) main start) or set ARBITER_TEST_POSTGRES_URL."
-                )
-            });
+            .unwrap_or_else(|e| panic!("connect to PostgreSQL at {admin_url}: {e}"));
         admin
             .execute(format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)").as_str())
             .await
