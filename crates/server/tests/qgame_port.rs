@@ -153,7 +153,7 @@ async fn course_clients_play_a_rated_replayable_match_through_the_port() {
     assert_eq!(listed["port"], "qgame", "{listed}");
     assert_eq!(
         listed["players"],
-        json!(["qgame-cal", "qgame-ann", "qgame-bob"])
+        json!(["qgame:cal", "qgame:ann", "qgame:bob"])
     );
 
     let stored = the_match(&server.http).await;
@@ -178,7 +178,7 @@ async fn course_clients_play_a_rated_replayable_match_through_the_port() {
         .filter_map(|e| e["name"].as_str())
         .collect();
     assert_eq!(names.len(), 3, "{board}");
-    assert!(names.contains(&"qgame-ann") && names.contains(&"qgame-bob"));
+    assert!(names.contains(&"qgame:ann") && names.contains(&"qgame:bob"));
     server.stop().await;
 }
 
@@ -242,6 +242,6 @@ async fn a_name_already_waiting_is_refused_whatever_its_case() {
         .iter()
         .filter_map(|s| s["name"].as_str())
         .collect();
-    assert_eq!(names, ["qgame-ann", "qgame-bob"], "{stored}");
+    assert_eq!(names, ["qgame:ann", "qgame:bob"], "{stored}");
     server.stop().await;
 }

@@ -26,6 +26,7 @@ pub fn routes() -> Router<AppState> {
         .route("/matches", get(matches))
         .route("/matches/{id}", get(match_summary))
         .route("/matches/{id}/replay", get(replay))
+        .route("/matches/{id}/record", get(record))
         .route("/leaderboard/{ruleset}", get(leaderboard))
         .route("/players/{name}", get(player))
 }
@@ -136,7 +137,8 @@ async fn matches(
 }
 
 /// `GET /api/matches/{id}`: the summary, the configuration, and the live status when
-/// the match is running here.
+/// the match is running here. The seed only once the match has ended: with it and the
+/// configuration anyone could rebuild every hidden hand and the draw order.
 async fn match_summary(State(app): State<AppState>, Path(id): Path<i64>) -> ApiResult<Value> {
     let summary = app
         .hub
@@ -148,7 +150,9 @@ async fn match_summary(State(app): State<AppState>, Path(id): Path<i64>) -> ApiR
     let mut body = serde_json::to_value(&summary).unwrap_or(Value::Null);
     if let (Value::Object(map), Some(record)) = (&mut body, record) {
         map.insert("config".into(), record.config);
-        map.insert("seed".into(), json!(record.seed));
+        if summary.status != MatchStatus::Running {
+            map.insert("seed".into(), json!(record.seed));
+        }
         map.insert(
             "outcome".into(),
             serde_json::to_value(&record.outcome).unwrap_or(Value::Null),
@@ -161,6 +165,45 @@ async fn match_summary(State(app): State<AppState>, Path(id): Path<i64>) -> ApiR
         }
     }
     Ok(Json(body))
+}
+
+/// `GET /api/matches/{id}/record`: the match record (configuration, seed, every log
+/// entry with its state digest, the outcome) as a file for `arbiter replay --verify`.
+/// Refused while the match runs: the seed is a secret until the end.
+async fn record(State(app): State<AppState>, Path(id): Path<i64>) -> Result<Response, ApiError> {
+    let summary = app
+        .hub
+        .store
+        .match_summary(id)
+        .await?
+        .ok_or_else(|| ApiError::not_found(format!("no match {id}")))?;
+    if summary.status == MatchStatus::Running {
+        return Err(ApiError::new(
+            StatusCode::CONFLICT,
+            "match_running",
+            format!(
+                "match {id} is still running; its record (which holds the seed) is \
+                 published when it ends"
+            ),
+        ));
+    }
+    let record = app
+        .hub
+        .store
+        .match_record(id)
+        .await?
+        .ok_or_else(|| ApiError::not_found(format!("no match {id}")))?;
+    let disposition = format!(
+        "attachment; filename=\"arbiter-{}-{id}.json\"",
+        record.ruleset
+    );
+    let mut response = Json(record).into_response();
+    if let Ok(value) = header::HeaderValue::from_str(&disposition) {
+        response
+            .headers_mut()
+            .insert(header::CONTENT_DISPOSITION, value);
+    }
+    Ok(response)
 }
 
 #[derive(Serialize)]

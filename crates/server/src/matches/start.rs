@@ -68,7 +68,12 @@ impl Hub {
         rated: bool,
         port: Option<PortMatch>,
     ) -> Result<(i64, MatchHandle), Refusal> {
-        let seed: u64 = rand::random();
+        // Drawn from the operating system, never derived: a seed (or anything it could be
+        // recomputed from) would reveal every hidden hand and draw of the match.
+        let seed = secret_seed()?;
+        let bot_seeds = (0..seats.len())
+            .map(|_| secret_seed())
+            .collect::<Result<Vec<u64>, Refusal>>()?;
         let initial = ruleset
             .game
             .new_state(&config, seats.len(), seed)
@@ -123,11 +128,9 @@ impl Hub {
                         kind: SeatKind::Program(port.programs[seat].clone()),
                     },
                     (Player::Account { name, .. }, None) => SeatSetup::remote(name.clone()),
-                    (Player::Bot { bot, name }, None) => SeatSetup::house(
-                        name.clone(),
-                        bot.clone(),
-                        seed ^ (seat as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15),
-                    ),
+                    (Player::Bot { bot, name }, None) => {
+                        SeatSetup::house(name.clone(), bot.clone(), bot_seeds[seat])
+                    }
                 })
                 .collect(),
             deadline,
@@ -204,4 +207,13 @@ impl Hub {
             }
         }
     }
+}
+
+/// A seed from the operating system's entropy.
+fn secret_seed() -> Result<u64, Refusal> {
+    use rand::TryRngCore;
+    rand::rngs::OsRng.try_next_u64().map_err(|error| {
+        tracing::error!(%error, "the operating system gave no entropy");
+        Refusal::new("internal", "the server could not draw a seed; try again")
+    })
 }

@@ -21,7 +21,8 @@ pub struct Account {
     pub id: AccountId,
     /// As registered (case kept); lookups ignore case.
     pub name: String,
-    /// Unix milliseconds.
+    /// Unix milliseconds, written as RFC 3339 text.
+    #[serde(serialize_with = "crate::clock::rfc3339::serialize")]
     pub created_at: i64,
 }
 
@@ -40,20 +41,46 @@ impl Store {
     pub async fn register(&self, name: &str, password: &str) -> Result<Account, StoreError> {
         names::validate(name)?;
         passwords::check(password)?;
-        let key = names::key(name);
         // Fail fast before the costly hash; the unique index settles races.
         if self.account_by_name(name).await?.is_some() {
             return Err(StoreError::NameTaken(name.to_string()));
         }
         let hash = self.hash_password(password).await?;
+        self.insert_account(name, &hash).await
+    }
+
+    /// The account of `player` on the compatibility port `port` (`qgame:ann`), created
+    /// on first use. Its password is random and never shown: such a protocol has no
+    /// passwords, so nobody logs in to these accounts, and no native name can be one.
+    pub async fn port_account(&self, port: &str, player: &str) -> Result<Account, StoreError> {
+        let name = names::port_account_name(port, player)?;
+        if let Some(account) = self.account_by_name(&name).await? {
+            return Ok(account);
+        }
+        let secret: String = {
+            use rand::distr::{Alphanumeric, SampleString};
+            Alphanumeric.sample_string(&mut rand::rng(), 32)
+        };
+        let hash = self.hash_password(&secret).await?;
+        match self.insert_account(&name, &hash).await {
+            // Another game signed the same player up a moment ago.
+            Err(StoreError::NameTaken(_)) => self
+                .account_by_name(&name)
+                .await?
+                .ok_or(StoreError::NameTaken(name)),
+            other => other,
+        }
+    }
+
+    async fn insert_account(&self, name: &str, hash: &str) -> Result<Account, StoreError> {
         let created_at = now_ms();
         let row = sqlx::query(
             "INSERT INTO accounts (name, name_key, password_hash, created_at)
              VALUES ($1, $2, $3, $4) RETURNING id",
         )
         .bind(name)
-        .bind(&key)
-        .bind(&hash)
+        .bind(names::key(name))
+        .bind(hash)
         .bind(created_at)
         .fetch_one(&self.write)
         .await
@@ -102,7 +129,7 @@ impl Store {
 
     /// The account with this name (any case), if there is one.
     pub async fn account_by_name(&self, name: &str) -> Result<Option<Account>, StoreError> {
-        if names::validate(name).is_err() {
+        if names::validate_lookup(name).is_err() {
             return Ok(None);
         }
         let row = sqlx::query("SELECT id, name, created_at FROM accounts WHERE name_key = $1")

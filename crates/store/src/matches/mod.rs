@@ -130,8 +130,10 @@ pub struct MatchSummary {
     pub summary: Option<String>,
     /// The server that ran it.
     pub node: String,
-    /// Unix milliseconds.
+    /// Unix milliseconds, written as RFC 3339 text.
+    #[serde(serialize_with = "crate::clock::rfc3339::serialize")]
     pub created_at: i64,
+    #[serde(serialize_with = "crate::clock::rfc3339::option::serialize")]
     pub finished_at: Option<i64>,
 }
 

@@ -67,7 +67,8 @@ pub struct Rating {
     pub sigma: f64,
     /// Rated matches played.
     pub games: u64,
-    /// Unix milliseconds.
+    /// Unix milliseconds, written as RFC 3339 text.
+    #[serde(serialize_with = "crate::clock::rfc3339::serialize")]
     pub updated_at: i64,
 }
 
@@ -88,7 +89,8 @@ pub struct RatingPoint {
     pub display: i64,
     pub mu: f64,
     pub sigma: f64,
-    /// Unix milliseconds.
+    /// Unix milliseconds, written as RFC 3339 text.
+    #[serde(serialize_with = "crate::clock::rfc3339::serialize")]
     pub at: i64,
 }
 

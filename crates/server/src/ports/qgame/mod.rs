@@ -10,8 +10,8 @@
 //! it; it is listed and watchable while it runs.
 //!
 //! The course protocol has no passwords, so a course name cannot be proof of a native
-//! account: course players are rated under their own accounts, `qgame-<name>`, created
-//! on first sign-up with a random password nobody knows.
+//! account: course players are rated under their own accounts, `qgame:<name>`, in a
+//! namespace no native registration can enter, created on first sign-up.
 //!
 //! The exact course server (one game, the graded waiting rules and result line) is
 //! `arbiter harness qgame xserver PORT`; this port follows it in everything a client
@@ -32,7 +32,6 @@ use arbiter_qgame_course::remote::signup::{read_name, Recruit};
 use arbiter_qgame_course::remote::ProxyPlayer;
 use arbiter_referee::Program;
 use arbiter_store::StoreError;
-use rand::distr::{Alphanumeric, SampleString};
 use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
 
@@ -43,8 +42,8 @@ pub use seat::CourseSeat;
 
 /// The course's default port.
 pub const DEFAULT_ADDRESS: &str = "127.0.0.1:45678";
-/// The account prefix of course players.
-pub const ACCOUNT_PREFIX: &str = "qgame-";
+/// The namespace of course players' accounts (`qgame:<name>`).
+pub const ACCOUNT_NAMESPACE: &str = "qgame";
 /// How often the sign-up loop looks for a connection and for shutdown.
 const ACCEPT_POLL: Duration = Duration::from_millis(10);
 
@@ -150,23 +149,7 @@ fn sign_up_forever(
 
 /// The course player's account, created on first sign-up.
 async fn course_account(hub: &Hub, name: &str) -> Result<Player, StoreError> {
-    let account_name = format!("{ACCOUNT_PREFIX}{name}");
-    let account = match hub.store.account_by_name(&account_name).await? {
-        Some(account) => account,
-        None => {
-            let secret = Alphanumeric.sample_string(&mut rand::rng(), 32);
-            match hub.store.register(&account_name, &secret).await {
-                Ok(account) => account,
-                // Another game signed the same name up a moment ago.
-                Err(StoreError::NameTaken(_)) => hub
-                    .store
-                    .account_by_name(&account_name)
-                    .await?
-                    .ok_or(StoreError::NameTaken(account_name))?,
-                Err(other) => return Err(other),
-            }
-        }
-    };
+    let account = hub.store.port_account(ACCOUNT_NAMESPACE, name).await?;
     Ok(Player::Account {
         id: account.id,
         name: account.name,
