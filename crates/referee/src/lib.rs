@@ -55,5 +55,5 @@ pub use messages::ToSeat;
 pub use policy::{IllegalAnswer, Policy};
 pub use referee::{Referee, MIN_DEADLINE};
 pub use setup::{MatchSetup, Program, SeatKind, SeatSetup};
-pub use sink::{DiscardSink, MatchSink, RecordEvent};
+pub use sink::{DiscardSink, MatchSink, PendingEvent, RecordEvent, Stored};
 pub use status::{MatchStatus, Phase, PlayerKind, SeatStatus};

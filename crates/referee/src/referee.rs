@@ -132,11 +132,8 @@ async fn supervise(
         )),
     };
     match ended {
+        // The task stored `Finished` itself, before telling anyone the outcome.
         Ok(record) => {
-            sink.record(RecordEvent::Finished {
-                match_id,
-                record: record.clone(),
-            });
             status.send_modify(|status| status.phase = Phase::Finished);
             finish.send_replace(Some(Ok(Arc::new(record))));
         }
@@ -145,7 +142,8 @@ async fn supervise(
             sink.record(RecordEvent::Aborted {
                 match_id,
                 reason: reason.clone(),
-            });
+            })
+            .await;
             status.send_modify(|status| status.phase = Phase::Aborted);
             finish.send_replace(Some(Err(reason)));
         }

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use arbiter_engine::{MatchRecord, Seat};
-use arbiter_referee::{MatchHandle, MatchSetup, RecordEvent, Referee, SeatSetup};
+use arbiter_referee::{MatchHandle, MatchSetup, PendingEvent, RecordEvent, Referee, SeatSetup};
 use arbiter_rulesets::Ruleset;
 use arbiter_spacegoo::Config;
 use arbiter_store::{AccountId, MatchId, NewMatch, RatingSystem, SeatRecord, Store};
@@ -227,12 +227,13 @@ async fn record(
     store: Store,
     match_id: MatchId,
     accounts: [AccountId; 2],
-    mut events: mpsc::UnboundedReceiver<RecordEvent>,
+    mut events: mpsc::UnboundedReceiver<PendingEvent>,
     result: watch::Sender<Option<GameResult>>,
     observer: Option<Arc<dyn MatchObserver>>,
 ) {
     let mut outcome = None;
-    while let Some(event) = events.recv().await {
+    // Each event is signalled once written: the referee announces nothing before.
+    while let Some((event, stored)) = events.recv().await {
         match event {
             RecordEvent::Started { .. } => {}
             RecordEvent::Entry { index, entry, .. } => {
@@ -242,15 +243,17 @@ async fn record(
             }
             RecordEvent::Finished { record, .. } => {
                 outcome = Some(finish(&store, match_id, accounts, &record).await);
-                break;
             }
             RecordEvent::Aborted { reason, .. } => {
                 if let Err(error) = store.abort_match(match_id, &reason).await {
                     tracing::error!(match_id, %error, "cannot mark a match aborted");
                 }
                 outcome = Some(GameResult::Aborted { reason });
-                break;
             }
+        }
+        let _ = stored.send(());
+        if outcome.is_some() {
+            break;
         }
     }
     let outcome = outcome.unwrap_or_else(|| GameResult::Aborted {

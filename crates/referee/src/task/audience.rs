@@ -1,6 +1,8 @@
 //! Talking to seats and spectators. Everything sent is the audience's own projection
-//! (its view, its share of the events). Sends never wait: a reader that is gone or has
-//! fallen a whole buffer behind loses its connection, and the match goes on.
+//! (its view, its share of the events). Messages are queued as the task decides them and
+//! delivered by [`MatchTask::deliver`] once the record they follow from is stored. Sends
+//! never wait: a reader that is gone or has fallen a whole buffer behind loses its
+//! connection, and the match goes on.
 
 use arbiter_engine::{EventBatch, Seat};
 use serde_json::Value;
@@ -9,6 +11,16 @@ use tokio::sync::mpsc::{self, error::TrySendError};
 use super::{MatchTask, Player};
 use crate::command::ConnectionId;
 use crate::messages::ToSeat;
+
+/// A message decided but not yet delivered.
+pub(super) enum Outgoing {
+    /// To a seat's connection at delivery time (if it has one).
+    Seat(Seat, ToSeat),
+    /// To every spectator at delivery time.
+    Spectators(ToSeat),
+    /// To one new spectator (its welcome).
+    Spectator(mpsc::Sender<ToSeat>, ToSeat),
+}
 
 /// A remote seat's live connection.
 pub(super) struct Connection {
@@ -59,10 +71,32 @@ impl MatchTask {
                 view: view.clone(),
             },
         ];
-        if welcome.into_iter().all(|m| sender.try_send(m).is_ok()) {
-            self.spectators.push(sender);
-            self.spectator_view = Some(view);
-            self.publish_status();
+        for message in welcome {
+            self.outgoing
+                .push(Outgoing::Spectator(sender.clone(), message));
+        }
+        self.spectators.push(sender);
+        self.spectator_view = Some(view);
+        self.publish_status();
+    }
+
+    /// Wait until every record event so far is stored, then send what was queued.
+    pub(super) async fn deliver(&mut self) {
+        if let Some(stored) = self.unstored.take() {
+            stored.await;
+        }
+        for message in std::mem::take(&mut self.outgoing) {
+            match message {
+                Outgoing::Seat(seat, message) => self.try_send_to_seat(seat, message),
+                Outgoing::Spectators(message) => self.try_send_spectators(&message),
+                Outgoing::Spectator(sender, message) => {
+                    if sender.try_send(message).is_err() {
+                        self.spectators
+                            .retain(|spectator| !spectator.same_channel(&sender));
+                        self.publish_status();
+                    }
+                }
+            }
         }
     }
 
@@ -76,8 +110,13 @@ impl MatchTask {
         }
     }
 
-    /// Send to a remote seat's connection, if it has one.
+    /// Queue a message for a remote seat's connection.
     pub(super) fn send_to_seat(&mut self, seat: Seat, message: ToSeat) {
+        self.outgoing.push(Outgoing::Seat(seat, message));
+    }
+
+    /// Send to a remote seat's connection now, if it has one.
+    fn try_send_to_seat(&mut self, seat: Seat, message: ToSeat) {
         let match_id = self.match_id;
         let Some(Player::Remote(slot)) = self.seats.get_mut(seat).map(|s| &mut s.player) else {
             return;
@@ -137,6 +176,12 @@ impl MatchTask {
     }
 
     fn send_spectators(&mut self, message: &ToSeat) {
+        if !self.spectators.is_empty() {
+            self.outgoing.push(Outgoing::Spectators(message.clone()));
+        }
+    }
+
+    fn try_send_spectators(&mut self, message: &ToSeat) {
         let before = self.spectators.len();
         self.spectators
             .retain(|spectator| spectator.try_send(message.clone()).is_ok());

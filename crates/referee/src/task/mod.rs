@@ -5,6 +5,11 @@
 //! The task's work is split by concern: `answers` applies, refuses and ejects;
 //! `decisions` tracks who owes what by when; `audience` talks to seats and spectators;
 //! `house` runs bots on the blocking pool.
+//!
+//! Write first, announce after: handlers only queue what they would tell anyone; after
+//! each one the task waits until the sink has stored every record event so far, then
+//! delivers the queue (`audience::deliver`). A crash can lose a message, never a fact
+//! that a message announced.
 
 mod answers;
 mod audience;
@@ -23,10 +28,10 @@ use tokio::time::{self, Instant};
 use crate::command::Command;
 use crate::messages::ToSeat;
 use crate::policy::Policy;
-use crate::sink::{MatchSink, RecordEvent};
+use crate::sink::{MatchSink, RecordEvent, Stored};
 use crate::status::{MatchStatus, Phase, PlayerKind, SeatStatus};
 
-use audience::Connection;
+use audience::{Connection, Outgoing};
 use decisions::Decision;
 pub(crate) use house::{describe_panic, BotMaker};
 use house::{BotReply, HouseSeat};
@@ -72,6 +77,10 @@ pub(crate) struct MatchTask {
     bot_sender: mpsc::UnboundedSender<BotReply>,
     status: Arc<watch::Sender<MatchStatus>>,
     next_decision: u64,
+    /// The latest record event not yet known to be stored.
+    unstored: Option<Stored>,
+    /// Messages waiting for `unstored` before they may leave.
+    outgoing: Vec<Outgoing>,
 }
 
 impl MatchTask {
@@ -119,6 +128,8 @@ impl MatchTask {
             bot_sender,
             status: Arc::new(watch::channel(initial).0),
             next_decision: 0,
+            unstored: None,
+            outgoing: Vec::new(),
         }
     }
 
@@ -129,15 +140,17 @@ impl MatchTask {
     /// Referee the match to its end and return the complete record, or why it could
     /// not go on.
     pub(crate) async fn run(mut self) -> Result<MatchRecord, String> {
-        self.sink.record(RecordEvent::Started {
+        let started = self.sink.record(RecordEvent::Started {
             match_id: self.match_id,
             record: self.record.clone(),
         });
+        self.unstored = Some(started);
         self.refresh_decisions();
         loop {
+            self.deliver().await;
             let turn = self.state.to_act();
             if turn.is_over() {
-                return Ok(self.finish());
+                return Ok(self.finish().await);
             }
             if turn.seats().is_empty() {
                 return Err(format!(
@@ -178,11 +191,17 @@ impl MatchTask {
         }
     }
 
-    /// The game is over: everyone sees the final views (the rules may reveal secrets
-    /// now) and the outcome, then every connection closes as the task ends.
-    fn finish(mut self) -> MatchRecord {
+    /// The game is over: the outcome is stored, then everyone sees the final views (the
+    /// rules may reveal secrets now) and the outcome, and every connection closes as the
+    /// task ends.
+    async fn finish(mut self) -> MatchRecord {
         let outcome = self.state.outcome();
         self.record.outcome = outcome.clone();
+        let finished = self.sink.record(RecordEvent::Finished {
+            match_id: self.match_id,
+            record: self.record.clone(),
+        });
+        self.unstored = Some(finished);
         if let Some(outcome) = &outcome {
             for (seat, reason) in outcome.ejected.iter().enumerate() {
                 if let (Some(slot), Some(reason)) = (self.seats.get_mut(seat), reason) {
@@ -197,18 +216,21 @@ impl MatchTask {
         if let Some(outcome) = outcome {
             self.send_all(&ToSeat::Outcome { outcome });
         }
+        self.deliver().await;
         self.publish_status();
         self.record
     }
 
-    /// Append to the record and hand the entry to the sink at once.
+    /// Append to the record and hand the entry to the sink at once; what follows from
+    /// it is told only once it is stored.
     fn log(&mut self, entry: LogEntry) {
         let index = self.record.log.len();
-        self.sink.record(RecordEvent::Entry {
+        let stored = self.sink.record(RecordEvent::Entry {
             match_id: self.match_id,
             index,
             entry: entry.clone(),
         });
+        self.unstored = Some(stored);
         self.record.log.push(entry);
     }
 

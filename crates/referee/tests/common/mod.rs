@@ -9,7 +9,8 @@ use std::time::Duration;
 
 use arbiter_engine::{DynState, LogEntry, MatchRecord, Seat};
 use arbiter_referee::{
-    MatchHandle, MatchSetup, MatchSink, RecordEvent, Referee, SeatConnection, SeatSetup, ToSeat,
+    MatchHandle, MatchSetup, MatchSink, RecordEvent, Referee, SeatConnection, SeatSetup, Stored,
+    ToSeat,
 };
 use arbiter_rulesets::Ruleset;
 use serde_json::Value;
@@ -38,7 +39,7 @@ pub struct MirrorState {
 }
 
 impl MatchSink for Mirror {
-    fn record(&self, event: RecordEvent) {
+    fn record(&self, event: RecordEvent) -> Stored {
         let mut inner = self.lock();
         match &event {
             RecordEvent::Started { record, .. } => {
@@ -72,6 +73,8 @@ impl MatchSink for Mirror {
         inner.events.push(event);
         drop(inner);
         self.changed.notify_waiters();
+        // The mirror keeps everything in memory at once.
+        Stored::now()
     }
 }
 

@@ -1,10 +1,11 @@
 //! Writing a match to the store as the referee plays it: every log entry the moment it
 //! is accepted (so a killed server keeps it), then the outcome with the rating changes,
-//! or the abort. One writer task per match keeps its entries in order.
+//! or the abort. One writer task per match keeps its entries in order, and signals each
+//! event once it is written: the referee tells nobody anything before that.
 
 use std::sync::Arc;
 
-use arbiter_referee::RecordEvent;
+use arbiter_referee::{PendingEvent, RecordEvent};
 use arbiter_store::Store;
 use tokio::sync::mpsc;
 
@@ -15,13 +16,15 @@ pub fn writer(
     store: Store,
     metrics: Arc<Metrics>,
 ) -> (
-    mpsc::UnboundedSender<RecordEvent>,
+    mpsc::UnboundedSender<PendingEvent>,
     tokio::task::JoinHandle<()>,
 ) {
-    let (sender, mut events) = mpsc::unbounded_channel::<RecordEvent>();
+    let (sender, mut events) = mpsc::unbounded_channel::<PendingEvent>();
     let task = tokio::spawn(async move {
-        while let Some(event) = events.recv().await {
+        while let Some((event, stored)) = events.recv().await {
             persist(&store, &metrics, event).await;
+            // Written (or its failure logged and counted): the referee may announce it.
+            let _ = stored.send(());
         }
     });
     (sender, task)
