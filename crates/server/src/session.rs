@@ -107,15 +107,9 @@ impl Session {
     /// One complete line (or WebSocket message) from the client.
     pub async fn on_line(&mut self, line: &str) -> Flow {
         self.hub.metrics.message_received();
-        if !self.rate.take() {
-            return self.strike(
-                "rate_limited",
-                format!(
-                    "more than {} messages a second; this one was dropped",
-                    self.hub.config.limits.rate
-                ),
-            );
-        }
+        // Backpressure, never refusal: over the rate, this connection is read more
+        // slowly (the caller reads no further meanwhile), and nothing is dropped.
+        self.rate.take_when_ready().await;
         if line.trim().is_empty() {
             return Flow::Continue;
         }

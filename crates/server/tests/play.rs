@@ -79,9 +79,7 @@ async fn full_game(ruleset: &str) {
         if let Some(id) = list["matches"][0]["match"].as_i64() {
             break id;
         }
-        // Poll well below the per-connection rate limit (50 messages a second): a
-        // faster loop gets its requests refused with `rate_limited` while the bots
-        // are still registering, and then waits for a reply that never comes.
+        // Poll again shortly (the match may not have started yet).
         tokio::time::sleep(Duration::from_millis(100)).await;
     };
     watcher

@@ -1,6 +1,9 @@
-//! A token bucket per connection: a steady rate with room for bursts.
+//! A token bucket per connection: a steady rate with room for bursts. On tokio's clock,
+//! so tests on paused time see it refill.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
+
+use tokio::time::Instant;
 
 #[derive(Debug, Clone)]
 pub struct TokenBucket {
@@ -38,6 +41,15 @@ impl TokenBucket {
         self.take_at(Instant::now())
     }
 
+    /// Wait until a token is there and take it. The caller stops reading meanwhile, so
+    /// a client faster than the rate is slowed down by TCP's own flow control instead of
+    /// having messages refused (a refused game action would be lost).
+    pub async fn take_when_ready(&mut self) {
+        while !self.take() {
+            tokio::time::sleep(self.wait_time()).await;
+        }
+    }
+
     /// How long until the next token.
     pub fn wait_time(&self) -> Duration {
         if self.tokens >= 1.0 {
@@ -67,5 +79,20 @@ mod tests {
         let later = later + Duration::from_millis(300);
         let taken = (0..20).filter(|_| bucket.take_at(later)).count();
         assert_eq!(taken, 3);
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn waiting_for_tokens_paces_a_flood_instead_of_refusing_it() {
+        let start = Instant::now();
+        let mut bucket = TokenBucket::new(50.0, 10);
+        for _ in 0..60 {
+            bucket.take_when_ready().await;
+        }
+        // 10 from the burst at once, then 50 more at 50 a second.
+        let took = start.elapsed();
+        assert!(
+            took >= Duration::from_millis(990) && took <= Duration::from_millis(1010),
+            "{took:?}"
+        );
     }
 }
