@@ -41,6 +41,9 @@ enum Command {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    if !matches!(cli.command, Command::Serve(_) | Command::Bot(_)) {
+        quiet_on_closed_pipe();
+    }
     let result = match cli.command {
         Command::Rulesets(args) => commands::rulesets::run(args),
         Command::Play(args) => commands::play::run(args),
@@ -59,5 +62,18 @@ fn main() -> ExitCode {
             eprintln!("arbiter: {}", format!("{error:#}").replace('\n', " "));
             ExitCode::from(2)
         }
+    }
+}
+
+/// A command whose output is piped into `head` ends quietly when the reader leaves, as
+/// `cat` does, instead of panicking on the broken pipe. Rust ignores SIGPIPE by default;
+/// this puts back the default action for the commands that only print. The networked
+/// commands keep ignoring it (their socket errors are handled where they happen).
+fn quiet_on_closed_pipe() {
+    #[cfg(unix)]
+    // SAFETY: called once at start-up, before any thread exists; SIG_DFL is a valid
+    // disposition for SIGPIPE.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
 }

@@ -58,12 +58,12 @@ fn harness_rejects_bad_input_with_one_line() {
 fn harness_answers_a_course_case() {
     let input = std::fs::read_to_string(
         PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-            .join("../../../shared/conformance/qgame/staff/m5/0-in.json"),
+            .join("../compat/qgame-course/tests/conformance/staff/m5/0-in.json"),
     )
     .expect("conformance data");
     let expected = std::fs::read_to_string(
         PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-            .join("../../../shared/conformance/qgame/staff/m5/0-out.json"),
+            .join("../compat/qgame-course/tests/conformance/staff/m5/0-out.json"),
     )
     .expect("conformance data");
     let out = arbiter(&["harness", "qgame", "xscore"], &input);
@@ -211,4 +211,46 @@ fn show_prints_a_tae_board_at_a_step() {
     let beyond = arbiter(&["show", "tae", &record_arg, "--turn", "999999"], "");
     assert_eq!(beyond.status.code(), Some(2));
     let _ = std::fs::remove_file(&record);
+}
+
+/// `arbiter replay … --views | head -1`: the reader leaves after one line and the
+/// command ends quietly (by SIGPIPE, as `cat` would), never with a panic.
+#[test]
+fn a_closed_pipe_ends_a_printing_command_quietly() {
+    use std::io::BufRead;
+    let record = temp_file("pipe.json");
+    let made = arbiter(
+        &[
+            "play",
+            "tae",
+            "--seats",
+            "random,random",
+            "--seed",
+            "3",
+            "--record",
+            record.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert!(made.status.success(), "{}", text(&made.stderr));
+    let mut child = Command::new(env!("CARGO_BIN_EXE_arbiter"))
+        .args(["replay", record.to_str().unwrap(), "--views"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("arbiter runs");
+    let mut first = String::new();
+    std::io::BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    assert!(first.starts_with('{'), "{first}");
+    // The reader is dropped here: the pipe closes with most of the views unwritten.
+    let out = child.wait_with_output().unwrap();
+    let stderr = text(&out.stderr);
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert!(
+        stderr.trim().is_empty(),
+        "nothing to say about a closed pipe: {stderr}"
+    );
+    let _ = std::fs::remove_file(record);
 }
