@@ -47,6 +47,27 @@ impl Outcome {
             .collect()
     }
 
+    /// One line for people with the seats' own names (account names on a server):
+    /// "ann wins with 66", "ann and bob share the win with 30", "nobody wins". The
+    /// rules only know seat numbers; whoever knows the names says it this way, so a
+    /// winner is named the same way everywhere.
+    pub fn headline(&self, names: &[String]) -> String {
+        let winners = self.winners();
+        let named: Vec<String> = winners
+            .iter()
+            .map(|&s| names.get(s).cloned().unwrap_or_else(|| format!("seat {s}")))
+            .collect();
+        match named.as_slice() {
+            [] => "nobody wins".to_string(),
+            [one] => format!("{one} wins with {}", self.scores[winners[0]]),
+            many => format!(
+                "{} share the win with {}",
+                many.join(" and "),
+                self.scores[winners[0]]
+            ),
+        }
+    }
+
     /// True when more than one seat shares first place (or nobody won).
     pub fn is_draw(&self) -> bool {
         self.winners().len() != 1

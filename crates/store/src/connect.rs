@@ -66,6 +66,8 @@ pub struct Store {
     pub(crate) node: Arc<str>,
     /// Bounds concurrent Argon2 work (each hash holds 19 MiB for tens of milliseconds).
     pub(crate) hashing: Arc<Semaphore>,
+    /// Failed logins per account and address (see `accounts::throttle`).
+    pub(crate) throttle: Arc<crate::accounts::LoginThrottle>,
 }
 
 impl Store {
@@ -112,6 +114,7 @@ impl Store {
             backend,
             node: Arc::from("local"),
             hashing: Arc::new(Semaphore::new(hashers)),
+            throttle: Arc::default(),
         })
     }
 

@@ -18,6 +18,10 @@ pub enum StoreError {
     /// for both, so a caller cannot probe which names exist.
     #[error("unknown name or wrong password")]
     BadCredentials,
+    /// Too many failed logins for this account or from this address: try again after
+    /// `retry_after`. Refused before any password is checked.
+    #[error("too many failed logins; try again in {} s", retry_after.as_secs().max(1))]
+    Throttled { retry_after: std::time::Duration },
     #[error("no account named {0:?}")]
     UnknownAccount(String),
     #[error("no account with id {0}")]

@@ -24,18 +24,5 @@ pub fn find_ruleset(id: &str) -> anyhow::Result<Ruleset> {
 
 /// "ldasg#1 wins with 66" in the record's own seat names (the rules only know seats).
 pub fn describe_outcome(record: &MatchRecord, outcome: &Outcome) -> String {
-    let winners = outcome.winners();
-    let names: Vec<&str> = winners
-        .iter()
-        .filter_map(|&s| record.seats.get(s).map(String::as_str))
-        .collect();
-    match names.as_slice() {
-        [] => "nobody wins".to_string(),
-        [one] => format!("{one} wins with {}", outcome.scores[winners[0]]),
-        many => format!(
-            "{} share the win with {}",
-            many.join(" and "),
-            outcome.scores[winners[0]]
-        ),
-    }
+    outcome.headline(&record.seats)
 }

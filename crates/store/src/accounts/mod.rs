@@ -2,6 +2,9 @@
 
 mod names;
 mod passwords;
+mod throttle;
+
+pub(crate) use throttle::LoginThrottle;
 
 pub use names::MAX_NAME_LEN;
 pub use passwords::MAX_PASSWORD_LEN;
@@ -99,8 +102,44 @@ impl Store {
     }
 
     /// Check a name and password. Unknown names and wrong passwords give the same
-    /// [`StoreError::BadCredentials`] after the same amount of hashing work.
+    /// [`StoreError::BadCredentials`] after the same amount of hashing work. Throttled
+    /// per account (see [`Store::login_from`] for the address too).
     pub async fn login(&self, name: &str, password: &str) -> Result<Account, StoreError> {
+        self.login_from(name, password, None).await
+    }
+
+    /// [`Store::login`] from a client at `address`: failures count against the account
+    /// and the address, and past a few of either, attempts are refused with
+    /// [`StoreError::Throttled`] (and a time to retry) before any hashing.
+    pub async fn login_from(
+        &self,
+        name: &str,
+        password: &str,
+        address: Option<std::net::IpAddr>,
+    ) -> Result<Account, StoreError> {
+        // Names that cannot exist share one key, so the throttle's memory stays bounded
+        // by the name rules, whatever a client sends.
+        let key = match names::validate_lookup(name) {
+            Ok(()) => names::key(name),
+            Err(_) => String::new(),
+        };
+        self.throttle
+            .check(&key, address)
+            .map_err(|retry_after| StoreError::Throttled { retry_after })?;
+        match self.check_password(name, password).await {
+            Ok(account) => {
+                self.throttle.succeeded(&key);
+                Ok(account)
+            }
+            Err(StoreError::BadCredentials) => {
+                self.throttle.failed(&key, address);
+                Err(StoreError::BadCredentials)
+            }
+            Err(other) => Err(other),
+        }
+    }
+
+    async fn check_password(&self, name: &str, password: &str) -> Result<Account, StoreError> {
         if password.is_empty() || password.len() > MAX_PASSWORD_LEN {
             return Err(StoreError::BadCredentials);
         }

@@ -25,15 +25,23 @@ impl Store {
         outcome: &Outcome,
     ) -> Result<FinishedMatch, StoreError> {
         let mut tx = self.write.begin().await?;
-        let seats: Vec<Option<AccountId>> = sqlx::query_scalar(
-            "SELECT account_id FROM match_seats WHERE match_id = $1 ORDER BY seat",
+        let seat_rows = sqlx::query(
+            "SELECT account_id, name FROM match_seats WHERE match_id = $1 ORDER BY seat",
         )
         .bind(match_id)
         .fetch_all(&mut *tx)
         .await?;
-        if seats.is_empty() {
+        if seat_rows.is_empty() {
             return Err(StoreError::UnknownMatch(match_id));
         }
+        let seats: Vec<Option<AccountId>> = seat_rows
+            .iter()
+            .map(|row| row.try_get("account_id"))
+            .collect::<Result<_, _>>()?;
+        let names: Vec<String> = seat_rows
+            .iter()
+            .map(|row| row.try_get("name"))
+            .collect::<Result<_, _>>()?;
         check_outcome(outcome, seats.len())?;
         let outcome_json = serde_json::to_string(outcome)
             .map_err(|e| StoreError::InvalidResult(format!("unserializable outcome: {e}")))?;
@@ -46,7 +54,8 @@ impl Store {
         )
         .bind(match_id)
         .bind(outcome_json)
-        .bind(&outcome.summary)
+        // The match's one line for people names the winners by their seat names.
+        .bind(outcome.headline(&names))
         .bind(now)
         .fetch_optional(&mut *tx)
         .await?
