@@ -25,7 +25,11 @@ pub enum ToSeat {
     /// `deadline_ms` milliseconds from when this was sent.
     Prompt {
         step: usize,
+        /// Time left for this decision, time bank included.
         deadline_ms: u64,
+        /// How much of `deadline_ms` is the seat's time bank (what it may still draw on
+        /// across the whole match).
+        time_bank_ms: u64,
         turn: Turn,
     },
     /// What the audience may see of the events of one step.
@@ -36,5 +40,9 @@ pub enum ToSeat {
     /// The referee removed a seat (missed deadline, illegal answer, resignation).
     Ejected { seat: Seat, reason: String },
     /// The game is over; the last message before the referee closes the connection.
-    Outcome { outcome: Outcome },
+    Outcome {
+        outcome: Outcome,
+        /// The result in one line, naming winners by their seat names (account names).
+        headline: String,
+    },
 }

@@ -13,7 +13,7 @@ use crate::handle::{Finish, MatchHandle};
 use crate::setup::{MatchSetup, SeatKind};
 use crate::sink::{MatchSink, RecordEvent};
 use crate::status::{MatchStatus, Phase, PlayerKind};
-use crate::task::{BotMaker, MatchTask, PlayerSetup};
+use crate::task::{BotMaker, Clock, MatchTask, PlayerSetup};
 
 /// Commands (answers, attachments) queued for one match before senders wait.
 const COMMAND_QUEUE: usize = 1024;
@@ -92,10 +92,15 @@ impl Referee {
         };
         let (commands, command_queue) = mpsc::channel(COMMAND_QUEUE);
         let (finish, finished) = watch::channel(None);
+        let clock = Clock {
+            per_decision: setup.deadline,
+            time_bank: setup.time_bank,
+        };
         let task = MatchTask::new(
             setup.match_id,
             setup.ruleset,
-            setup.deadline,
+            clock,
+            setup.illegal_answer,
             state,
             record,
             players,

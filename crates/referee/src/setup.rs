@@ -1,5 +1,6 @@
 //! What a match needs to start: the ruleset, its configuration and seed, who sits in each
-//! seat, and the per-decision deadline.
+//! seat, its clock (time per decision and each seat's time bank) and what a refused
+//! answer costs.
 
 use std::fmt;
 use std::sync::Arc;
@@ -8,7 +9,7 @@ use std::time::Duration;
 use arbiter_rulesets::{HouseBot, Ruleset};
 use serde_json::Value;
 
-use crate::policy::Policy;
+use crate::policy::{IllegalAnswer, Policy};
 
 /// Everything [`crate::Referee::start`] needs.
 #[derive(Clone)]
@@ -23,20 +24,30 @@ pub struct MatchSetup {
     pub seats: Vec<SeatSetup>,
     /// How long a seat has for each decision it owes (at least 1 ms).
     pub deadline: Duration,
+    /// Extra time each seat may draw on across the match, as lichess, Board Game Arena
+    /// and Kaggle give: a decision may run past `deadline` until the seat's bank is
+    /// spent, and what it used is gone. Every prompt shows what is left.
+    pub time_bank: Duration,
+    /// What an illegal or malformed answer costs. The ruleset's policy by default; a
+    /// server lets people retry in its own matches and keeps the course rules (eject)
+    /// only where the original protocol demands them.
+    pub illegal_answer: IllegalAnswer,
 }
 
 impl MatchSetup {
-    /// A match with the ruleset's default configuration and its default deadline
-    /// ([`Policy::default_deadline`]).
+    /// A match with the ruleset's default configuration, its default deadline
+    /// ([`Policy::default_deadline`]) and policy, and no time bank.
     pub fn new(match_id: i64, ruleset: Ruleset, seed: u64, seats: Vec<SeatSetup>) -> Self {
-        let deadline = Policy::for_ruleset(ruleset.id()).default_deadline;
+        let policy = Policy::for_ruleset(ruleset.id());
         MatchSetup {
             match_id,
             config: ruleset.game.default_config(),
             ruleset,
             seed,
             seats,
-            deadline,
+            deadline: policy.default_deadline,
+            time_bank: Duration::ZERO,
+            illegal_answer: policy.illegal_answer,
         }
     }
 }
@@ -50,6 +61,8 @@ impl fmt::Debug for MatchSetup {
             .field("seed", &self.seed)
             .field("seats", &self.seats)
             .field("deadline", &self.deadline)
+            .field("time_bank", &self.time_bank)
+            .field("illegal_answer", &self.illegal_answer)
             .finish()
     }
 }

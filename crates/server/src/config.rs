@@ -14,6 +14,9 @@ use serde::Deserialize;
 /// The deadline per decision when neither the flags nor the file name one for a ruleset.
 pub const DEFAULT_DEADLINE: Duration = Duration::from_secs(30);
 
+/// Each seat's time bank in queued matches unless configured.
+pub const DEFAULT_TIME_BANK: Duration = Duration::from_secs(30);
+
 /// Per-ruleset deadlines when none is configured: the references' own values where they
 /// had one (spacegoo 3 s a round, the Q-Game course 6 s a call).
 pub fn builtin_deadline(ruleset: &str) -> Duration {
@@ -58,6 +61,10 @@ pub struct ServeArgs {
     /// `tae=500ms`); `*=DURATION` sets every ruleset without its own. Repeatable.
     #[arg(long = "deadline", env = "ARBITER_DEADLINES", value_delimiter = ',')]
     pub deadlines: Vec<String>,
+    /// Each seat's time bank in queued (rated) matches, drawn on when a decision runs
+    /// past its deadline [default: 30s]. Tables set their own.
+    #[arg(long, env = "ARBITER_TIME_BANK")]
+    pub time_bank: Option<String>,
     /// How often matchmaking pairs waiting players [default: 1s].
     #[arg(long, env = "ARBITER_PAIRING_INTERVAL")]
     pub pairing_interval: Option<String>,
@@ -86,6 +93,7 @@ struct FileConfig {
     /// `[deadlines]` table: `qgame = "6s"`, `"*" = "10s"`.
     #[serde(default)]
     deadlines: BTreeMap<String, String>,
+    time_bank: Option<String>,
     pairing_interval: Option<String>,
     max_line: Option<usize>,
     rate: Option<f64>,
@@ -105,8 +113,17 @@ pub struct Limits {
     pub partial_line_timeout: Duration,
     /// Errors (bad JSON, rate violations, …) tolerated before the connection is closed.
     pub max_strikes: u32,
-    /// Server messages queued for a client that does not read before it is dropped.
-    pub outbox: usize,
+    /// Bytes of server messages queued for a client that does not read before it is
+    /// dropped (it may reconnect and resume from a fresh view).
+    pub outbox_bytes: usize,
+    /// Native-protocol connections (TCP and WebSocket) one client address may hold.
+    pub connections_per_address: usize,
+    /// How long an HTTP client may take to send a request's headers.
+    pub http_header_timeout: Duration,
+    /// The kernel's send buffer for each native-protocol TCP connection, in bytes. Set,
+    /// not left to autotuning (which grows it to megabytes on a fast link), so that
+    /// what a client that does not read can hold is this plus `outbox_bytes`.
+    pub socket_send_buffer: usize,
 }
 
 impl Default for Limits {
@@ -117,7 +134,10 @@ impl Default for Limits {
             burst: 100,
             partial_line_timeout: Duration::from_secs(30),
             max_strikes: 20,
-            outbox: 4096,
+            outbox_bytes: 1024 * 1024,
+            connections_per_address: 128,
+            http_header_timeout: Duration::from_secs(10),
+            socket_send_buffer: 256 * 1024,
         }
     }
 }
@@ -138,6 +158,8 @@ pub struct Config {
     pub deadlines: BTreeMap<String, Duration>,
     /// The `*` entry, if configured; otherwise each ruleset's built-in default.
     pub default_deadline: Option<Duration>,
+    /// Each seat's time bank in queued matches.
+    pub time_bank: Duration,
     pub pairing_interval: Duration,
     pub limits: Limits,
 }
@@ -156,6 +178,7 @@ impl Config {
             qgame_port: Default::default(),
             deadlines: BTreeMap::new(),
             default_deadline: None,
+            time_bank: DEFAULT_TIME_BANK,
             pairing_interval: Duration::from_secs(1),
             limits: Limits::default(),
         }
@@ -210,9 +233,14 @@ impl Config {
             data_dir,
             deadlines: BTreeMap::new(),
             default_deadline: None,
+            time_bank: DEFAULT_TIME_BANK,
             pairing_interval: Duration::from_secs(1),
             limits: Limits::default(),
         };
+        if let Some(text) = args.time_bank.as_ref().or(file.time_bank.as_ref()) {
+            config.time_bank = parse_duration(text)
+                .with_context(|| format!("the time bank {text:?} is not a duration"))?;
+        }
         // File deadlines first, then flags over them, entry by entry.
         for (ruleset, text) in &file.deadlines {
             config.set_deadline(ruleset, text)?;
@@ -397,6 +425,31 @@ mod tests {
         assert_eq!(config.deadline("qgame"), Duration::from_secs(2));
         assert_eq!(config.deadline("tae"), Duration::from_millis(150));
         assert_eq!(config.deadline("spacegoo"), Duration::from_secs(4));
+    }
+
+    /// The README's example file is a real one: every key it shows is read.
+    #[test]
+    fn the_readmes_configuration_file_is_accepted() {
+        let readme =
+            std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../README.md"))
+                .unwrap();
+        let start = readme.find("```toml\n").expect("a TOML example") + "```toml\n".len();
+        let example = &readme[start..];
+        let example = &example[..example.find("```").unwrap()];
+        let path = std::env::temp_dir().join(format!("arbiter-readme-{}.toml", std::process::id()));
+        std::fs::write(&path, example).unwrap();
+        let args = ServeArgs {
+            config: Some(path.clone()),
+            ..ServeArgs::default()
+        };
+        let config = Config::resolve(&args);
+        std::fs::remove_file(&path).unwrap();
+        let config = config.unwrap();
+        assert_eq!(config.time_bank, Duration::from_secs(30));
+        assert_eq!(config.deadline("qgame"), Duration::from_secs(6));
+        assert_eq!(config.deadline("tae"), Duration::from_secs(30));
+        assert_eq!(config.limits.rate, 50.0);
+        assert_eq!(config.qgame, None);
     }
 
     #[test]

@@ -2,6 +2,7 @@
 //! turning a group of players into a running match.
 
 use std::sync::Arc;
+use std::time::Duration;
 
 use arbiter_engine::Registry;
 use arbiter_rulesets::Ruleset;
@@ -13,10 +14,11 @@ use crate::config::Config;
 use crate::http::metrics::Metrics;
 use crate::lobby::matchmaking::{Matchmaking, QueueKey, Waiting};
 use crate::lobby::tables::{Left, Occupant, Table, Tables};
-use crate::matches::{Matches, Player};
+use crate::matches::{MatchClock, Matches, Player};
 use crate::protocol::messages::RulesetInfo;
 use crate::protocol::ServerMessage;
 use crate::session::Refusal;
+use crate::transport::addresses::AddressCounts;
 use crate::transport::{ConnId, Outbox};
 
 pub struct Hub {
@@ -29,6 +31,8 @@ pub struct Hub {
     pub matches: Matches,
     pub matchmaking: Matchmaking,
     pub tables: Tables,
+    /// Connections per client address (TCP and WebSocket together).
+    pub addresses: Arc<AddressCounts>,
 }
 
 /// A seat of a match about to start: who plays it and, for a person, where to tell it.
@@ -48,6 +52,7 @@ impl Hub {
             matches: Matches::default(),
             matchmaking: Matchmaking::default(),
             tables: Tables::default(),
+            addresses: Arc::default(),
         }
     }
 
@@ -151,11 +156,79 @@ impl Hub {
                 },
             )
             .map_err(|m| Refusal::new("already_queued", m))?;
+        let missing = seats.saturating_sub(waiting);
+        let note = match (waiting, missing) {
+            (_, 0) => "a match starts at the next pairing".to_string(),
+            (1, _) => format!(
+                "you are the only one waiting; the match starts when {missing} more \
+                 player(s) queue for {} with {seats} seats (or open a table and add bots)",
+                ruleset.id()
+            ),
+            _ => format!("{waiting} waiting; {missing} more player(s) needed"),
+        };
         Ok(ServerMessage::Queued {
             ruleset: ruleset.id().to_string(),
             seats,
             config,
             waiting,
+            note,
+        })
+    }
+
+    /// The clock of a queue's matches: the server's deadline for the ruleset and its
+    /// time bank.
+    pub fn queue_clock(&self, ruleset: &str) -> MatchClock {
+        MatchClock {
+            deadline: self.config.deadline(ruleset),
+            time_bank: self.config.time_bank,
+        }
+    }
+
+    /// A new table's clock: what its creator asked for, within bounds, or the table
+    /// defaults (minutes, for people).
+    pub fn table_clock(
+        &self,
+        ruleset: &str,
+        deadline_ms: Option<u64>,
+        time_bank_ms: Option<u64>,
+    ) -> Result<MatchClock, Refusal> {
+        let deadline = match deadline_ms.map(Duration::from_millis) {
+            Some(asked)
+                if (MatchClock::MIN_DEADLINE..=MatchClock::MAX_DEADLINE).contains(&asked) =>
+            {
+                asked
+            }
+            Some(_) => {
+                return Err(Refusal::new(
+                    "bad_clock",
+                    format!(
+                        "deadline_ms must be from {} to {}",
+                        MatchClock::MIN_DEADLINE.as_millis(),
+                        MatchClock::MAX_DEADLINE.as_millis()
+                    ),
+                ))
+            }
+            None => self
+                .config
+                .deadline(ruleset)
+                .max(MatchClock::TABLE_DEADLINE),
+        };
+        let time_bank = match time_bank_ms.map(Duration::from_millis) {
+            Some(asked) if asked <= MatchClock::MAX_TIME_BANK => asked,
+            Some(_) => {
+                return Err(Refusal::new(
+                    "bad_clock",
+                    format!(
+                        "time_bank_ms must be at most {}",
+                        MatchClock::MAX_TIME_BANK.as_millis()
+                    ),
+                ))
+            }
+            None => MatchClock::TABLE_TIME_BANK,
+        };
+        Ok(MatchClock {
+            deadline,
+            time_bank,
         })
     }
 
@@ -166,12 +239,13 @@ impl Hub {
         ruleset: &str,
         config: &Value,
         seats: usize,
+        clock: MatchClock,
     ) -> Result<(), Refusal> {
         let ruleset = self.ruleset(ruleset)?.clone();
         let (config, seats) = self.check_game(&ruleset, config, Some(seats), 1)?;
         let table = self
             .tables
-            .create(ruleset, config, seats, occupant(account, outbox))?;
+            .create(ruleset, config, seats, occupant(account, outbox), clock)?;
         notify_table(&table);
         Ok(())
     }
@@ -251,7 +325,13 @@ impl Hub {
         }
         let outboxes = table.outboxes();
         match self
-            .start_match(&table.ruleset, table.config.clone(), plan, false)
+            .start_match(
+                &table.ruleset,
+                table.config.clone(),
+                plan,
+                false,
+                table.clock,
+            )
             .await
         {
             Ok(_) => Ok(()),
@@ -285,8 +365,9 @@ impl Hub {
                 .collect();
             let names: Vec<&str> = group.iter().map(|w| w.name.as_str()).collect();
             tracing::info!(ruleset = %key.ruleset, players = ?names, "matched");
+            let clock = self.queue_clock(ruleset.id());
             if let Err(refusal) = self
-                .start_match(&ruleset, key.config_value(), plan, true)
+                .start_match(&ruleset, key.config_value(), plan, true, clock)
                 .await
             {
                 for waiting in &group {

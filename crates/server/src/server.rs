@@ -109,19 +109,16 @@ impl Server {
         let app = http::router(AppState {
             hub: hub.clone(),
             shutdown: shutdown.clone(),
+            replays: Arc::new(http::replay_cache::ReplayCache::new(
+                http::replay_cache::DEFAULT_BYTES,
+            )),
         });
-        let stop_http = shutdown.clone();
-        tasks.push(tokio::spawn(async move {
-            let served = axum::serve(
-                http_listener,
-                app.into_make_service_with_connect_info::<SocketAddr>(),
-            )
-            .with_graceful_shutdown(async move { stop_http.cancelled().await })
-            .await;
-            if let Err(error) = served {
-                tracing::error!(%error, "the HTTP server stopped");
-            }
-        }));
+        tasks.push(tokio::spawn(http::serve::serve(
+            http_listener,
+            app,
+            hub.config.limits.http_header_timeout,
+            shutdown.clone(),
+        )));
         if let Some(listener) = spacegoo_listener {
             tasks.push(ports::spacegoo::spawn_spacegoo(
                 listener,

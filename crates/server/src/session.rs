@@ -29,6 +29,8 @@ pub enum Flow {
 pub struct Refusal {
     pub code: &'static str,
     pub message: String,
+    /// When the same request may succeed (a throttled login).
+    pub retry_after: Option<std::time::Duration>,
 }
 
 impl Refusal {
@@ -36,6 +38,7 @@ impl Refusal {
         Refusal {
             code,
             message: message.into(),
+            retry_after: None,
         }
     }
 }
@@ -47,6 +50,12 @@ impl From<StoreError> for Refusal {
             StoreError::NameTaken(_) => "name_taken",
             StoreError::WeakPassword | StoreError::PasswordTooLong { .. } => "bad_password",
             StoreError::BadCredentials => "bad_credentials",
+            StoreError::Throttled { retry_after } => {
+                return Refusal {
+                    retry_after: Some(*retry_after),
+                    ..Refusal::new("login_throttled", error.to_string())
+                }
+            }
             StoreError::UnknownAccount(_) => "no_such_player",
             StoreError::UnknownMatch(_) => "no_such_match",
             _ if error.is_caller_error() => "refused",
@@ -118,7 +127,12 @@ impl Session {
             Err(error) => return self.strike(error.code, error.message),
         };
         if let Err(refusal) = self.handle(message).await {
-            self.refuse(refusal.code, refusal.message);
+            self.hub.metrics.error_sent(refusal.code);
+            self.outbox.send(&ServerMessage::Error {
+                code: refusal.code.to_string(),
+                message: refusal.message,
+                retry_after_ms: refusal.retry_after.map(|d| d.as_millis() as u64),
+            });
         }
         if self.outbox.is_closed() {
             Flow::Close
@@ -236,10 +250,13 @@ impl Session {
                 ruleset,
                 config,
                 seats,
+                deadline_ms,
+                time_bank_ms,
             } => {
                 let account = self.account()?.clone();
+                let clock = self.hub.table_clock(&ruleset, deadline_ms, time_bank_ms)?;
                 self.hub
-                    .create_table(&account, &self.outbox, &ruleset, &config, seats)
+                    .create_table(&account, &self.outbox, &ruleset, &config, seats, clock)
             }
             ClientMessage::JoinTable { table, seat } => {
                 let account = self.account()?.clone();
@@ -313,7 +330,11 @@ impl Session {
                 "this connection is logged in",
             ));
         }
-        let account = self.hub.store.login(name, password).await?;
+        let account = self
+            .hub
+            .store
+            .login_from(name, password, Some(self.peer.ip()))
+            .await?;
         let seats = self.hub.matches.seats_of(account.id);
         self.send(ServerMessage::LoggedIn {
             name: account.name.clone(),

@@ -145,13 +145,18 @@ async fn matchmaking_never_pairs_a_user_with_itself() {
         .await
         .unwrap();
     second.expect("logged_in", |_| {}).await.unwrap();
+    let mut replies = Vec::new();
     for connection in [&mut first, &mut second] {
         connection
             .send(&json!({"type": "queue", "ruleset": "spacegoo"}))
             .await
             .unwrap();
-        connection.expect("queued", |_| {}).await.unwrap();
+        replies.push(connection.expect("queued", |_| {}).await.unwrap());
     }
+    // A lone player is told so, with the queue's size.
+    assert_eq!(replies[0]["waiting"], 1, "{}", replies[0]);
+    let note = replies[0]["note"].as_str().unwrap();
+    assert!(note.contains("only one waiting"), "{note}");
     // Several pairing rounds pass with the same user twice in the queue: no match.
     let nothing = tokio::time::timeout(Duration::from_millis(600), first.recv()).await;
     assert!(nothing.is_err(), "{nothing:?}");

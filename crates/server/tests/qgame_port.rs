@@ -245,3 +245,41 @@ async fn a_name_already_waiting_is_refused_whatever_its_case() {
     assert_eq!(names, ["qgame:ann", "qgame:bob"], "{stored}");
     server.stop().await;
 }
+
+/// Ten sockets that connect and never say their name do not hold up the players behind
+/// them: names are read concurrently, each with its own time limit. With a name wait of
+/// ten minutes, reading them one after another would block sign-up for over an hour;
+/// the timeout below only detects such a hang.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn silent_sockets_do_not_delay_the_players_behind_them() {
+    let server = start(|config| {
+        config.qgame = Some("127.0.0.1:0".to_string());
+        config.qgame_port.signup_period = Duration::from_secs(1);
+        config.qgame_port.name_wait = Duration::from_secs(600);
+    })
+    .await;
+    let port = server.server.qgame_addr.expect("the port is on").port();
+    let silent: Vec<std::net::TcpStream> = (0..10)
+        .map(|_| std::net::TcpStream::connect(("127.0.0.1", port)).expect("connect"))
+        .collect();
+    let ends = tokio::time::timeout(
+        Duration::from_secs(120),
+        play(
+            port,
+            vec![
+                client(json!(["ann", "dag"])),
+                client(json!(["bob", "ldasg"])),
+            ],
+        ),
+    )
+    .await
+    .expect("the players signed up and played despite the silent sockets");
+    for end in &ends {
+        assert!(
+            matches!(end, ClientEnd::Session(SessionEnd::Finished { .. })),
+            "{ends:?}"
+        );
+    }
+    drop(silent);
+    server.stop().await;
+}

@@ -17,6 +17,8 @@ pub enum LoginRefused {
     Invalid,
     /// The store failed (a server fault).
     Unavailable,
+    /// Too many failed logins for the name or from the address (ours).
+    Throttled,
 }
 
 impl LoginRefused {
@@ -24,6 +26,7 @@ impl LoginRefused {
         match self {
             LoginRefused::Invalid => replies::INVALID_LOGIN,
             LoginRefused::Unavailable => replies::LOGIN_UNAVAILABLE,
+            LoginRefused::Throttled => replies::LOGIN_THROTTLED,
         }
     }
 }
@@ -37,10 +40,12 @@ pub async fn login(
     username: &str,
     password: &str,
     create: bool,
+    from: Option<std::net::IpAddr>,
 ) -> Result<Account, LoginRefused> {
-    match store.login(username, password).await {
+    match store.login_from(username, password, from).await {
         Ok(account) => return Ok(account),
         Err(StoreError::BadCredentials) => {}
+        Err(StoreError::Throttled { .. }) => return Err(LoginRefused::Throttled),
         Err(error) => return Err(fault(error)),
     }
     if !create {
@@ -56,7 +61,7 @@ pub async fn login(
         // Someone registered the name meanwhile: their password decides.
         Err(StoreError::NameTaken(_)) => {
             store
-                .login(username, password)
+                .login_from(username, password, from)
                 .await
                 .map_err(|error| match error {
                     StoreError::BadCredentials => LoginRefused::Invalid,

@@ -87,11 +87,14 @@ struct Connection {
     account: Option<arbiter_store::Account>,
     /// False once the connection counts as lost (nothing more is read).
     reading: bool,
+    /// The client's address, for login throttling.
+    peer: Option<std::net::IpAddr>,
 }
 
 /// Serve one accepted connection to its end.
 pub(crate) async fn serve(stream: TcpStream, shared: Arc<Shared>, shutdown: CancellationToken) {
     let _ = stream.set_nodelay(true);
+    let peer = stream.peer_addr().ok().map(|address| address.ip());
     let (read, write) = stream.into_split();
     let options = &shared.options;
     let rate = LineRate::new(options.lines_per_second, options.line_burst);
@@ -108,6 +111,7 @@ pub(crate) async fn serve(stream: TcpStream, shared: Arc<Shared>, shutdown: Canc
         },
         account: None,
         reading: true,
+        peer,
     };
     connection.writer.line(replies::WELCOME).await;
     connection.run().await;
@@ -191,13 +195,14 @@ impl Connection {
     async fn login(&mut self, username: &str, password: &str) -> Option<oneshot::Receiver<Seated>> {
         let shared = self.shared.clone();
         let create = shared.options.auto_create_accounts;
-        let account = match accounts::login(&shared.store, username, password, create).await {
-            Ok(account) => account,
-            Err(refused) => {
-                self.say(refused.reply()).await;
-                return None;
-            }
-        };
+        let account =
+            match accounts::login(&shared.store, username, password, create, self.peer).await {
+                Ok(account) => account,
+                Err(refused) => {
+                    self.say(refused.reply()).await;
+                    return None;
+                }
+            };
         if !shared.online.enter(account.id) {
             self.say(replies::YOU_ARE_ALREADY_LOGGED_IN).await;
             return None;

@@ -8,7 +8,9 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use arbiter_engine::{MatchRecord, Seat};
-use arbiter_referee::{MatchHandle, MatchSetup, PendingEvent, RecordEvent, Referee, SeatSetup};
+use arbiter_referee::{
+    MatchHandle, MatchSetup, PendingEvent, Policy, RecordEvent, Referee, SeatSetup,
+};
 use arbiter_rulesets::Ruleset;
 use arbiter_spacegoo::Config;
 use arbiter_store::{AccountId, MatchId, NewMatch, RatingSystem, SeatRecord, Store};
@@ -143,7 +145,13 @@ impl Games {
             .game
             .normalize_config(&config)
             .map_err(|e| StartError::Config(e.to_string()))?;
-        let seed = self.seed.unwrap_or_else(rand::random);
+        // From the operating system unless a test fixed it: a seed is a secret.
+        let seed = self.seed.unwrap_or_else(|| {
+            use rand::TryRngCore;
+            rand::rngs::OsRng
+                .try_next_u64()
+                .unwrap_or_else(|_| rand::random())
+        });
         let initial = self
             .ruleset
             .game
@@ -177,6 +185,9 @@ impl Games {
                 .map(|p| SeatSetup::remote(p.name.clone()))
                 .collect(),
             deadline: self.deadline,
+            // The reference's clock: a fixed time per round, no bank.
+            time_bank: Duration::ZERO,
+            illegal_answer: Policy::for_ruleset(RULESET).illegal_answer,
         };
         let handle = match Referee::start(setup, Arc::new(sink)) {
             Ok(handle) => handle,

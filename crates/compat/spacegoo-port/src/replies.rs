@@ -7,6 +7,9 @@
 pub const WELCOME: &str = "welcome to rocket-paper-spacegoo. see https://github.com/qr4/rocket-paper-spacegoo for more information on how to play";
 /// Unknown user with account creation off, or a wrong password. The connection closes.
 pub const INVALID_LOGIN: &str = "invalid login";
+/// Too many failed logins for the name or from the address (ours; the reference had no
+/// throttle). The connection closes, as after `invalid login`.
+pub const LOGIN_THROTTLED: &str = "too many failed logins. try again later";
 /// A second `login` on the same connection. The connection closes.
 pub const ALREADY_LOGGED_IN: &str = "already logged in";
 /// The account is logged in on another connection. The connection closes.

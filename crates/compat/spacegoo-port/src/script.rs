@@ -135,7 +135,7 @@ impl SeatScript {
                     }
                 }
             }
-            ToSeat::Outcome { outcome } => {
+            ToSeat::Outcome { outcome, .. } => {
                 let reason = self
                     .end_reason
                     .clone()
@@ -261,6 +261,7 @@ mod tests {
             .is_empty());
         let outcome = ToSeat::Outcome {
             outcome: state.outcome().expect("over"),
+            headline: "nobody wins".into(),
         };
         let end = script.on_message(&outcome).expect("outcome");
         match end.as_slice() {
@@ -293,6 +294,7 @@ mod tests {
                 ejected: vec![None, None],
                 summary: "x".into(),
             },
+            headline: "x".into(),
         };
         assert!(script.on_message(&outcome_first).is_err());
     }

@@ -77,7 +77,7 @@ impl MatchTask {
     /// The seat missed its decision (`failure` says how, when it was not just late):
     /// the ruleset's timeout policy ejects it or acts for it.
     pub(super) fn time_out(&mut self, seat: Seat, failure: Option<String>) {
-        self.seats[seat].owed = None;
+        self.close_decision(seat);
         match self.state.on_timeout(seat) {
             TimeoutPolicy::Eject(reason) => {
                 let reason = match failure {
@@ -105,7 +105,7 @@ impl MatchTask {
         if sealed {
             self.seats[seat].answered_sealed = true;
         }
-        self.seats[seat].owed = None;
+        self.close_decision(seat);
         self.log(LogEntry::Act {
             seat,
             action: action.clone(),

@@ -3,6 +3,9 @@
 //! seat of a sealed round, each seat of a concurrent turn. A decision ends when the
 //! seat's action is accepted (the next one, if the seat still acts, gets a fresh
 //! deadline), when the seat stops being listed, or when its deadline passes.
+//!
+//! A decision's deadline is the match's time per decision plus what is left of the
+//! seat's time bank; time used past the per-decision part comes out of the bank.
 
 use arbiter_engine::Seat;
 use tokio::time::Instant;
@@ -14,6 +17,7 @@ use crate::messages::ToSeat;
 pub(super) struct Decision {
     /// Distinguishes this decision from the seat's earlier ones (a bot's late answer).
     pub(super) id: u64,
+    pub(super) started: Instant,
     pub(super) deadline: Instant,
 }
 
@@ -25,7 +29,7 @@ impl MatchTask {
         let now = Instant::now();
         for seat in 0..self.seats.len() {
             if !turn.includes(seat) {
-                self.seats[seat].owed = None;
+                self.close_decision(seat);
                 continue;
             }
             self.seats[seat].answered_sealed = false;
@@ -36,7 +40,8 @@ impl MatchTask {
             self.next_decision += 1;
             self.seats[seat].owed = Some(Decision {
                 id,
-                deadline: now + self.deadline,
+                started: now,
+                deadline: now + self.clock.per_decision + self.seats[seat].bank,
             });
             match self.seats[seat].player {
                 Player::Remote(_) => self.send_prompt(seat),
@@ -52,12 +57,26 @@ impl MatchTask {
             return;
         };
         let left = decision.deadline.saturating_duration_since(Instant::now());
+        let bank = self.seats[seat].bank.min(left);
         let prompt = ToSeat::Prompt {
             step: self.record.log.len(),
-            deadline_ms: u64::try_from(left.as_millis()).unwrap_or(u64::MAX),
+            deadline_ms: millis(left),
+            time_bank_ms: millis(bank),
             turn: self.state.to_act(),
         };
         self.send_to_seat(seat, prompt);
+    }
+
+    /// The seat's decision is over (answered, or no longer owed): what it used past the
+    /// per-decision time comes out of its bank.
+    pub(super) fn close_decision(&mut self, seat: Seat) {
+        let Some(decision) = self.seats[seat].owed.take() else {
+            return;
+        };
+        let used = Instant::now().saturating_duration_since(decision.started);
+        let overtime = used.saturating_sub(self.clock.per_decision);
+        let slot = &mut self.seats[seat];
+        slot.bank = slot.bank.saturating_sub(overtime);
     }
 
     /// The earliest deadline of any owed decision.
@@ -87,4 +106,8 @@ impl MatchTask {
             self.time_out(seat, None);
         }
     }
+}
+
+fn millis(duration: std::time::Duration) -> u64 {
+    u64::try_from(duration.as_millis()).unwrap_or(u64::MAX)
 }

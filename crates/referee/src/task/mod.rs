@@ -27,7 +27,7 @@ use tokio::time::{self, Instant};
 
 use crate::command::Command;
 use crate::messages::ToSeat;
-use crate::policy::Policy;
+use crate::policy::{IllegalAnswer, Policy};
 use crate::sink::{MatchSink, RecordEvent, Stored};
 use crate::status::{MatchStatus, Phase, PlayerKind, SeatStatus};
 
@@ -57,13 +57,22 @@ struct SeatSlot {
     answered_sealed: bool,
     /// Why the referee removed this seat.
     ejected: Option<String>,
+    /// What is left of the seat's time bank.
+    bank: Duration,
+}
+
+/// A match's clock: time per decision, and the bank each seat starts with.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Clock {
+    pub(crate) per_decision: Duration,
+    pub(crate) time_bank: Duration,
 }
 
 pub(crate) struct MatchTask {
     match_id: i64,
     ruleset: Ruleset,
     policy: Policy,
-    deadline: Duration,
+    clock: Clock,
     state: Box<dyn DynState>,
     record: MatchRecord,
     sink: Arc<dyn MatchSink>,
@@ -88,7 +97,8 @@ impl MatchTask {
     pub(crate) fn new(
         match_id: i64,
         ruleset: Ruleset,
-        deadline: Duration,
+        clock: Clock,
+        illegal_answer: IllegalAnswer,
         state: Box<dyn DynState>,
         record: MatchRecord,
         players: Vec<(String, PlayerSetup)>,
@@ -106,16 +116,20 @@ impl MatchTask {
                 owed: None,
                 answered_sealed: false,
                 ejected: None,
+                bank: clock.time_bank,
             })
             .collect();
         let (bot_sender, bot_replies) = mpsc::unbounded_channel();
-        let policy = Policy::for_ruleset(ruleset.id());
+        let policy = Policy {
+            illegal_answer,
+            ..Policy::for_ruleset(ruleset.id())
+        };
         let initial = status_of(match_id, ruleset.id(), state.as_ref(), &seats, 0, 0);
         MatchTask {
             match_id,
             ruleset,
             policy,
-            deadline,
+            clock,
             state,
             record,
             sink,
@@ -160,7 +174,7 @@ impl MatchTask {
             }
             let wake = self
                 .next_deadline()
-                .unwrap_or_else(|| Instant::now() + self.deadline);
+                .unwrap_or_else(|| Instant::now() + self.clock.per_decision);
             tokio::select! {
                 command = self.commands.recv(), if self.commands_open => match command {
                     Some(command) => self.on_command(command),
@@ -214,7 +228,8 @@ impl MatchTask {
         }
         self.send_spectator_view();
         if let Some(outcome) = outcome {
-            self.send_all(&ToSeat::Outcome { outcome });
+            let headline = outcome.headline(&self.record.seats);
+            self.send_all(&ToSeat::Outcome { outcome, headline });
         }
         self.deliver().await;
         self.publish_status();

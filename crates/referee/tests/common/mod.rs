@@ -282,6 +282,7 @@ pub fn expected_stream(
     if let Some(outcome) = &record.outcome {
         expected.push(ToSeat::Outcome {
             outcome: outcome.clone(),
+            headline: outcome.headline(&record.seats),
         });
     }
     expected

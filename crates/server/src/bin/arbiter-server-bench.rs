@@ -155,6 +155,8 @@ async fn bench(args: &Args) -> anyhow::Result<()> {
     config.default_deadline = Some(arbiter_server::config::parse_duration(&args.deadline)?);
     config.limits.rate = 1000.0;
     config.limits.burst = 1000;
+    // Every simulated client connects from loopback.
+    config.limits.connections_per_address = usize::MAX;
     let server = Server::start(config).await?;
     let hub = server.hub.clone();
     // Accounts first: Argon2 hashing grows the allocator's arenas (19 MiB a hash), and

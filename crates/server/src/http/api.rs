@@ -6,7 +6,10 @@
 
 use std::collections::HashMap;
 
-use axum::extract::{Path, Query, State};
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+use axum::extract::{ConnectInfo, Path, Query, State};
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
@@ -36,6 +39,8 @@ pub struct ApiError {
     status: StatusCode,
     code: &'static str,
     message: String,
+    /// Sent as `Retry-After` (a throttled login).
+    retry_after: Option<std::time::Duration>,
 }
 
 impl ApiError {
@@ -44,6 +49,7 @@ impl ApiError {
             status,
             code,
             message: message.into(),
+            retry_after: None,
         }
     }
 
@@ -58,6 +64,16 @@ impl ApiError {
 
 impl From<StoreError> for ApiError {
     fn from(error: StoreError) -> ApiError {
+        if let StoreError::Throttled { retry_after } = error {
+            return ApiError {
+                retry_after: Some(retry_after),
+                ..ApiError::new(
+                    StatusCode::TOO_MANY_REQUESTS,
+                    "login_throttled",
+                    error.to_string(),
+                )
+            };
+        }
         if error.is_caller_error() {
             ApiError::bad_request(error.to_string())
         } else {
@@ -78,6 +94,12 @@ impl IntoResponse for ApiError {
             Json(json!({"error": self.code, "message": self.message})),
         )
             .into_response();
+        if let Some(wait) = self.retry_after {
+            let seconds = wait.as_secs() + u64::from(wait.subsec_nanos() > 0);
+            response
+                .headers_mut()
+                .insert(header::RETRY_AFTER, header::HeaderValue::from(seconds));
+        }
         if self.status == StatusCode::UNAUTHORIZED {
             response.headers_mut().insert(
                 header::WWW_AUTHENTICATE,
@@ -219,8 +241,9 @@ async fn replay(
     State(app): State<AppState>,
     Path(id): Path<i64>,
     Query(query): Query<HashMap<String, String>>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
     headers: HeaderMap,
-) -> ApiResult<Value> {
+) -> Result<Response, ApiError> {
     let seat = query
         .get("seat")
         .map(|s| {
@@ -239,13 +262,20 @@ async fn replay(
             .seats
             .get(seat)
             .ok_or_else(|| ApiError::not_found(format!("match {id} has no seat {seat}")))?;
-        let account = authenticate(&app, &headers).await?;
+        let account = authenticate(&app, &headers, peer).await?;
         if holder.account_id != Some(account) {
             return Err(ApiError::new(
                 StatusCode::FORBIDDEN,
                 "not_your_seat",
                 format!("seat {seat} of match {id} is not yours; its views are private"),
             ));
+        }
+    }
+    // An ended match never changes: its replay is built once (after the seat check).
+    let ended = summary.status != MatchStatus::Running;
+    if ended {
+        if let Some(cached) = app.replays.get((id, seat)) {
+            return Ok(json_response(cached));
         }
     }
     let record = app
@@ -281,19 +311,39 @@ async fn replay(
             error.to_string(),
         )
     })?;
-    Ok(Json(json!({
-        "match": id,
-        "ruleset": record.ruleset,
-        "status": summary.status,
-        "seats": record.seats,
-        "audience": seat.map_or(json!("spectator"), |s| json!({"seat": s})),
-        "steps": steps,
-        "outcome": record.outcome,
-    })))
+    let body: Arc<str> = Arc::from(
+        json!({
+            "match": id,
+            "ruleset": record.ruleset,
+            "status": summary.status,
+            "seats": record.seats,
+            "audience": seat.map_or(json!("spectator"), |s| json!({"seat": s})),
+            "steps": steps,
+            "outcome": record.outcome,
+        })
+        .to_string(),
+    );
+    if ended {
+        app.replays.insert((id, seat), body.clone());
+    }
+    Ok(json_response(body))
+}
+
+/// A ready-made JSON body.
+fn json_response(body: Arc<str>) -> Response {
+    (
+        [(header::CONTENT_TYPE, "application/json")],
+        body.to_string(),
+    )
+        .into_response()
 }
 
 /// The account named by an `Authorization: Basic` header with the right password.
-async fn authenticate(app: &AppState, headers: &HeaderMap) -> Result<i64, ApiError> {
+async fn authenticate(
+    app: &AppState,
+    headers: &HeaderMap,
+    peer: SocketAddr,
+) -> Result<i64, ApiError> {
     let unauthorized = |message: &str| {
         ApiError::new(
             StatusCode::UNAUTHORIZED,
@@ -316,7 +366,12 @@ async fn authenticate(app: &AppState, headers: &HeaderMap) -> Result<i64, ApiErr
     let (name, password) = decoded
         .split_once(':')
         .ok_or_else(|| unauthorized("Basic credentials are name:password"))?;
-    match app.hub.store.login(name, password).await {
+    match app
+        .hub
+        .store
+        .login_from(name, password, Some(peer.ip()))
+        .await
+    {
         Ok(account) => Ok(account.id),
         Err(StoreError::BadCredentials) => Err(unauthorized("unknown name or wrong password")),
         Err(error) => Err(error.into()),

@@ -3,6 +3,8 @@
 
 pub mod api;
 pub mod metrics;
+pub mod replay_cache;
+pub mod serve;
 
 use std::sync::Arc;
 
@@ -21,6 +23,8 @@ pub struct AppState {
     pub hub: Arc<Hub>,
     /// Cancelled when the server shuts down (WebSocket sessions end on it).
     pub shutdown: CancellationToken,
+    /// Replays of ended matches, built once.
+    pub replays: Arc<replay_cache::ReplayCache>,
 }
 
 pub fn router(state: AppState) -> Router {

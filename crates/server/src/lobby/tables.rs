@@ -9,6 +9,7 @@ use arbiter_rulesets::Ruleset;
 use arbiter_store::AccountId;
 use serde_json::Value;
 
+use crate::matches::MatchClock;
 use crate::protocol::messages::{TableInfo, TableSeat};
 use crate::session::Refusal;
 use crate::transport::{ConnId, Outbox};
@@ -44,6 +45,7 @@ pub struct Table {
     pub owner: AccountId,
     pub owner_name: String,
     pub seats: Vec<Option<Occupant>>,
+    pub clock: MatchClock,
 }
 
 impl std::fmt::Debug for Table {
@@ -72,6 +74,8 @@ impl Table {
                     player: occupant.as_ref().map(Occupant::label),
                 })
                 .collect(),
+            deadline_ms: self.clock.deadline.as_millis() as u64,
+            time_bank_ms: self.clock.time_bank.as_millis() as u64,
         }
     }
 
@@ -139,6 +143,7 @@ impl Tables {
         config: Value,
         seats: usize,
         owner: Occupant,
+        clock: MatchClock,
     ) -> Result<Table, Refusal> {
         let Occupant::Player { account, name, .. } = &owner else {
             return Err(Refusal::new("refused", "a bot cannot open a table"));
@@ -152,6 +157,7 @@ impl Tables {
             owner: *account,
             owner_name: name.clone(),
             seats: vec![None; seats],
+            clock,
         };
         table.seats[0] = Some(owner);
         lock(&self.tables).insert(table.id, table.clone());
@@ -308,7 +314,14 @@ mod tests {
         Occupant::Player {
             account,
             name: name.to_string(),
-            outbox: Outbox::new(8).0,
+            outbox: Outbox::new(4096).0,
+        }
+    }
+
+    fn clock() -> MatchClock {
+        MatchClock {
+            deadline: MatchClock::TABLE_DEADLINE,
+            time_bank: MatchClock::TABLE_TIME_BANK,
         }
     }
 
@@ -320,7 +333,7 @@ mod tests {
     fn create_join_bots_and_start() {
         let tables = Tables::default();
         let table = tables
-            .create(tae(), Value::Null, 3, player(1, "ann"))
+            .create(tae(), Value::Null, 3, player(1, "ann"), clock())
             .unwrap();
         let id = table.id;
         assert_eq!(tables.list().len(), 1);
@@ -363,7 +376,7 @@ mod tests {
     fn the_owner_leaving_closes_the_table() {
         let tables = Tables::default();
         let id = tables
-            .create(tae(), Value::Null, 2, player(1, "ann"))
+            .create(tae(), Value::Null, 2, player(1, "ann"), clock())
             .unwrap()
             .id;
         let bob = player(2, "bob");

@@ -46,6 +46,27 @@ impl Player {
     }
 }
 
+/// A match's clock: time per decision, and the time bank each seat starts with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MatchClock {
+    pub deadline: Duration,
+    pub time_bank: Duration,
+}
+
+impl MatchClock {
+    /// Longest time per decision a table may ask for.
+    pub const MAX_DEADLINE: Duration = Duration::from_secs(3600);
+    /// Shortest time per decision a table may ask for.
+    pub const MIN_DEADLINE: Duration = Duration::from_secs(1);
+    /// Largest time bank a table may ask for.
+    pub const MAX_TIME_BANK: Duration = Duration::from_secs(24 * 3600);
+    /// The least time per decision a table gets unless its creator asks for less:
+    /// tables are where people play, and people need minutes, not seconds.
+    pub const TABLE_DEADLINE: Duration = Duration::from_secs(120);
+    /// A table's time bank per seat unless its creator says otherwise.
+    pub const TABLE_TIME_BANK: Duration = Duration::from_secs(300);
+}
+
 /// A match being played on this server.
 pub struct LiveMatch {
     pub id: i64,
@@ -53,7 +74,7 @@ pub struct LiveMatch {
     pub config: Value,
     pub players: Vec<Player>,
     pub rated: bool,
-    pub deadline: Duration,
+    pub clock: MatchClock,
     pub handle: MatchHandle,
     /// The compatibility port whose connections hold the seats, if any. Such seats
     /// belong to those connections: a native-protocol login never attaches to them.
@@ -69,7 +90,7 @@ impl LiveMatch {
         config: Value,
         players: Vec<Player>,
         rated: bool,
-        deadline: Duration,
+        clock: MatchClock,
         handle: MatchHandle,
     ) -> LiveMatch {
         let seats = players.len();
@@ -79,7 +100,7 @@ impl LiveMatch {
             config,
             players,
             rated,
-            deadline,
+            clock,
             handle,
             port: None,
             attached: Mutex::new(vec![None; seats]),

@@ -5,13 +5,15 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use arbiter_referee::{MatchHandle, MatchSetup, Program, Referee, SeatKind, SeatSetup};
+use arbiter_referee::{
+    IllegalAnswer, MatchHandle, MatchSetup, Policy, Program, Referee, SeatKind, SeatSetup,
+};
 use arbiter_rulesets::Ruleset;
 use arbiter_store::{NewMatch, RatingSystem, SeatRecord, INITIAL_DISPLAY};
 use serde_json::Value;
 
 use super::persist;
-use super::{LiveMatch, Player};
+use super::{LiveMatch, MatchClock, Player};
 use crate::hub::{Hub, SeatPlan};
 use crate::protocol::ServerMessage;
 use crate::session::Refusal;
@@ -27,16 +29,20 @@ pub struct PortMatch {
 }
 
 impl Hub {
-    /// Start a match of `ruleset` with `config` (already normalized), one plan per seat.
-    /// Rated matches move the seated accounts' ratings when they finish.
+    /// Start a match of `ruleset` with `config` (already normalized), one plan per seat,
+    /// on `clock`. Rated matches move the seated accounts' ratings when they finish.
+    /// A refused answer may be retried: people make typos.
     pub async fn start_match(
         self: &Arc<Self>,
         ruleset: &Ruleset,
         config: Value,
         seats: Vec<SeatPlan>,
         rated: bool,
+        clock: MatchClock,
     ) -> Result<i64, Refusal> {
-        let (match_id, _) = self.start(ruleset, config, seats, rated, None).await?;
+        let (match_id, _) = self
+            .start(ruleset, config, seats, rated, clock, None)
+            .await?;
         Ok(match_id)
     }
 
@@ -57,7 +63,13 @@ impl Hub {
                 "a port match needs one program per seat",
             ));
         }
-        self.start(ruleset, config, seats, true, Some(port)).await
+        // The port's own clock, no bank: the original protocols have none.
+        let clock = MatchClock {
+            deadline: port.deadline,
+            time_bank: Duration::ZERO,
+        };
+        self.start(ruleset, config, seats, true, clock, Some(port))
+            .await
     }
 
     async fn start(
@@ -66,6 +78,7 @@ impl Hub {
         config: Value,
         seats: Vec<SeatPlan>,
         rated: bool,
+        clock: MatchClock,
         port: Option<PortMatch>,
     ) -> Result<(i64, MatchHandle), Refusal> {
         // Drawn from the operating system, never derived: a seed (or anything it could be
@@ -110,9 +123,11 @@ impl Hub {
             rating,
         };
         let match_id = self.store.create_match(&new).await?;
-        let deadline = match &port {
-            Some(port) => port.deadline,
-            None => self.config.deadline(ruleset.id()),
+        // A port keeps its protocol's rules for bad answers (the Q-Game course ejects);
+        // in native matches a refused answer is explained and may be retried.
+        let illegal_answer = match &port {
+            Some(_) => Policy::for_ruleset(ruleset.id()).illegal_answer,
+            None => IllegalAnswer::Retry,
         };
         let setup = MatchSetup {
             match_id,
@@ -133,7 +148,9 @@ impl Hub {
                     }
                 })
                 .collect(),
-            deadline,
+            deadline: clock.deadline,
+            time_bank: clock.time_bank,
+            illegal_answer,
         };
         let (sink, writer) = persist::writer(self.store.clone(), self.metrics.clone());
         let handle = match Referee::start(setup, Arc::new(sink)) {
@@ -149,7 +166,7 @@ impl Hub {
             config.clone(),
             seats.iter().map(|plan| plan.player.clone()).collect(),
             rated,
-            deadline,
+            clock,
             handle,
         );
         if let Some(port) = &port {
@@ -170,7 +187,8 @@ impl Hub {
                 config: config.clone(),
                 players: players.clone(),
                 seat,
-                deadline_ms: deadline.as_millis() as u64,
+                deadline_ms: clock.deadline.as_millis() as u64,
+                time_bank_ms: clock.time_bank.as_millis() as u64,
                 rated,
             });
             self.matches.attach(&live, seat, outbox).await;

@@ -36,7 +36,10 @@ impl MatchObserver for HubObserver {
             started.config.clone(),
             players,
             true,
-            started.deadline,
+            crate::matches::MatchClock {
+                deadline: started.deadline,
+                time_bank: std::time::Duration::ZERO,
+            },
             started.handle.clone(),
         )
         .through_port(self.port);

@@ -31,12 +31,18 @@ pub enum ClientMessage {
     LeaveQueue,
     /// List the tables waiting for players.
     Tables,
-    /// Open a table for `seats` players; the creator takes seat 0.
+    /// Open a table for `seats` players; the creator takes seat 0. The clock is the
+    /// creator's to set: time per decision and each seat's time bank, in milliseconds
+    /// (defaults: at least two minutes a decision, five minutes of bank).
     CreateTable {
         ruleset: String,
         #[serde(default)]
         config: Value,
         seats: usize,
+        #[serde(default)]
+        deadline_ms: Option<u64>,
+        #[serde(default)]
+        time_bank_ms: Option<u64>,
     },
     /// Sit at a table, in the given seat or the first free one.
     JoinTable {
@@ -179,6 +185,10 @@ pub struct TableInfo {
     pub config: Value,
     pub owner: String,
     pub seats: Vec<TableSeat>,
+    /// Time per decision.
+    pub deadline_ms: u64,
+    /// Each seat's time bank.
+    pub time_bank_ms: u64,
 }
 
 /// A live match as listed to clients.
@@ -224,6 +234,8 @@ pub enum ServerMessage {
         config: Value,
         /// Players waiting in this queue, you included.
         waiting: usize,
+        /// What happens next, for people (e.g. that you are the only one waiting).
+        note: String,
     },
     LeftQueue {
         ruleset: String,
@@ -253,7 +265,10 @@ pub enum ServerMessage {
         config: Value,
         players: Vec<String>,
         seat: usize,
+        /// Time per decision.
         deadline_ms: u64,
+        /// Each seat's time bank for the whole match, drawn on past `deadline_ms`.
+        time_bank_ms: u64,
         rated: bool,
     },
     Matches {
@@ -275,6 +290,9 @@ pub enum ServerMessage {
     Error {
         code: String,
         message: String,
+        /// When to try again (a throttled login), in milliseconds.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        retry_after_ms: Option<u64>,
     },
 }
 
@@ -283,6 +301,7 @@ impl ServerMessage {
         ServerMessage::Error {
             code: code.into(),
             message: message.into(),
+            retry_after_ms: None,
         }
     }
 
@@ -399,11 +418,13 @@ mod tests {
                         player: None,
                     },
                 ],
+                deadline_ms: 120_000,
+                time_bank_ms: 300_000,
             },
         };
         assert_eq!(
             table.to_line(),
-            r#"{"type":"table","table":1,"ruleset":"tae","config":{},"owner":"ann","seats":[{"seat":0,"player":"ann"},{"seat":1}]}"#
+            r#"{"type":"table","table":1,"ruleset":"tae","config":{},"owner":"ann","seats":[{"seat":0,"player":"ann"},{"seat":1}],"deadline_ms":120000,"time_bank_ms":300000}"#
         );
     }
 }

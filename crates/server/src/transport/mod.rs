@@ -1,6 +1,7 @@
 //! The ways clients reach the native protocol: JSON lines over TCP, and the same
 //! messages as WebSocket text frames. Transports only move lines; the session decides.
 
+pub mod addresses;
 pub mod outbox;
 pub mod tcp;
 pub mod ws;

@@ -1,8 +1,10 @@
-//! What a connection sends: a bounded queue of ready-made JSON lines and a switch to
-//! close the connection. Anything may hold a clone (the session, the forwarders of its
-//! seats and spectated matches); none of them ever waits on a slow client.
+//! What a connection sends: a queue of ready-made JSON lines, bounded in bytes, and a
+//! switch to close the connection. Anything may hold a clone (the session, the
+//! forwarders of its seats and spectated matches); none of them ever waits on a slow
+//! client. Bounded by bytes, not lines: a spectator of a big board that never reads
+//! holds at most its byte bound, however many views it falls behind.
 
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::Arc;
 
 use tokio::sync::mpsc;
@@ -15,62 +17,105 @@ pub type ConnId = u64;
 
 static NEXT_CONN: AtomicU64 = AtomicU64::new(1);
 
+/// What a queued line costs beyond its text (the `Arc`, the queue's slot): so that a
+/// flood of tiny lines is bounded too.
+const LINE_OVERHEAD: usize = 64;
+
 /// The sending side of one connection.
 #[derive(Clone, Debug)]
 pub struct Outbox {
     conn: ConnId,
-    lines: mpsc::Sender<Arc<str>>,
+    lines: mpsc::UnboundedSender<Arc<str>>,
+    /// Bytes queued and not yet taken by the transport.
+    queued: Arc<AtomicUsize>,
+    max_bytes: usize,
     close: CancellationToken,
 }
 
 /// The transport's side: lines to write and the signal to stop.
 pub struct OutboxReceiver {
-    pub lines: mpsc::Receiver<Arc<str>>,
+    lines: mpsc::UnboundedReceiver<Arc<str>>,
+    queued: Arc<AtomicUsize>,
     pub close: CancellationToken,
 }
 
+impl OutboxReceiver {
+    /// The next line to write; `None` once every sender is gone.
+    pub async fn recv(&mut self) -> Option<Arc<str>> {
+        let line = self.lines.recv().await?;
+        self.taken(&line);
+        Some(line)
+    }
+
+    /// A line already queued, if any.
+    pub fn try_recv(&mut self) -> Option<Arc<str>> {
+        let line = self.lines.try_recv().ok()?;
+        self.taken(&line);
+        Some(line)
+    }
+
+    fn taken(&self, line: &str) {
+        self.queued
+            .fetch_sub(line.len() + LINE_OVERHEAD, Ordering::Relaxed);
+    }
+}
+
 impl Outbox {
-    /// A new connection's outbox holding at most `capacity` unsent lines.
-    pub fn new(capacity: usize) -> (Outbox, OutboxReceiver) {
-        let (lines, receiver) = mpsc::channel(capacity.max(1));
+    /// A new connection's outbox holding at most `max_bytes` of unsent lines.
+    pub fn new(max_bytes: usize) -> (Outbox, OutboxReceiver) {
+        let (lines, receiver) = mpsc::unbounded_channel();
         let close = CancellationToken::new();
+        let queued = Arc::new(AtomicUsize::new(0));
         let conn = NEXT_CONN.fetch_add(1, Ordering::Relaxed);
         (
             Outbox {
                 conn,
                 lines,
+                queued: queued.clone(),
+                max_bytes,
                 close: close.clone(),
             },
             OutboxReceiver {
                 lines: receiver,
+                queued,
                 close,
             },
         )
+    }
+
+    /// Bytes queued and not yet taken by the transport.
+    pub fn queued_bytes(&self) -> usize {
+        self.queued.load(Ordering::Relaxed)
     }
 
     pub fn conn(&self) -> ConnId {
         self.conn
     }
 
-    /// Queue one line. A client so far behind that its queue is full is disconnected
-    /// (it can log in again and resume from a fresh view) instead of holding memory or
-    /// slowing anyone down. False when the line was not queued.
+    /// Queue one line. A client so far behind that its queue would pass its byte bound
+    /// is disconnected (it can log in again and resume from a fresh view) instead of
+    /// holding memory or slowing anyone down. False when the line was not queued.
     pub fn send_line(&self, line: Arc<str>) -> bool {
         if self.close.is_cancelled() {
             return false;
         }
-        match self.lines.try_send(line) {
-            Ok(()) => true,
-            Err(mpsc::error::TrySendError::Full(_)) => {
-                tracing::warn!(
-                    conn = self.conn,
-                    "client does not read its messages; closing"
-                );
-                self.close.cancel();
-                false
-            }
-            Err(mpsc::error::TrySendError::Closed(_)) => false,
+        let cost = line.len() + LINE_OVERHEAD;
+        let before = self.queued.fetch_add(cost, Ordering::Relaxed);
+        if before + cost > self.max_bytes {
+            self.queued.fetch_sub(cost, Ordering::Relaxed);
+            tracing::warn!(
+                conn = self.conn,
+                queued = before,
+                "client does not read its messages; closing"
+            );
+            self.close.cancel();
+            return false;
         }
+        if self.lines.send(line).is_err() {
+            self.queued.fetch_sub(cost, Ordering::Relaxed);
+            return false;
+        }
+        true
     }
 
     pub fn send(&self, message: &ServerMessage) -> bool {
@@ -101,7 +146,7 @@ mod tests {
 
     #[tokio::test]
     async fn a_full_outbox_closes_the_connection_instead_of_waiting() {
-        let (outbox, mut receiver) = Outbox::new(2);
+        let (outbox, mut receiver) = Outbox::new(2 * (LINE_OVERHEAD + 1));
         assert!(outbox.send_line("a".into()));
         assert!(outbox.send_line("b".into()));
         assert!(!outbox.is_closed());
@@ -109,7 +154,23 @@ mod tests {
         assert!(outbox.is_closed());
         assert!(receiver.close.is_cancelled());
         outbox.closed().await;
-        assert_eq!(receiver.lines.recv().await.as_deref(), Some("a"));
+        assert_eq!(receiver.recv().await.as_deref(), Some("a"));
         assert_ne!(outbox.conn(), Outbox::new(1).0.conn());
+    }
+
+    #[tokio::test]
+    async fn the_bound_is_in_bytes_and_taking_lines_frees_them() {
+        let (outbox, mut receiver) = Outbox::new(10_000);
+        let big: Arc<str> = Arc::from("x".repeat(4_000));
+        assert!(outbox.send_line(big.clone()));
+        assert!(outbox.send_line(big.clone()));
+        assert_eq!(outbox.queued_bytes(), 2 * (4_000 + LINE_OVERHEAD));
+        assert_eq!(receiver.recv().await.as_deref().map(str::len), Some(4_000));
+        assert!(outbox.send_line(big.clone()), "room again once taken");
+        assert!(
+            !outbox.send_line(big),
+            "a third queued line passes 10 000 bytes"
+        );
+        assert!(outbox.is_closed());
     }
 }

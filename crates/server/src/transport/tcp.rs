@@ -11,7 +11,7 @@ use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 
 use crate::hub::Hub;
-use crate::protocol::LineReader;
+use crate::protocol::{LineReader, ServerMessage};
 use crate::session::{Flow, Session};
 use crate::transport::{Outbox, OutboxReceiver};
 
@@ -28,7 +28,19 @@ pub async fn serve(listener: TcpListener, hub: Arc<Hub>, shutdown: CancellationT
             _ = shutdown.cancelled() => break,
             accepted = listener.accept() => match accepted {
                 Ok((stream, peer)) => {
-                    tokio::spawn(connection(stream, peer, hub.clone(), shutdown.clone()));
+                    let max = hub.config.limits.connections_per_address;
+                    match hub.addresses.enter(peer.ip(), max) {
+                        Some(slot) => {
+                            let (hub, shutdown) = (hub.clone(), shutdown.clone());
+                            tokio::spawn(async move {
+                                connection(stream, peer, hub, shutdown).await;
+                                drop(slot);
+                            });
+                        }
+                        None => {
+                            tokio::spawn(refuse_crowded(stream, max));
+                        }
+                    }
                 }
                 Err(error) => {
                     // Out of file descriptors and the like: wait instead of spinning.
@@ -40,6 +52,20 @@ pub async fn serve(listener: TcpListener, hub: Arc<Hub>, shutdown: CancellationT
     }
 }
 
+/// An address already holding its share of connections gets one line saying so.
+async fn refuse_crowded(mut stream: TcpStream, max: usize) {
+    let line = ServerMessage::error(
+        "too_many_connections",
+        format!("this address already holds {max} connections; close one first"),
+    )
+    .to_line();
+    let _ = tokio::time::timeout(Duration::from_secs(1), async {
+        let _ = stream.write_all(format!("{line}\n").as_bytes()).await;
+        let _ = stream.shutdown().await;
+    })
+    .await;
+}
+
 /// One client, from its first byte to its last.
 async fn connection(
     stream: TcpStream,
@@ -49,8 +75,13 @@ async fn connection(
 ) {
     let _ = stream.set_nodelay(true);
     let limits = hub.config.limits.clone();
+    if let Err(error) =
+        socket2::SockRef::from(&stream).set_send_buffer_size(limits.socket_send_buffer)
+    {
+        tracing::debug!(%peer, %error, "cannot set the socket's send buffer");
+    }
     let (read, write) = stream.into_split();
-    let (outbox, receiver) = Outbox::new(limits.outbox);
+    let (outbox, receiver) = Outbox::new(limits.outbox_bytes);
     let writer = tokio::spawn(write_lines(write, receiver));
     let mut session = Session::start(hub, outbox.clone(), "tcp", peer);
     let mut reader = LineReader::new(read, limits.max_line);
@@ -117,17 +148,18 @@ async fn linger(mut read: OwnedReadHalf) {
 async fn write_lines(write: OwnedWriteHalf, mut receiver: OutboxReceiver) {
     let mut out = BufWriter::new(write);
     loop {
+        let close = receiver.close.clone();
         let line = tokio::select! {
             biased;
-            line = receiver.lines.recv() => line,
-            _ = receiver.close.cancelled() => None,
+            line = receiver.recv() => line,
+            _ = close.cancelled() => None,
         };
         let Some(line) = line else { break };
         let mut batch = vec![line];
         while batch.len() < WRITE_BATCH {
-            match receiver.lines.try_recv() {
-                Ok(line) => batch.push(line),
-                Err(_) => break,
+            match receiver.try_recv() {
+                Some(line) => batch.push(line),
+                None => break,
             }
         }
         // A closing connection still gets its queued lines, unless it stopped reading.
@@ -147,7 +179,7 @@ async fn write_lines(write: OwnedWriteHalf, mut receiver: OutboxReceiver) {
         }
     }
     let mut rest = Vec::new();
-    while let Ok(line) = receiver.lines.try_recv() {
+    while let Some(line) = receiver.try_recv() {
         rest.push(line);
     }
     let _ = tokio::time::timeout(Duration::from_millis(500), async {

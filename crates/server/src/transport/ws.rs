@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{ConnectInfo, State};
-use axum::response::Response;
+use axum::response::{IntoResponse, Response};
 use futures::{SinkExt, StreamExt};
 
 use crate::http::AppState;
@@ -20,17 +20,28 @@ pub async fn upgrade(
     State(app): State<AppState>,
     ConnectInfo(peer): ConnectInfo<SocketAddr>,
 ) -> Response {
+    let crowd = app.hub.config.limits.connections_per_address;
+    let Some(slot) = app.hub.addresses.enter(peer.ip(), crowd) else {
+        return (
+            axum::http::StatusCode::TOO_MANY_REQUESTS,
+            format!("this address already holds {crowd} connections; close one first"),
+        )
+            .into_response();
+    };
     let max = app.hub.config.limits.max_line;
     ws.max_message_size(max)
         .max_frame_size(max)
-        .on_upgrade(move |socket| connection(socket, peer, app))
+        .on_upgrade(move |socket| async move {
+            connection(socket, peer, app).await;
+            drop(slot);
+        })
 }
 
 async fn connection(socket: WebSocket, peer: SocketAddr, app: AppState) {
     let hub = app.hub.clone();
     let limits = hub.config.limits.clone();
     let (sink, mut stream) = socket.split();
-    let (outbox, receiver) = Outbox::new(limits.outbox);
+    let (outbox, receiver) = Outbox::new(limits.outbox_bytes);
     let writer = tokio::spawn(write_messages(sink, receiver));
     let mut session = Session::start(hub, outbox.clone(), "ws", peer);
     loop {
@@ -77,10 +88,11 @@ async fn write_messages(
     mut receiver: OutboxReceiver,
 ) {
     loop {
+        let close = receiver.close.clone();
         let line = tokio::select! {
             biased;
-            line = receiver.lines.recv() => line,
-            _ = receiver.close.cancelled() => None,
+            line = receiver.recv() => line,
+            _ = close.cancelled() => None,
         };
         let Some(line) = line else { break };
         let sent = tokio::select! {
@@ -93,7 +105,7 @@ async fn write_messages(
         }
     }
     let _ = tokio::time::timeout(Duration::from_millis(500), async {
-        while let Ok(line) = receiver.lines.try_recv() {
+        while let Some(line) = receiver.try_recv() {
             if sink
                 .send(Message::Text(line.as_ref().into()))
                 .await

@@ -142,8 +142,8 @@ fn dechunk(mut body: &str) -> String {
     out
 }
 
-/// The stored match once it is no longer running (the store writes after the clients
-/// hear the outcome, so this waits a little).
+/// The stored match once it is no longer running (a test that did not wait for the
+/// outcome itself may look before the end).
 pub async fn finished_match(http: &str, id: i64) -> Value {
     for _ in 0..200 {
         let (status, body) = http_get(http, &format!("/api/matches/{id}"), None).await;

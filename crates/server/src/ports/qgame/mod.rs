@@ -21,7 +21,8 @@
 
 mod seat;
 
-use std::net::TcpListener;
+use std::net::{SocketAddr, TcpListener};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -46,6 +47,9 @@ pub const DEFAULT_ADDRESS: &str = "127.0.0.1:45678";
 pub const ACCOUNT_NAMESPACE: &str = "qgame";
 /// How often the sign-up loop looks for a connection and for shutdown.
 const ACCEPT_POLL: Duration = Duration::from_millis(10);
+/// Connections whose names are being read at once; more are closed at once (each
+/// reader is a thread, and a flood of silent sockets must not become a flood of them).
+const MAX_PENDING_NAMES: usize = 64;
 
 /// The port's settings (the course's defaults).
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -95,7 +99,30 @@ fn sign_up_forever(
     }
     let mut waiting: Vec<Recruit> = Vec::new();
     let mut period_end: Option<Instant> = None;
+    // Names are read concurrently, each connection with its own time limit, so silent
+    // sockets delay nobody: a reader thread per connection reports here.
+    let (named_tx, named) = std::sync::mpsc::channel::<(SocketAddr, Result<Recruit, String>)>();
+    let pending = Arc::new(AtomicUsize::new(0));
     while !shutdown.is_cancelled() {
+        while let Ok((peer, result)) = named.try_recv() {
+            match result {
+                // Accounts ignore case: `Ann` and `ann` would be one player twice.
+                Ok(recruit)
+                    if waiting
+                        .iter()
+                        .any(|w| w.name.eq_ignore_ascii_case(&recruit.name)) =>
+                {
+                    tracing::info!(%peer, name = %recruit.name, "Q-Game sign-up refused: the name is already waiting");
+                    recruit.connection.get_ref().close();
+                }
+                Ok(recruit) => {
+                    tracing::info!(%peer, name = %recruit.name, "Q-Game player signed up");
+                    waiting.push(recruit);
+                    period_end.get_or_insert(Instant::now() + options.signup_period);
+                }
+                Err(why) => tracing::info!(%peer, %why, "improper Q-Game sign-up"),
+            }
+        }
         let due = period_end.is_some_and(|end| Instant::now() >= end);
         if waiting.len() == MAX_PLAYERS || (due && waiting.len() >= MIN_PLAYERS) {
             let group = std::mem::take(&mut waiting);
@@ -109,26 +136,27 @@ fn sign_up_forever(
         }
         match listener.accept() {
             Ok((stream, peer)) => {
-                let named = stream
-                    .set_nonblocking(false)
-                    .map_err(|e| e.to_string())
-                    .and_then(|()| read_name(DeadlineStream::new(stream), options.name_wait));
-                match named {
-                    // Accounts ignore case: `Ann` and `ann` would be one player twice.
-                    Ok(recruit)
-                        if waiting
-                            .iter()
-                            .any(|w| w.name.eq_ignore_ascii_case(&recruit.name)) =>
-                    {
-                        tracing::info!(%peer, name = %recruit.name, "Q-Game sign-up refused: the name is already waiting");
-                        recruit.connection.get_ref().close();
-                    }
-                    Ok(recruit) => {
-                        tracing::info!(%peer, name = %recruit.name, "Q-Game player signed up");
-                        waiting.push(recruit);
-                        period_end.get_or_insert(Instant::now() + options.signup_period);
-                    }
-                    Err(why) => tracing::info!(%peer, %why, "improper Q-Game sign-up"),
+                if pending.load(Ordering::SeqCst) >= MAX_PENDING_NAMES {
+                    tracing::warn!(%peer, "Q-Game sign-up refused: too many names being read");
+                    drop(stream);
+                    continue;
+                }
+                pending.fetch_add(1, Ordering::SeqCst);
+                let (report, counter) = (named_tx.clone(), pending.clone());
+                let wait = options.name_wait;
+                let spawned = std::thread::Builder::new()
+                    .name("qgame-signup".into())
+                    .spawn(move || {
+                        let result = stream
+                            .set_nonblocking(false)
+                            .map_err(|e| e.to_string())
+                            .and_then(|()| read_name(DeadlineStream::new(stream), wait));
+                        counter.fetch_sub(1, Ordering::SeqCst);
+                        let _ = report.send((peer, result));
+                    });
+                if let Err(error) = spawned {
+                    pending.fetch_sub(1, Ordering::SeqCst);
+                    tracing::warn!(%peer, %error, "Q-Game sign-up: no thread to read a name");
                 }
             }
             Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {

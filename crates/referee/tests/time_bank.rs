@@ -1,0 +1,70 @@
+//! Each seat has a time bank (as lichess, Board Game Arena and Kaggle give): a decision
+//! may run past the per-decision time until the bank is spent, what it used is gone,
+//! and every prompt says how much is left. On paused (virtual) time, so the figures are
+//! exact.
+
+mod common;
+
+use std::time::Duration;
+
+use arbiter_referee::{MatchSetup, Referee, SeatSetup, ToSeat};
+use serde_json::json;
+
+const PER_DECISION: Duration = Duration::from_secs(10);
+const BANK: Duration = Duration::from_secs(30);
+
+/// The next prompt's (deadline_ms, time_bank_ms).
+async fn prompt(connection: &mut arbiter_referee::SeatConnection) -> (u64, u64) {
+    loop {
+        if let ToSeat::Prompt {
+            deadline_ms,
+            time_bank_ms,
+            ..
+        } = common::next_message(connection).await
+        {
+            return (deadline_ms, time_bank_ms);
+        }
+    }
+}
+
+#[tokio::test(start_paused = true)]
+async fn the_bank_counts_down_in_the_prompts_and_then_runs_out() {
+    let seats = vec![SeatSetup::remote("ann"), SeatSetup::remote("bob")];
+    let mut setup = MatchSetup::new(1, common::ruleset("tae"), 4, seats);
+    setup.deadline = PER_DECISION;
+    setup.time_bank = BANK;
+    let mirror = std::sync::Arc::new(common::Mirror::default());
+    let handle = Referee::start(setup, mirror.clone()).expect("a valid setup");
+    let first = handle.status().turn.seats()[0];
+    let second = 1 - first;
+    let mut a = handle.attach(first).await.unwrap();
+    let mut b = handle.attach(second).await.unwrap();
+
+    // A fresh seat: the per-decision time plus the whole bank.
+    assert_eq!(prompt(&mut a).await, (40_000, 30_000));
+    // It thinks 15 s, 5 s into its bank, then ends its turn.
+    tokio::time::sleep(Duration::from_secs(15)).await;
+    handle.act(first, json!("pass")).await.unwrap();
+    // The other seat's bank is untouched.
+    assert_eq!(prompt(&mut b).await, (40_000, 30_000));
+    handle.act(second, json!("pass")).await.unwrap();
+    // Back to the first seat: 25 s of bank left.
+    assert_eq!(prompt(&mut a).await, (35_000, 25_000));
+    // Within the per-decision time nothing is drawn from the bank.
+    tokio::time::sleep(Duration::from_secs(9)).await;
+    handle.act(first, json!("pass")).await.unwrap();
+    assert_eq!(prompt(&mut b).await, (40_000, 30_000));
+    handle.act(second, json!("pass")).await.unwrap();
+    assert_eq!(prompt(&mut a).await, (35_000, 25_000));
+    // Silent to the end: the deadline is the per-decision time plus the bank, and then
+    // the ruleset's timeout policy acts (T&E passes for the seat), bank spent.
+    tokio::time::sleep(Duration::from_millis(34_999)).await;
+    assert!(
+        mirror.entries().len() == 4,
+        "nothing happens before the deadline"
+    );
+    let (deadline, bank) = prompt(&mut b).await;
+    assert_eq!((deadline, bank), (40_000, 30_000));
+    handle.act(second, json!("pass")).await.unwrap();
+    assert_eq!(prompt(&mut a).await, (10_000, 0), "the bank is spent");
+}

@@ -1,0 +1,134 @@
+//! A client that never reads holds at most its outbox's byte bound: a spectator of a
+//! busy match that stops reading is disconnected once that much is queued for it, and
+//! the match plays on for everyone else.
+
+mod common;
+
+use std::time::Duration;
+
+use common::*;
+use serde_json::json;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+const BOUND: usize = 64 * 1024;
+
+/// A player that passes at every prompt until the match ends.
+async fn passer(tcp: String, name: &'static str) {
+    let mut me = registered(&tcp, name).await;
+    me.send(&json!({"type": "queue", "ruleset": "tae"}))
+        .await
+        .unwrap();
+    loop {
+        let message = me.recv().await.expect("a message");
+        match message["type"].as_str() {
+            Some("prompt") => {
+                me.send(&json!({"type": "act", "action": "pass"}))
+                    .await
+                    .unwrap();
+            }
+            Some("outcome") => return,
+            _ => {}
+        }
+    }
+}
+
+#[tokio::test]
+async fn a_spectator_that_never_reads_is_dropped_at_its_byte_bound() {
+    let server = start(|c| {
+        c.limits.outbox_bytes = BOUND;
+        c.limits.socket_send_buffer = 16 * 1024;
+        c.pairing_interval = Duration::from_millis(50);
+    })
+    .await;
+    // Two players who pass for ever (T&E has no turn limit): a full view for the
+    // spectators after every pass.
+    let players = [
+        tokio::spawn(passer(server.tcp.clone(), "pass-ann")),
+        tokio::spawn(passer(server.tcp.clone(), "pass-bob")),
+    ];
+    let match_id = loop {
+        let (_, list) = http_get(&server.http, "/api/matches?status=running", None).await;
+        if let Some(id) = list["matches"][0]["id"].as_i64() {
+            break id;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    };
+    // A spectator with a tiny receive window that never reads.
+    let socket = tokio::net::TcpSocket::new_v4().unwrap();
+    socket.set_recv_buffer_size(4096).unwrap();
+    let mut idle = socket
+        .connect(server.tcp.parse().unwrap())
+        .await
+        .expect("connect");
+    let spectate = format!("{}\n", json!({"type": "spectate", "match": match_id}));
+    idle.write_all(spectate.as_bytes()).await.unwrap();
+
+    // The match shows one spectator, then none once it has been dropped at its bound.
+    let spectators = |summary: &serde_json::Value| summary["live"]["spectators"].as_u64();
+    let mut seen_watching = false;
+    let mut dropped = false;
+    for _ in 0..3000 {
+        let (_, summary) = http_get(&server.http, &format!("/api/matches/{match_id}"), None).await;
+        match spectators(&summary) {
+            Some(1) => seen_watching = true,
+            Some(0) if seen_watching => {
+                dropped = true;
+                break;
+            }
+            _ => {}
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert!(seen_watching, "the spectator was watching");
+    assert!(dropped, "the idle spectator was never dropped");
+    // Its connection is closed, well short of the whole stream.
+    let mut received = Vec::new();
+    tokio::time::timeout(Duration::from_secs(30), idle.read_to_end(&mut received))
+        .await
+        .expect("the server closed the idle spectator's connection")
+        .ok();
+    let text = String::from_utf8_lossy(&received);
+    assert!(text.contains("{\"type\":\"spectating\""), "it was watching");
+    assert!(
+        received.len() < 2 * 1024 * 1024,
+        "far less than a whole match: {} bytes",
+        received.len()
+    );
+    assert!(
+        !text.contains("{\"type\":\"outcome\""),
+        "the match is not over"
+    );
+    // The players were not disturbed: their match is still running.
+    let (_, summary) = http_get(&server.http, &format!("/api/matches/{match_id}"), None).await;
+    assert_eq!(summary["status"], "running", "{summary}");
+    for player in players {
+        player.abort();
+    }
+    still_serving_http(&server.http).await;
+    server.stop().await;
+}
+
+async fn still_serving_http(http: &str) {
+    let (status, _) = http_get(http, "/api/rulesets", None).await;
+    assert_eq!(status, 200);
+}
+
+/// Half an HTTP request, then silence: the server closes the connection once the
+/// header timeout has passed, instead of holding the socket for ever. (The timeout
+/// below only detects a hang.)
+#[tokio::test]
+async fn a_half_sent_http_request_is_closed_after_the_header_timeout() {
+    let server = start(|c| c.limits.http_header_timeout = Duration::from_millis(300)).await;
+    let mut slow = tokio::net::TcpStream::connect(&server.http).await.unwrap();
+    slow.write_all(b"GET /api/rulesets HTTP/1.1\r\nHost: arbiter\r\n")
+        .await
+        .unwrap();
+    let mut rest = Vec::new();
+    let closed = tokio::time::timeout(Duration::from_secs(30), slow.read_to_end(&mut rest))
+        .await
+        .expect("the server closed the half-sent request");
+    assert!(closed.is_ok() || rest.is_empty(), "{closed:?}");
+    // A whole request on a new connection is still answered.
+    still_serving_http(&server.http).await;
+    server.stop().await;
+}
