@@ -120,6 +120,10 @@ pub struct Limits {
     pub connections_per_address: usize,
     /// How long an HTTP client may take to send a request's headers.
     pub http_header_timeout: Duration,
+    /// How often the server pings a WebSocket client. A client that has sent nothing,
+    /// not even the pong every WebSocket client sends by itself, for two of these is
+    /// closed: that is how a frame left half-sent is noticed.
+    pub ws_heartbeat: Duration,
     /// The kernel's send buffer for each native-protocol TCP connection, in bytes. Set,
     /// not left to autotuning (which grows it to megabytes on a fast link), so that
     /// what a client that does not read can hold is this plus `outbox_bytes`.
@@ -137,6 +141,7 @@ impl Default for Limits {
             outbox_bytes: 1024 * 1024,
             connections_per_address: 128,
             http_header_timeout: Duration::from_secs(10),
+            ws_heartbeat: Duration::from_secs(30),
             socket_send_buffer: 256 * 1024,
         }
     }

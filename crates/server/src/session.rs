@@ -168,6 +168,18 @@ impl Session {
         );
     }
 
+    /// A WebSocket client sent nothing (not even a pong) for too long: a frame left
+    /// half-sent, or a peer that is gone.
+    pub fn on_silence(&mut self, silent: std::time::Duration) {
+        self.refuse(
+            "ws_timeout",
+            format!(
+                "nothing complete arrived for {} ms, not even a pong; closing the connection",
+                silent.as_millis()
+            ),
+        );
+    }
+
     /// The server is shutting down.
     pub fn server_closing(&mut self) {
         self.refuse("shutting_down", "the server is shutting down".to_string());

@@ -132,3 +132,44 @@ async fn a_half_sent_http_request_is_closed_after_the_header_timeout() {
     still_serving_http(&server.http).await;
     server.stop().await;
 }
+
+/// A WebSocket frame left half-sent: the client can no longer answer the server's
+/// pings, so after two heartbeats of silence the server says why and closes. (The
+/// timeout below only detects a hang.)
+#[tokio::test]
+async fn a_websocket_frame_left_half_sent_is_closed() {
+    let server = start(|c| c.limits.ws_heartbeat = Duration::from_millis(200)).await;
+    let mut stream = tokio::net::TcpStream::connect(&server.http).await.unwrap();
+    let upgrade = format!(
+        "GET /ws HTTP/1.1\r\nHost: {}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\
+         Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n",
+        server.http
+    );
+    stream.write_all(upgrade.as_bytes()).await.unwrap();
+    // The handshake's answer, up to its blank line.
+    let mut head = Vec::new();
+    while !head.ends_with(b"\r\n\r\n") {
+        let mut byte = [0u8; 1];
+        stream.read_exact(&mut byte).await.unwrap();
+        head.push(byte[0]);
+    }
+    assert!(
+        String::from_utf8_lossy(&head).starts_with("HTTP/1.1 101"),
+        "{}",
+        String::from_utf8_lossy(&head)
+    );
+    // A masked text frame announcing 100 bytes, of which only the header and the mask
+    // arrive.
+    stream
+        .write_all(&[0x81, 0x80 | 100, 1, 2, 3, 4, b'{'])
+        .await
+        .unwrap();
+    let mut rest = Vec::new();
+    tokio::time::timeout(Duration::from_secs(30), stream.read_to_end(&mut rest))
+        .await
+        .expect("the server closed the half-sent frame's connection")
+        .ok();
+    let text = String::from_utf8_lossy(&rest);
+    assert!(text.contains("ws_timeout"), "{text}");
+    server.stop().await;
+}

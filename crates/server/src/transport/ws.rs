@@ -8,6 +8,7 @@ use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{ConnectInfo, State};
 use axum::response::{IntoResponse, Response};
 use futures::{SinkExt, StreamExt};
+use tokio::time::Instant;
 
 use crate::http::AppState;
 use crate::protocol::FrameError;
@@ -42,16 +43,27 @@ async fn connection(socket: WebSocket, peer: SocketAddr, app: AppState) {
     let limits = hub.config.limits.clone();
     let (sink, mut stream) = socket.split();
     let (outbox, receiver) = Outbox::new(limits.outbox_bytes);
-    let writer = tokio::spawn(write_messages(sink, receiver));
+    let writer = tokio::spawn(write_messages(sink, receiver, limits.ws_heartbeat));
     let mut session = Session::start(hub, outbox.clone(), "ws", peer);
+    // Anything heard, pongs included, proves the client is not stuck mid-frame.
+    let mut last_heard = Instant::now();
+    let mut check = tokio::time::interval(limits.ws_heartbeat);
     loop {
         tokio::select! {
             _ = outbox.closed() => break,
+            _ = check.tick() => {
+                let silent = last_heard.elapsed();
+                if silent > limits.ws_heartbeat * 2 {
+                    session.on_silence(silent);
+                    break;
+                }
+            }
             _ = app.shutdown.cancelled() => {
                 session.server_closing();
                 break;
             }
             message = stream.next() => {
+                last_heard = Instant::now();
                 let flow = match message {
                     Some(Ok(Message::Text(text))) => {
                         session.on_line(text.as_str().trim_end_matches(['\r', '\n'])).await
@@ -86,17 +98,20 @@ async fn connection(socket: WebSocket, peer: SocketAddr, app: AppState) {
 async fn write_messages(
     mut sink: futures::stream::SplitSink<WebSocket, Message>,
     mut receiver: OutboxReceiver,
+    heartbeat: Duration,
 ) {
+    let mut ping = tokio::time::interval_at(Instant::now() + heartbeat, heartbeat);
     loop {
         let close = receiver.close.clone();
-        let line = tokio::select! {
+        let message = tokio::select! {
             biased;
-            line = receiver.recv() => line,
+            line = receiver.recv() => line.map(|line| Message::Text(line.as_ref().into())),
             _ = close.cancelled() => None,
+            _ = ping.tick() => Some(Message::Ping(Default::default())),
         };
-        let Some(line) = line else { break };
+        let Some(message) = message else { break };
         let sent = tokio::select! {
-            sent = sink.send(Message::Text(line.as_ref().into())) => sent,
+            sent = sink.send(message) => sent,
             _ = receiver.close.cancelled() => Ok(()),
         };
         if sent.is_err() {
