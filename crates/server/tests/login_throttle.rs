@@ -22,16 +22,7 @@ async fn guessing_a_password_is_throttled_with_a_retry_time_on_every_door() {
     let server = start(|_| {}).await;
     // An ended match with "guarded" in seat 0, whose private replay needs its password.
     let mut owner = registered(&server.tcp, "guarded").await;
-    owner
-        .send(&json!({"type": "create_table", "ruleset": "qgame", "seats": 2}))
-        .await
-        .unwrap();
-    let table = owner.expect("table", |_| {}).await.unwrap();
-    owner
-        .send(&json!({"type": "start_table", "table": table["table"], "fill": "random"}))
-        .await
-        .unwrap();
-    let started = until(&mut owner, 5, |m| m["type"] == "match_started").await;
+    let started = match_against_a_bot(&mut owner, "qgame").await;
     let match_id = started["match"].as_i64().unwrap();
     owner
         .send(&json!({"type": "resign", "match": match_id}))

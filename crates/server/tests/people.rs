@@ -45,17 +45,7 @@ async fn a_tables_clock_is_minutes_by_default_and_its_creators_to_set() {
 async fn a_persons_typo_is_refused_with_its_reason_and_retried() {
     let server = start(|_| {}).await;
     let mut person = registered(&server.tcp, "typo-person").await;
-    person
-        .send(&json!({"type": "create_table", "ruleset": "qgame", "seats": 2}))
-        .await
-        .unwrap();
-    let table = person.expect("table", |_| {}).await.unwrap();
-    let id = table["table"].as_u64().unwrap();
-    person
-        .send(&json!({"type": "start_table", "table": id, "fill": "random"}))
-        .await
-        .unwrap();
-    let started = until(&mut person, 5, |m| m["type"] == "match_started").await;
+    let started = match_against_a_bot(&mut person, "qgame").await;
     assert_eq!(started["deadline_ms"], 120_000, "{started}");
     assert_eq!(started["time_bank_ms"], 300_000, "{started}");
     let match_id = started["match"].as_i64().unwrap();

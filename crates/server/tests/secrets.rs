@@ -53,17 +53,7 @@ async fn no_door_shows_a_running_matchs_seed() {
     let logs = captured_logs();
     let server = start(|c| c.default_deadline = Some(Duration::from_secs(60))).await;
     let mut owner = registered(&server.tcp, "keeper").await;
-    owner
-        .send(&json!({"type": "create_table", "ruleset": "qgame", "seats": 2}))
-        .await
-        .unwrap();
-    let table = owner.expect("table", |_| {}).await.unwrap();
-    let id = table["table"].as_u64().unwrap();
-    owner
-        .send(&json!({"type": "start_table", "table": id, "fill": "random"}))
-        .await
-        .unwrap();
-    let started = until(&mut owner, 5, |m| m["type"] == "match_started").await;
+    let started = match_against_a_bot(&mut owner, "qgame").await;
     let match_id = started["match"].as_i64().unwrap();
     // The person's prompt: the match now waits on them (60 s deadline).
     let mut told = vec![started.to_string()];

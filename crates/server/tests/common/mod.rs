@@ -64,6 +64,21 @@ pub async fn registered(tcp: &str, name: &str) -> Connection {
     connection
 }
 
+/// `owner` opens a table of `ruleset` for two, fills the other seat with a random house
+/// bot and starts it: the `match_started` message (the owner holds seat 0).
+pub async fn match_against_a_bot(owner: &mut Connection, ruleset: &str) -> Value {
+    owner
+        .send(&json!({"type": "create_table", "ruleset": ruleset, "seats": 2}))
+        .await
+        .expect("send");
+    let table = owner.expect("table", |_| {}).await.expect("a table");
+    owner
+        .send(&json!({"type": "start_table", "table": table["table"], "fill": "random"}))
+        .await
+        .expect("send");
+    until(owner, 5, |m| m["type"] == "match_started").await
+}
+
 /// Read messages until one satisfies `pred` (returned), within `secs` seconds.
 pub async fn until(connection: &mut Connection, secs: u64, pred: impl Fn(&Value) -> bool) -> Value {
     let wait = async {
