@@ -45,7 +45,12 @@ async fn bot_pairs_of_every_ruleset_play_without_ejection_at_the_default_limits(
         let (name, report) = joined.expect("the bot task");
         let report = report.unwrap_or_else(|e| panic!("{name}: {e:#}"));
         assert_eq!(report.games.len(), GAMES as usize, "{name}");
-        assert_eq!(report.rejected, 0, "{name}: refused actions");
+        // Space Crack's turns are concurrent (first come): an answer that raced with the
+        // other seat's can be refused as stale, and the bot answers again. Elsewhere a
+        // bot's answer is always to the decision it owes, so nothing may be refused.
+        if !name.starts_with("fast-spacecrack") {
+            assert_eq!(report.rejected, 0, "{name}: refused actions");
+        }
         for game in &report.games {
             assert_eq!(game.ejected, None, "{name}: match {}", game.match_id);
             let stored = finished_match(&server.http, game.match_id).await;

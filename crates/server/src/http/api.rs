@@ -18,7 +18,8 @@ use base64::Engine;
 use serde::Serialize;
 use serde_json::{json, Value};
 
-use arbiter_store::{MatchFilter, MatchStatus, StoreError};
+use arbiter_engine::MatchRecord;
+use arbiter_store::{MatchFilter, MatchStatus, MatchSummary, StoreError};
 
 use crate::http::AppState;
 use crate::protocol::messages::RulesetInfo;
@@ -158,16 +159,29 @@ async fn matches(
     Ok(Json(json!({ "matches": list })))
 }
 
+/// A stored match's summary, or 404.
+async fn stored_summary(app: &AppState, id: i64) -> Result<MatchSummary, ApiError> {
+    app.hub
+        .store
+        .match_summary(id)
+        .await?
+        .ok_or_else(|| ApiError::not_found(format!("no match {id}")))
+}
+
+/// A stored match's record, or 404.
+async fn stored_record(app: &AppState, id: i64) -> Result<MatchRecord, ApiError> {
+    app.hub
+        .store
+        .match_record(id)
+        .await?
+        .ok_or_else(|| ApiError::not_found(format!("no match {id}")))
+}
+
 /// `GET /api/matches/{id}`: the summary, the configuration, and the live status when
 /// the match is running here. The seed only once the match has ended: with it and the
 /// configuration anyone could rebuild every hidden hand and the draw order.
 async fn match_summary(State(app): State<AppState>, Path(id): Path<i64>) -> ApiResult<Value> {
-    let summary = app
-        .hub
-        .store
-        .match_summary(id)
-        .await?
-        .ok_or_else(|| ApiError::not_found(format!("no match {id}")))?;
+    let summary = stored_summary(&app, id).await?;
     let record = app.hub.store.match_record(id).await?;
     let mut body = serde_json::to_value(&summary).unwrap_or(Value::Null);
     if let (Value::Object(map), Some(record)) = (&mut body, record) {
@@ -193,12 +207,7 @@ async fn match_summary(State(app): State<AppState>, Path(id): Path<i64>) -> ApiR
 /// entry with its state digest, the outcome) as a file for `arbiter replay --verify`.
 /// Refused while the match runs: the seed is a secret until the end.
 async fn record(State(app): State<AppState>, Path(id): Path<i64>) -> Result<Response, ApiError> {
-    let summary = app
-        .hub
-        .store
-        .match_summary(id)
-        .await?
-        .ok_or_else(|| ApiError::not_found(format!("no match {id}")))?;
+    let summary = stored_summary(&app, id).await?;
     if summary.status == MatchStatus::Running {
         return Err(ApiError::new(
             StatusCode::CONFLICT,
@@ -209,12 +218,7 @@ async fn record(State(app): State<AppState>, Path(id): Path<i64>) -> Result<Resp
             ),
         ));
     }
-    let record = app
-        .hub
-        .store
-        .match_record(id)
-        .await?
-        .ok_or_else(|| ApiError::not_found(format!("no match {id}")))?;
+    let record = stored_record(&app, id).await?;
     let disposition = format!(
         "attachment; filename=\"arbiter-{}-{id}.json\"",
         record.ruleset
@@ -251,12 +255,7 @@ async fn replay(
                 .map_err(|_| ApiError::bad_request("seat must be a seat number"))
         })
         .transpose()?;
-    let summary = app
-        .hub
-        .store
-        .match_summary(id)
-        .await?
-        .ok_or_else(|| ApiError::not_found(format!("no match {id}")))?;
+    let summary = stored_summary(&app, id).await?;
     if let Some(seat) = seat {
         let holder = summary
             .seats
@@ -278,12 +277,7 @@ async fn replay(
             return Ok(json_response(cached));
         }
     }
-    let record = app
-        .hub
-        .store
-        .match_record(id)
-        .await?
-        .ok_or_else(|| ApiError::not_found(format!("no match {id}")))?;
+    let record = stored_record(&app, id).await?;
     let registry = app.hub.registry.clone();
     let rebuilt = tokio::task::spawn_blocking(move || {
         let mut steps = Vec::with_capacity(record.log.len() + 1);

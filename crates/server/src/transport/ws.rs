@@ -110,7 +110,11 @@ async fn write_messages(
             _ = ping.tick() => Some(Message::Ping(Default::default())),
         };
         let Some(message) = message else { break };
+        // Biased: a message already taken is sent if the socket takes it now, even when
+        // the connection is closing (a closing error must reach the client); only a
+        // send that would wait is given up.
         let sent = tokio::select! {
+            biased;
             sent = sink.send(message) => sent,
             _ = receiver.close.cancelled() => Ok(()),
         };
