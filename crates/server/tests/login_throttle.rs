@@ -51,10 +51,43 @@ async fn guessing_a_password_is_throttled_with_a_retry_time_on_every_door() {
     let (status, body) = http_get(&server.http, &private, Some(("guarded", "guess-8"))).await;
     assert_eq!(status, 429, "{body}");
     assert_eq!(body["error"], "login_throttled", "{body}");
+    // With the time to retry in whole seconds, as HTTP says it.
+    let head = response_head(&server.http, &private, "guarded:guess-9").await;
+    assert!(head.starts_with("HTTP/1.1 429"), "{head}");
+    let retry_after = head
+        .lines()
+        .find_map(|l| {
+            l.to_ascii_lowercase()
+                .strip_prefix("retry-after: ")
+                .map(str::to_string)
+        })
+        .unwrap_or_else(|| panic!("a Retry-After header: {head}"));
+    let seconds: u64 = retry_after.trim().parse().expect("whole seconds");
+    assert!((1..=300).contains(&seconds), "{head}");
 
     // Another account from the same address is not locked by this one's failures.
     drop(registered(&server.tcp, "neighbour").await);
     let reply = login(&mut guesser, "neighbour", &password("neighbour")).await;
     assert_eq!(reply["type"], "logged_in", "{reply}");
     server.stop().await;
+}
+
+/// The status line and headers of `GET path` with Basic credentials `user:password`.
+async fn response_head(http: &str, path: &str, credentials: &str) -> String {
+    use base64::Engine;
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let token = base64::engine::general_purpose::STANDARD.encode(credentials);
+    let mut stream = tokio::net::TcpStream::connect(http).await.unwrap();
+    let request = format!(
+        "GET {path} HTTP/1.1\r\nHost: {http}\r\nAuthorization: Basic {token}\r\n\
+         Connection: close\r\n\r\n"
+    );
+    stream.write_all(request.as_bytes()).await.unwrap();
+    let mut response = Vec::new();
+    stream.read_to_end(&mut response).await.unwrap();
+    let text = String::from_utf8_lossy(&response).into_owned();
+    text.split("\r\n\r\n")
+        .next()
+        .unwrap_or_default()
+        .to_string()
 }
