@@ -4,8 +4,9 @@
 
 use std::sync::Arc;
 
-use arbiter_bots::{BotOptions, Guide, Mcts, SearchReport, Uninformed};
+use arbiter_bots::{BotOptions, Mcts, SearchReport};
 use arbiter_engine::{seeded_rng, Bot, Game, Seat, Turn};
+use arbiter_engine::{Guide, Uninformed};
 use arbiter_qgame::QGame;
 use arbiter_spacecrack::SpaceCrack;
 use arbiter_spacegoo::Spacegoo;

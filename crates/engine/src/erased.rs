@@ -10,7 +10,9 @@ use crate::digest::digest_of;
 use crate::game::{ConfigError, Game, Seat, TimeoutPolicy};
 use crate::illegal::Illegal;
 use crate::outcome::Outcome;
+use crate::policy::Policy;
 use crate::rng::seeded_rng;
+use crate::ruleset::Ruleset;
 use crate::turn::Turn;
 
 /// Events of one step, already projected for every audience.
@@ -45,6 +47,13 @@ impl EventBatch {
 pub trait DynGame: Send + Sync {
     fn id(&self) -> &'static str;
     fn name(&self) -> &'static str;
+    /// How a referee treats this ruleset's seats ([`Ruleset::POLICY`]).
+    fn policy(&self) -> Policy;
+    /// The rules page, Markdown ([`Ruleset::RULES_PAGE`]).
+    fn rules_page(&self) -> &'static str;
+    /// `state` (one of this ruleset's) as text, if the ruleset draws one
+    /// ([`Ruleset::text_board`]).
+    fn text_board(&self, state: &dyn DynState) -> Option<String>;
     fn default_config(&self) -> Value;
     /// Read a config (missing fields take defaults) and write it back in full.
     fn normalize_config(&self, config: &Value) -> Result<Value, ConfigError>;
@@ -106,10 +115,10 @@ pub fn apply_checked<G: Game>(
     G::apply(state, seat, action)
 }
 
-/// The adapter from a typed [`Game`] to [`DynGame`].
-pub struct Erased<G: Game>(PhantomData<G>);
+/// The adapter from a typed [`Ruleset`] to [`DynGame`].
+pub struct Erased<G: Ruleset>(PhantomData<G>);
 
-impl<G: Game> Default for Erased<G> {
+impl<G: Ruleset> Default for Erased<G> {
     fn default() -> Self {
         Erased(PhantomData)
     }
@@ -124,12 +133,22 @@ fn parse_config<G: Game>(config: &Value) -> Result<G::Config, ConfigError> {
     serde_json::from_value(config).map_err(|e| ConfigError::new(e.to_string()))
 }
 
-impl<G: Game> DynGame for Erased<G> {
+impl<G: Ruleset> DynGame for Erased<G> {
     fn id(&self) -> &'static str {
         G::ID
     }
     fn name(&self) -> &'static str {
         G::NAME
+    }
+    fn policy(&self) -> Policy {
+        G::POLICY
+    }
+    fn rules_page(&self) -> &'static str {
+        G::RULES_PAGE
+    }
+    fn text_board(&self, state: &dyn DynState) -> Option<String> {
+        let typed = state.as_any().downcast_ref::<ErasedState<G>>()?;
+        G::text_board(&typed.state)
     }
     fn default_config(&self) -> Value {
         serde_json::to_value(G::Config::default()).unwrap_or(Value::Null)

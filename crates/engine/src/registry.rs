@@ -4,8 +4,8 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use crate::erased::{DynGame, DynState, Erased};
-use crate::game::Game;
 use crate::record::{LogEntry, MatchRecord, ReplayError};
+use crate::ruleset::Ruleset;
 
 /// Every ruleset a server or CLI can host, keyed by id.
 #[derive(Clone, Default)]
@@ -18,7 +18,7 @@ impl Registry {
         Registry::default()
     }
 
-    pub fn register<G: Game>(&mut self) -> &mut Self {
+    pub fn register<G: Ruleset>(&mut self) -> &mut Self {
         self.games.insert(G::ID, Arc::new(Erased::<G>::default()));
         self
     }

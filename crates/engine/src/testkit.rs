@@ -10,6 +10,7 @@ use crate::local::{play_local, LocalOptions};
 use crate::record::MatchRecord;
 use crate::registry::Registry;
 use crate::rng::GameRng;
+use crate::ruleset::Ruleset;
 
 /// Every audience's view (spectator first, then each seat), serialized.
 pub fn all_views<G: Game>(state: &G::State, seats: usize) -> Vec<String> {
@@ -22,7 +23,7 @@ pub fn all_views<G: Game>(state: &G::State, seats: usize) -> Vec<String> {
 /// Play a match with `bots`, then replay its record through the registry with
 /// verification, and require identical views at every step and the same outcome.
 /// Returns the record for further checks.
-pub fn assert_replay_identical<G: Game>(
+pub fn assert_replay_identical<G: Ruleset>(
     config: &G::Config,
     bots: &mut [Box<dyn Bot<G>>],
     seed: u64,

@@ -43,16 +43,15 @@
 mod command;
 pub mod handle;
 pub mod messages;
-pub mod policy;
 mod referee;
 pub mod setup;
 pub mod sink;
 pub mod status;
 mod task;
 
+pub use arbiter_engine::{IllegalAnswer, Policy};
 pub use handle::{MatchAborted, MatchHandle, SeatConnection, SeatError, SpectatorConnection};
 pub use messages::ToSeat;
-pub use policy::{IllegalAnswer, Policy};
 pub use referee::{Referee, MIN_DEADLINE};
 pub use setup::{MatchSetup, Program, SeatKind, SeatSetup};
 pub use sink::{DiscardSink, MatchSink, PendingEvent, RecordEvent, Stored};

@@ -9,7 +9,7 @@ use std::time::Duration;
 use arbiter_rulesets::{HouseBot, Ruleset};
 use serde_json::Value;
 
-use crate::policy::{IllegalAnswer, Policy};
+use arbiter_engine::IllegalAnswer;
 
 /// Everything [`crate::Referee::start`] needs.
 #[derive(Clone)]
@@ -36,9 +36,9 @@ pub struct MatchSetup {
 
 impl MatchSetup {
     /// A match with the ruleset's default configuration, its default deadline
-    /// ([`Policy::default_deadline`]) and policy, and no time bank.
+    /// ([`arbiter_engine::Policy::default_deadline`]) and policy, and no time bank.
     pub fn new(match_id: i64, ruleset: Ruleset, seed: u64, seats: Vec<SeatSetup>) -> Self {
-        let policy = Policy::for_ruleset(ruleset.id());
+        let policy = ruleset.game.policy();
         MatchSetup {
             match_id,
             config: ruleset.game.default_config(),

@@ -9,23 +9,11 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use anyhow::{anyhow, bail, Context};
+use arbiter_engine::DynGame;
 use serde::Deserialize;
-
-/// The deadline per decision when neither the flags nor the file name one for a ruleset.
-pub const DEFAULT_DEADLINE: Duration = Duration::from_secs(30);
 
 /// Each seat's time bank in queued matches unless configured.
 pub const DEFAULT_TIME_BANK: Duration = Duration::from_secs(30);
-
-/// Per-ruleset deadlines when none is configured: the references' own values where they
-/// had one (spacegoo 3 s a round, the Q-Game course 6 s a call).
-pub fn builtin_deadline(ruleset: &str) -> Duration {
-    match ruleset {
-        "spacegoo" => Duration::from_secs(3),
-        "qgame" => Duration::from_secs(6),
-        _ => DEFAULT_DEADLINE,
-    }
-}
 
 /// `arbiter serve` flags. Each also reads an `ARBITER_*` environment variable.
 #[derive(clap::Args, Debug, Clone, Default)]
@@ -189,13 +177,17 @@ impl Config {
         }
     }
 
-    /// The deadline per decision for `ruleset`.
-    pub fn deadline(&self, ruleset: &str) -> Duration {
+    /// The deadline per decision for `ruleset`: its own configured line, else the
+    /// configured `*` line, else the ruleset's policy ([`Policy::default_deadline`]:
+    /// the references' own values where they had one).
+    ///
+    /// [`Policy::default_deadline`]: arbiter_engine::Policy::default_deadline
+    pub fn deadline(&self, ruleset: &dyn DynGame) -> Duration {
         self.deadlines
-            .get(ruleset)
+            .get(ruleset.id())
             .copied()
             .or(self.default_deadline)
-            .unwrap_or_else(|| builtin_deadline(ruleset))
+            .unwrap_or_else(|| ruleset.policy().default_deadline)
     }
 
     /// Merge flags/environment over the TOML file (if any) over defaults.
@@ -368,6 +360,10 @@ pub fn parse_duration(text: &str) -> anyhow::Result<Duration> {
 mod tests {
     use super::*;
 
+    fn game(id: &str) -> std::sync::Arc<dyn DynGame> {
+        arbiter_rulesets::find(id).expect("a shipped ruleset").game
+    }
+
     #[test]
     fn durations_parse_with_units() {
         assert_eq!(parse_duration("250ms").unwrap(), Duration::from_millis(250));
@@ -403,8 +399,22 @@ mod tests {
         assert_eq!(config.qgame.as_deref(), Some("127.0.0.1:45678"));
         assert_eq!(config.qgame_port.signup_period, Duration::from_secs(20));
         assert_eq!(config.database_url, "sqlite://./arbiter-data/arbiter.db");
-        assert_eq!(config.deadline("spacegoo"), Duration::from_secs(3));
-        assert_eq!(config.deadline("tae"), DEFAULT_DEADLINE);
+        assert_eq!(
+            config.deadline(game("spacegoo").as_ref()),
+            Duration::from_secs(3)
+        );
+        assert_eq!(
+            config.deadline(game("tae").as_ref()),
+            Duration::from_secs(60)
+        );
+        assert_eq!(
+            config.deadline(game("qgame").as_ref()),
+            Duration::from_secs(6)
+        );
+        assert_eq!(
+            config.deadline(game("spacecrack").as_ref()),
+            Duration::from_secs(120)
+        );
     }
 
     #[test]
@@ -427,9 +437,18 @@ mod tests {
         assert_eq!(config.database_url, "sqlite:///srv/arbiter/arbiter.db");
         assert_eq!(config.http, "127.0.0.1:0");
         assert_eq!(config.limits.rate, 5.0);
-        assert_eq!(config.deadline("qgame"), Duration::from_secs(2));
-        assert_eq!(config.deadline("tae"), Duration::from_millis(150));
-        assert_eq!(config.deadline("spacegoo"), Duration::from_secs(4));
+        assert_eq!(
+            config.deadline(game("qgame").as_ref()),
+            Duration::from_secs(2)
+        );
+        assert_eq!(
+            config.deadline(game("tae").as_ref()),
+            Duration::from_millis(150)
+        );
+        assert_eq!(
+            config.deadline(game("spacegoo").as_ref()),
+            Duration::from_secs(4)
+        );
     }
 
     /// The README's example file is a real one: every key it shows is read.
@@ -451,8 +470,14 @@ mod tests {
         std::fs::remove_file(&path).unwrap();
         let config = config.unwrap();
         assert_eq!(config.time_bank, Duration::from_secs(30));
-        assert_eq!(config.deadline("qgame"), Duration::from_secs(6));
-        assert_eq!(config.deadline("tae"), Duration::from_secs(30));
+        assert_eq!(
+            config.deadline(game("qgame").as_ref()),
+            Duration::from_secs(6)
+        );
+        assert_eq!(
+            config.deadline(game("tae").as_ref()),
+            Duration::from_secs(30)
+        );
         assert_eq!(config.limits.rate, 50.0);
         assert_eq!(config.qgame, None);
     }

@@ -84,7 +84,7 @@ impl Hub {
                     seats,
                     bots: r.bots.iter().map(|b| b.to_string()).collect(),
                     default_config: r.game.default_config(),
-                    deadline_ms: self.config.deadline(r.id()).as_millis() as u64,
+                    deadline_ms: self.config.deadline(r.game.as_ref()).as_millis() as u64,
                 }
             })
             .collect()
@@ -177,9 +177,9 @@ impl Hub {
 
     /// The clock of a queue's matches: the server's deadline for the ruleset and its
     /// time bank.
-    pub fn queue_clock(&self, ruleset: &str) -> MatchClock {
+    pub fn queue_clock(&self, ruleset: &Ruleset) -> MatchClock {
         MatchClock {
-            deadline: self.config.deadline(ruleset),
+            deadline: self.config.deadline(ruleset.game.as_ref()),
             time_bank: self.config.time_bank,
         }
     }
@@ -210,7 +210,7 @@ impl Hub {
             }
             None => self
                 .config
-                .deadline(ruleset)
+                .deadline(self.ruleset(ruleset)?.game.as_ref())
                 .max(MatchClock::TABLE_DEADLINE),
         };
         let time_bank = match time_bank_ms.map(Duration::from_millis) {
@@ -365,7 +365,7 @@ impl Hub {
                 .collect();
             let names: Vec<&str> = group.iter().map(|w| w.name.as_str()).collect();
             tracing::info!(ruleset = %key.ruleset, players = ?names, "matched");
-            let clock = self.queue_clock(ruleset.id());
+            let clock = self.queue_clock(&ruleset);
             if let Err(refusal) = self
                 .start_match(&ruleset, key.config_value(), plan, true, clock)
                 .await

@@ -17,25 +17,22 @@
 //! The bot never sees more than the state [`Bot::decide`] receives: every iteration
 //! re-draws that state's secrets, and the root's moves come from that state.
 
-mod fingerprint;
 mod tree;
 
 use std::sync::Arc;
 use std::time::Instant;
 
+use arbiter_engine::guide::{fingerprint, Guide, Uninformed};
 use arbiter_engine::{seeded_rng, Bot, Game, GameRng, Seat, Turn};
 use rand::seq::IndexedRandom;
 use rand::Rng;
 
-use crate::guide::{Guide, Uninformed};
 use crate::options::{BotOptions, Budget};
 use crate::reward::Rewards;
 
-pub use fingerprint::fingerprint;
 use tree::{Tree, ROOT};
 
-/// UCB exploration constant for rewards in [0, 1].
-pub const DEFAULT_EXPLORATION: f64 = 0.7;
+pub use arbiter_engine::guide::DEFAULT_EXPLORATION;
 
 /// Steps an iteration may take inside the tree before it gives up on the walk (a
 /// ruleset that never ends a turn must not hang the bot).

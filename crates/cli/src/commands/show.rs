@@ -1,16 +1,15 @@
-//! `arbiter show tae FILE [--turn K]`: follow a recorded game as text.
+//! `arbiter show RULESET FILE [--turn K]`: follow a recorded game as text, for the
+//! rulesets that draw a text board (`Ruleset::text_board`).
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::{anyhow, bail, Context};
-use arbiter_engine::erased::ErasedState;
 use arbiter_engine::{DynState, MatchRecord};
-use arbiter_tae::Tae;
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// The ruleset of the record (text boards exist for tae).
+    /// The ruleset of the record (tae draws a text board).
     ruleset: String,
     /// A match record written by `arbiter play --record`.
     file: PathBuf,
@@ -20,20 +19,33 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    if args.ruleset != "tae" {
-        bail!(
+    let registry = arbiter_rulesets::registry();
+    let Some(game) = registry.get(&args.ruleset) else {
+        bail!("no ruleset {:?}", args.ruleset);
+    };
+    let no_board = || {
+        anyhow!(
             "no text board for {:?}; `arbiter replay --views` prints any ruleset's views",
             args.ruleset
-        );
+        )
+    };
+    let fresh = game.new_state(&game.default_config(), 2, 0);
+    if fresh
+        .ok()
+        .and_then(|s| game.text_board(s.as_ref()))
+        .is_none()
+    {
+        return Err(no_board());
     }
     let text = std::fs::read_to_string(&args.file)
         .with_context(|| format!("cannot read {}", args.file.display()))?;
     let record: MatchRecord = serde_json::from_str(&text).context("not a match record")?;
-    if record.ruleset != "tae" {
+    if record.ruleset != args.ruleset {
         bail!(
-            "{} holds a {} game, not tae",
+            "{} holds a {} game, not {}",
             args.file.display(),
-            record.ruleset
+            record.ruleset,
+            args.ruleset
         );
     }
     let steps = record.log.len();
@@ -42,16 +54,15 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         bail!("the record has {steps} entries; --turn must be 0 to {steps}");
     }
     let mut board = None;
-    arbiter_rulesets::registry().replay_with(&record, true, |index, state: &dyn DynState| {
+    registry.replay_with(&record, true, |index, state: &dyn DynState| {
         let step = index.map_or(0, |i| i + 1);
         if step == wanted {
-            board = state
-                .as_any()
-                .downcast_ref::<ErasedState<Tae>>()
-                .map(|s| arbiter_tae::render_text(&s.state));
+            board = Some(game.text_board(state));
         }
     })?;
-    let board = board.ok_or_else(|| anyhow!("could not reach step {wanted}"))?;
+    let board = board
+        .ok_or_else(|| anyhow!("could not reach step {wanted}"))?
+        .ok_or_else(no_board)?;
     println!("after {wanted} of {steps} log entries");
     print!("{board}");
     Ok(ExitCode::SUCCESS)

@@ -8,9 +8,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use arbiter_engine::{MatchRecord, Seat};
-use arbiter_referee::{
-    MatchHandle, MatchSetup, PendingEvent, Policy, RecordEvent, Referee, SeatSetup,
-};
+use arbiter_referee::{MatchHandle, MatchSetup, PendingEvent, RecordEvent, Referee, SeatSetup};
 use arbiter_rulesets::Ruleset;
 use arbiter_spacegoo::Config;
 use arbiter_store::{AccountId, MatchId, NewMatch, RatingSystem, SeatRecord, Store};
@@ -187,7 +185,7 @@ impl Games {
             deadline: self.deadline,
             // The reference's clock: a fixed time per round, no bank.
             time_bank: Duration::ZERO,
-            illegal_answer: Policy::for_ruleset(RULESET).illegal_answer,
+            illegal_answer: self.ruleset.game.policy().illegal_answer,
         };
         let handle = match Referee::start(setup, Arc::new(sink)) {
             Ok(handle) => handle,

@@ -28,12 +28,14 @@ pub mod bots;
 pub mod config;
 pub mod events;
 pub mod game;
+pub mod guide;
 pub mod harness;
 pub mod legal;
 pub mod map;
 pub mod production;
 pub mod rebuild;
 pub mod rules;
+pub mod ruleset;
 pub mod state;
 pub mod view;
 

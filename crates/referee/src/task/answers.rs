@@ -6,7 +6,7 @@ use serde_json::Value;
 
 use super::MatchTask;
 use crate::messages::ToSeat;
-use crate::policy::IllegalAnswer;
+use arbiter_engine::IllegalAnswer;
 
 impl MatchTask {
     /// An answer that came over a seat's connection.

@@ -27,9 +27,9 @@ use tokio::time::{self, Instant};
 
 use crate::command::Command;
 use crate::messages::ToSeat;
-use crate::policy::{IllegalAnswer, Policy};
 use crate::sink::{MatchSink, RecordEvent, Stored};
 use crate::status::{MatchStatus, Phase, PlayerKind, SeatStatus};
+use arbiter_engine::{IllegalAnswer, Policy};
 
 use audience::{Connection, Outgoing};
 use decisions::Decision;
@@ -122,7 +122,7 @@ impl MatchTask {
         let (bot_sender, bot_replies) = mpsc::unbounded_channel();
         let policy = Policy {
             illegal_answer,
-            ..Policy::for_ruleset(ruleset.id())
+            ..ruleset.game.policy()
         };
         let initial = status_of(match_id, ruleset.id(), state.as_ref(), &seats, 0, 0);
         MatchTask {

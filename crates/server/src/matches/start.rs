@@ -6,7 +6,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use arbiter_referee::{
-    IllegalAnswer, MatchHandle, MatchSetup, Policy, Program, Referee, SeatKind, SeatSetup,
+    IllegalAnswer, MatchHandle, MatchSetup, Program, Referee, SeatKind, SeatSetup,
 };
 use arbiter_rulesets::Ruleset;
 use arbiter_store::{NewMatch, RatingSystem, SeatRecord, INITIAL_DISPLAY};
@@ -126,7 +126,7 @@ impl Hub {
         // A port keeps its protocol's rules for bad answers (the Q-Game course ejects);
         // in native matches a refused answer is explained and may be retried.
         let illegal_answer = match &port {
-            Some(_) => Policy::for_ruleset(ruleset.id()).illegal_answer,
+            Some(_) => ruleset.game.policy().illegal_answer,
             None => IllegalAnswer::Retry,
         };
         let setup = MatchSetup {

@@ -67,11 +67,13 @@ pub fn spawn_spacegoo(
     http: std::net::SocketAddr,
     shutdown: CancellationToken,
 ) -> JoinHandle<()> {
-    let options = SpacegooPortOptions {
-        deadline: hub.config.deadline(arbiter_spacegoo_port::games::RULESET),
+    let mut options = SpacegooPortOptions {
         game_url: format!("http://{http}/api/matches/{{id}}/replay"),
         ..SpacegooPortOptions::default()
     };
+    if let Ok(spacegoo) = hub.ruleset(arbiter_spacegoo_port::games::RULESET) {
+        options.deadline = hub.config.deadline(spacegoo.game.as_ref());
+    }
     let context = arbiter_spacegoo_port::PortContext {
         store: hub.store.clone(),
         options,

@@ -190,7 +190,7 @@ async fn play_group(hub: Arc<Hub>, group: Vec<Recruit>) {
         tracing::error!("the qgame ruleset is missing");
         return;
     };
-    let per_call = hub.config.deadline("qgame");
+    let per_call = hub.config.deadline(ruleset.game.as_ref());
     let mut seats = Vec::new();
     let mut players = Vec::new();
     for recruit in group {

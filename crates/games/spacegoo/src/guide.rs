@@ -3,11 +3,11 @@
 //! for ten rounds, and positions are scored by each side's share of ships and
 //! production.
 
-use arbiter_bots::mcts::fingerprint;
-use arbiter_bots::Guide;
+use crate::bots::immediate_gain;
+use crate::{player_id, Action, Spacegoo, State};
+use arbiter_engine::guide::fingerprint;
+use arbiter_engine::Guide;
 use arbiter_engine::{Game, GameRng, Seat};
-use arbiter_spacegoo::bots::immediate_gain;
-use arbiter_spacegoo::{player_id, Action, Spacegoo, State};
 use rand::seq::IndexedRandom;
 use rand::Rng;
 

@@ -5,13 +5,13 @@
 //! Q-Game runs to about a thousand decisions at a fifth of a millisecond each, so an
 //! uninformed search would neither find multi-tile turns nor ever finish a rollout.
 
-use arbiter_bots::mcts::fingerprint;
-use arbiter_bots::reward::margin_rewards;
-use arbiter_bots::Guide;
+use crate::placement::validate_placements;
+use crate::scoring::score_tentatively;
+use crate::{QAction, QGame, QState, Strategy};
+use arbiter_engine::guide::fingerprint;
+use arbiter_engine::guide::margin_rewards;
+use arbiter_engine::Guide;
 use arbiter_engine::{Game, GameRng, Seat};
-use arbiter_qgame::placement::validate_placements;
-use arbiter_qgame::scoring::score_tentatively;
-use arbiter_qgame::{QAction, QGame, QState, Strategy};
 
 /// Moves the tree considers at the root.
 const BRANCHING: usize = 8;
@@ -27,7 +27,7 @@ pub struct QGameGuide;
 
 /// Points of `action` now (finish bonus included); pass below replace, so the tree
 /// prefers a fresh hand to doing nothing when nothing scores.
-fn points(state: &QState, seat: Seat, action: &QAction, scratch: &mut arbiter_qgame::Map) -> i64 {
+fn points(state: &QState, seat: Seat, action: &QAction, scratch: &mut crate::Map) -> i64 {
     match action {
         QAction::Pass => -1,
         QAction::Replace => 0,

@@ -6,13 +6,13 @@
 //! the evaluation compares what each seat gains from here on, plus the bot's own
 //! known total.
 
-use arbiter_bots::mcts::fingerprint;
-use arbiter_bots::reward::margin_rewards;
-use arbiter_bots::Guide;
+use crate::bots::evaluate;
+use crate::score::levelled;
+use crate::{Tae, TaeState};
+use arbiter_engine::guide::fingerprint;
+use arbiter_engine::guide::margin_rewards;
+use arbiter_engine::Guide;
 use arbiter_engine::{Game, GameRng, Seat};
-use arbiter_tae::bots::evaluate;
-use arbiter_tae::score::levelled;
-use arbiter_tae::{Tae, TaeState};
 use rand::seq::IndexedRandom;
 
 /// Answers the tree considers at the root.

@@ -4,7 +4,7 @@
 use std::hash::Hasher;
 use std::io;
 
-use arbiter_engine::Seat;
+use crate::game::Seat;
 use serde::Serialize;
 
 /// FNV-1a over bytes: stable across runs and platforms, and fast on the short JSON of

@@ -1,12 +1,12 @@
 //! Space Crack: random rollouts of about three turns, then positions scored by
 //! planets (the win condition), crack income and material.
 
-use arbiter_bots::reward::margin_rewards;
-use arbiter_bots::Guide;
+use crate::production::income;
+use crate::state::State;
+use crate::{Action, SpaceCrack};
+use arbiter_engine::guide::margin_rewards;
+use arbiter_engine::Guide;
 use arbiter_engine::{Game, GameRng};
-use arbiter_spacecrack::production::income;
-use arbiter_spacecrack::state::State;
-use arbiter_spacecrack::{Action, SpaceCrack};
 use rand::seq::IndexedRandom;
 use rand::Rng;
 

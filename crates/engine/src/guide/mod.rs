@@ -1,9 +1,26 @@
-//! What a ruleset may tell the generic search about itself.
+//! What a ruleset may tell a generic search about itself.
+//!
+//! The search (`arbiter-bots`' MCTS) is the same for every ruleset; the knowledge that
+//! makes it play well is the ruleset's own, so it lives in the ruleset's folder as a
+//! [`Guide`]. The trait lives here, beside [`Game`], so a ruleset crate needs nothing
+//! but the engine to write one.
 
-use arbiter_engine::{Game, GameRng, Seat};
+pub mod fingerprint;
+pub mod reward;
+
 use rand::seq::IndexedRandom;
 
-/// Ruleset knowledge lent to [`crate::Mcts`]. Every method has a generic default, so
+use crate::game::{Game, Seat};
+use crate::rng::GameRng;
+
+pub use fingerprint::fingerprint;
+pub use reward::{margin_rewards, rank_reward};
+
+/// UCB exploration constant for rewards in [0, 1], the default of
+/// [`Guide::exploration`].
+pub const DEFAULT_EXPLORATION: f64 = 0.7;
+
+/// Ruleset knowledge lent to the generic search (MCTS). Every method has a generic default, so
 /// [`Uninformed`] needs nothing; a ruleset overrides what makes search cheaper or
 /// better informed (moves `legal`'s sample leaves out, a faster rollout policy, an
 /// estimate of a position where a rollout stops early).
@@ -27,7 +44,7 @@ pub trait Guide<G: Game>: Send + Sync {
     /// The UCB exploration constant, to suit the spread of this guide's rewards
     /// (estimates that differ by little between moves need less exploration).
     fn exploration(&self) -> f64 {
-        crate::mcts::DEFAULT_EXPLORATION
+        DEFAULT_EXPLORATION
     }
 
     /// One move of a rollout, `None` when the seat has none. Default: uniformly random
