@@ -15,6 +15,7 @@ pub use view_bot::ViewBot;
 /// `docs/adding-a-ruleset.md`).
 pub fn all() -> Vec<Ruleset> {
     vec![
+        Ruleset::of::<arbiter_nim::Nim>(),
         Ruleset::of::<arbiter_qgame::QGame>(),
         Ruleset::of::<arbiter_spacecrack::SpaceCrack>(),
         Ruleset::of::<arbiter_spacegoo::Spacegoo>(),

@@ -225,6 +225,9 @@ impl Game for QGame {
         for &other in &others {
             pool.append(&mut sampled.players[other].hand);
         }
+        // Into a canonical order first, so the sample depends only on which tiles are
+        // unseen, never on where they really lie (the engine battery checks this).
+        pool.sort_unstable();
         pool.shuffle(rng);
         let mut pool = pool.into_iter();
         for &other in &others {

@@ -1,6 +1,11 @@
 //! Checks every ruleset's tests run: replays reproduce the live game byte for byte,
 //! and views reveal nothing a seat may not know. Generic over [`Game`] so each
-//! ruleset proves the same properties the same way.
+//! ruleset proves the same properties the same way. [`Battery`] runs them all over
+//! random games; the single checks below are there for a ruleset's own scenarios.
+
+pub mod battery;
+
+pub use battery::Battery;
 
 use rand::SeedableRng;
 
