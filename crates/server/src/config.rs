@@ -145,7 +145,7 @@ pub struct Config {
     pub spacegoo: Option<String>,
     /// The Q-Game port's address; `None` when it is off.
     pub qgame: Option<String>,
-    pub qgame_port: crate::ports::qgame::QgamePortOptions,
+    pub qgame_port: crate::ports::qgame::options::QgamePortOptions,
     pub database_url: String,
     /// Deadline per ruleset id; rulesets not listed use `default_deadline`.
     pub deadlines: BTreeMap<String, Duration>,
@@ -223,7 +223,7 @@ impl Config {
             ),
             qgame: optional_address(
                 args.qgame.clone().or(file.qgame),
-                crate::ports::qgame::DEFAULT_ADDRESS,
+                crate::ports::qgame::options::DEFAULT_ADDRESS,
             ),
             qgame_port: Default::default(),
             database_url,

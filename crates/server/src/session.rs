@@ -9,12 +9,14 @@ use std::collections::HashMap;
 use std::net::SocketAddr;
 use std::sync::Arc;
 
-use arbiter_store::{Account, StoreError};
+use arbiter_store::Account;
 use serde_json::Value;
 use tokio::task::AbortHandle;
 
 use crate::hub::Hub;
-use crate::protocol::{ClientMessage, FrameError, ServerMessage, TokenBucket, PROTOCOL_VERSION};
+use crate::protocol::{
+    ClientMessage, FrameError, Refusal, ServerMessage, TokenBucket, PROTOCOL_VERSION,
+};
 use crate::transport::Outbox;
 
 /// Whether the transport should keep reading.
@@ -22,50 +24,6 @@ use crate::transport::Outbox;
 pub enum Flow {
     Continue,
     Close,
-}
-
-/// A refusal to send to the client.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Refusal {
-    pub code: &'static str,
-    pub message: String,
-    /// When the same request may succeed (a throttled login).
-    pub retry_after: Option<std::time::Duration>,
-}
-
-impl Refusal {
-    pub fn new(code: &'static str, message: impl Into<String>) -> Refusal {
-        Refusal {
-            code,
-            message: message.into(),
-            retry_after: None,
-        }
-    }
-}
-
-impl From<StoreError> for Refusal {
-    fn from(error: StoreError) -> Refusal {
-        let code = match &error {
-            StoreError::InvalidName(_) => "bad_name",
-            StoreError::NameTaken(_) => "name_taken",
-            StoreError::WeakPassword | StoreError::PasswordTooLong { .. } => "bad_password",
-            StoreError::BadCredentials => "bad_credentials",
-            StoreError::Throttled { retry_after } => {
-                return Refusal {
-                    retry_after: Some(*retry_after),
-                    ..Refusal::new("login_throttled", error.to_string())
-                }
-            }
-            StoreError::UnknownAccount(_) => "no_such_player",
-            StoreError::UnknownMatch(_) => "no_such_match",
-            _ if error.is_caller_error() => "refused",
-            _ => {
-                tracing::error!(%error, "store failure while serving a client");
-                return Refusal::new("internal", "the server could not complete this request");
-            }
-        };
-        Refusal::new(code, error.to_string())
-    }
 }
 
 type Reply = Result<(), Refusal>;

@@ -11,7 +11,7 @@ use serde_json::Value;
 
 use crate::matches::MatchClock;
 use crate::protocol::messages::{TableInfo, TableSeat};
-use crate::session::Refusal;
+use crate::protocol::Refusal;
 use crate::transport::{ConnId, Outbox};
 
 /// Who sits in a seat.

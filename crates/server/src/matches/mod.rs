@@ -6,7 +6,6 @@
 
 mod forward;
 pub mod persist;
-pub mod start;
 
 pub use forward::encode;
 
@@ -20,7 +19,7 @@ use serde_json::Value;
 use tokio::task::AbortHandle;
 
 use crate::protocol::messages::MatchInfo;
-use crate::session::Refusal;
+use crate::protocol::Refusal;
 use crate::transport::{ConnId, Outbox};
 use forward::{forward_seat, forward_spectator};
 

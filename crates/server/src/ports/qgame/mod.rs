@@ -19,7 +19,10 @@
 //! before its next `take-turn` rather than right after the previous player's turn, and
 //! a client whose turn never comes again gets no `new-tiles` before `win`.
 
+pub mod options;
 mod seat;
+
+pub use options::{QgamePortOptions, DEFAULT_ADDRESS};
 
 use std::net::{SocketAddr, TcpListener};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -36,13 +39,11 @@ use arbiter_store::StoreError;
 use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
 
+use crate::hub::start::PortMatch;
 use crate::hub::{Hub, SeatPlan};
-use crate::matches::start::PortMatch;
 use crate::matches::Player;
 pub use seat::CourseSeat;
 
-/// The course's default port.
-pub const DEFAULT_ADDRESS: &str = "127.0.0.1:45678";
 /// The namespace of course players' accounts (`qgame:<name>`).
 pub const ACCOUNT_NAMESPACE: &str = "qgame";
 /// How often the sign-up loop looks for a connection and for shutdown.
@@ -50,24 +51,6 @@ const ACCEPT_POLL: Duration = Duration::from_millis(10);
 /// Connections whose names are being read at once; more are closed at once (each
 /// reader is a thread, and a flood of silent sockets must not become a flood of them).
 const MAX_PENDING_NAMES: usize = 64;
-
-/// The port's settings (the course's defaults).
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct QgamePortOptions {
-    /// How long a waiting period lasts from the first sign-up (the course: 20 s).
-    pub signup_period: Duration,
-    /// How long a new connection has to send its name (the course: 3 s).
-    pub name_wait: Duration,
-}
-
-impl Default for QgamePortOptions {
-    fn default() -> Self {
-        QgamePortOptions {
-            signup_period: Duration::from_secs(20),
-            name_wait: Duration::from_secs(3),
-        }
-    }
-}
 
 /// Run the port on `listener` until `shutdown`: sign-up on a thread of its own (the
 /// course connections are blocking sockets), games on the runtime.

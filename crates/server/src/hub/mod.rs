@@ -1,6 +1,8 @@
 //! The server's shared state and the lobby's operations on it: queues, tables, and
 //! turning a group of players into a running match.
 
+pub mod start;
+
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -16,8 +18,8 @@ use crate::lobby::matchmaking::{Matchmaking, QueueKey, Waiting};
 use crate::lobby::tables::{Left, Occupant, Table, Tables};
 use crate::matches::{MatchClock, Matches, Player};
 use crate::protocol::messages::RulesetInfo;
+use crate::protocol::Refusal;
 use crate::protocol::ServerMessage;
-use crate::session::Refusal;
 use crate::transport::addresses::AddressCounts;
 use crate::transport::{ConnId, Outbox};
 

@@ -12,11 +12,11 @@ use arbiter_rulesets::Ruleset;
 use arbiter_store::{NewMatch, RatingSystem, SeatRecord, INITIAL_DISPLAY};
 use serde_json::Value;
 
-use super::persist;
-use super::{LiveMatch, MatchClock, Player};
-use crate::hub::{Hub, SeatPlan};
+use super::{Hub, SeatPlan};
+use crate::matches::persist;
+use crate::matches::{LiveMatch, MatchClock, Player};
+use crate::protocol::Refusal;
 use crate::protocol::ServerMessage;
-use crate::session::Refusal;
 
 /// How a compatibility port's match differs from a native one: its seats are played
 /// in-process by the port's adapters (one [`Program`] per seat, each speaking the

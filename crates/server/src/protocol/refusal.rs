@@ -1,0 +1,49 @@
+//! A request the server will not do, with a stable code for programs and a sentence
+//! for people. Every layer that can refuse (the hub, the lobby, the matches, the
+//! sessions) returns one; the transports turn it into an `error` message.
+
+use arbiter_store::StoreError;
+
+/// A refusal to send to the client.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Refusal {
+    pub code: &'static str,
+    pub message: String,
+    /// When the same request may succeed (a throttled login).
+    pub retry_after: Option<std::time::Duration>,
+}
+
+impl Refusal {
+    pub fn new(code: &'static str, message: impl Into<String>) -> Refusal {
+        Refusal {
+            code,
+            message: message.into(),
+            retry_after: None,
+        }
+    }
+}
+
+impl From<StoreError> for Refusal {
+    fn from(error: StoreError) -> Refusal {
+        let code = match &error {
+            StoreError::InvalidName(_) => "bad_name",
+            StoreError::NameTaken(_) => "name_taken",
+            StoreError::WeakPassword | StoreError::PasswordTooLong { .. } => "bad_password",
+            StoreError::BadCredentials => "bad_credentials",
+            StoreError::Throttled { retry_after } => {
+                return Refusal {
+                    retry_after: Some(*retry_after),
+                    ..Refusal::new("login_throttled", error.to_string())
+                }
+            }
+            StoreError::UnknownAccount(_) => "no_such_player",
+            StoreError::UnknownMatch(_) => "no_such_match",
+            _ if error.is_caller_error() => "refused",
+            _ => {
+                tracing::error!(%error, "store failure while serving a client");
+                return Refusal::new("internal", "the server could not complete this request");
+            }
+        };
+        Refusal::new(code, error.to_string())
+    }
+}
