@@ -7,7 +7,7 @@ use std::sync::Arc;
 use arbiter_bots::{BotOptions, Mcts, SearchReport};
 use arbiter_engine::{seeded_rng, Bot, Game, Seat, Turn};
 use arbiter_engine::{Guide, Uninformed};
-use arbiter_qgame::QGame;
+use arbiter_qgame::Qgame;
 use arbiter_spacecrack::SpaceCrack;
 use arbiter_spacegoo::Spacegoo;
 use arbiter_tae::Tae;
@@ -89,8 +89,8 @@ fn assert_deterministic<G: Game>(state: &G::State, guide: Arc<dyn Guide<G>>, ite
 
 #[test]
 fn iteration_bounded_search_is_deterministic_in_every_ruleset() {
-    let qgame = advance::<QGame>(&Default::default(), 2, 3, 4);
-    assert_deterministic::<QGame>(&qgame, Arc::new(Shallow), 60);
+    let qgame = advance::<Qgame>(&Default::default(), 2, 3, 4);
+    assert_deterministic::<Qgame>(&qgame, Arc::new(Shallow), 60);
     let spacegoo = advance::<Spacegoo>(&Default::default(), 2, 3, 20);
     assert_deterministic::<Spacegoo>(&spacegoo, Arc::new(Shallow), 150);
     let spacecrack = advance::<SpaceCrack>(&Default::default(), 2, 3, 6);

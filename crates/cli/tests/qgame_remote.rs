@@ -5,7 +5,6 @@ use std::io::Write;
 use std::net::TcpListener;
 use std::path::PathBuf;
 use std::process::{Child, Command, Output, Stdio};
-use std::time::{Duration, Instant};
 
 fn reference_case(name: &str) -> String {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -52,7 +51,6 @@ fn text(bytes: &[u8]) -> String {
 #[test]
 fn xserver_and_xclients_play_a_reference_case() {
     let port = free_course_port().to_string();
-    let started = Instant::now();
     let server = start(
         &["harness", "qgame", "xserver", &port],
         &reference_case("0-server-config.json"),
@@ -71,8 +69,6 @@ fn xserver_and_xclients_play_a_reference_case() {
     let expected: serde_json::Value =
         serde_json::from_str(&reference_case("0-out.json")).expect("expected output");
     assert_eq!(actual, expected);
-    // Four clients 2 s apart, then the game: well under a minute.
-    assert!(started.elapsed() < Duration::from_secs(60));
 }
 
 #[test]

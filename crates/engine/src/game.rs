@@ -1,7 +1,7 @@
 //! The Game trait: a ruleset as pure, deterministic functions over a state.
 //!
 //! Shaped after OpenSpiel's game/state split and boardgame.io's small definitions: the
-//! implementing type is a marker (`struct QGame;`), the state is plain data, and every
+//! implementing type is a marker (`struct Qgame;`), the state is plain data, and every
 //! function is pure. All randomness comes from a ChaCha generator seeded by the match
 //! seed and kept inside the state, so config + seed + accepted actions replay exactly.
 

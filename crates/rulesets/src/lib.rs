@@ -16,7 +16,7 @@ pub use view_bot::ViewBot;
 pub fn all() -> Vec<Ruleset> {
     vec![
         Ruleset::of::<arbiter_nim::Nim>(),
-        Ruleset::of::<arbiter_qgame::QGame>(),
+        Ruleset::of::<arbiter_qgame::Qgame>(),
         Ruleset::of::<arbiter_spacecrack::SpaceCrack>(),
         Ruleset::of::<arbiter_spacegoo::Spacegoo>(),
         Ruleset::of::<arbiter_tae::Tae>(),

@@ -78,8 +78,8 @@ fn own_bots_play_whole_games_from_views() {
 /// A Q-Game configuration that starts from a dealt position with a pile of 12 tiles
 /// (a default game between a searching bot and a random one runs for a thousand turns).
 fn short_qgame() -> Value {
-    let dealt = arbiter_qgame::QState::fresh(&arbiter_qgame::QConfig::default(), 2, 3)
-        .expect("a fresh game");
+    let dealt =
+        arbiter_qgame::State::fresh(&arbiter_qgame::Config::default(), 2, 3).expect("a fresh game");
     let mut state0 = dealt.jstate();
     state0.pile.truncate(12);
     json!({ "state0": state0 })

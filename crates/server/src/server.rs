@@ -12,7 +12,7 @@ use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
 
 use crate::config::{redact_url, Config};
-use crate::http::{self, AppState};
+use crate::http::{self, state::AppState};
 use crate::hub::Hub;
 use crate::ports;
 use crate::transport::tcp;

@@ -48,14 +48,22 @@ fn slow_passer(port: u16, name: &str, delay: Duration) -> Vec<String> {
     calls
 }
 
-/// Run `clients` against the port, a little apart so sign-up order is theirs.
-async fn play(port: u16, clients: Vec<ClientKind>) -> Vec<ClientEnd> {
+/// Run `clients` against the server's Q-Game port in sign-up order: each starts once
+/// the port has decided the one before (signed up or refused; names are read
+/// concurrently, so starting them together would leave the order to chance).
+async fn play(server: &TestServer, clients: Vec<ClientKind>) -> Vec<ClientEnd> {
+    let port = qgame_port(server);
+    let mut signups = server.server.hub.metrics.qgame_signups();
+    let before = *signups.borrow_and_update();
     let mut running = Vec::new();
-    for kind in clients {
+    for (decided, kind) in (before + 1..).zip(clients) {
         running.push(tokio::task::spawn_blocking(move || {
             run_client("127.0.0.1", port, &kind).end
         }));
-        tokio::time::sleep(Duration::from_millis(100)).await;
+        signups
+            .wait_for(|n| *n >= decided)
+            .await
+            .expect("the server is up");
     }
     let mut ends = Vec::new();
     for task in running {
@@ -87,12 +95,16 @@ async fn with_qgame_port() -> (TestServer, u16) {
         config.qgame_port.signup_period = Duration::from_secs(1);
     })
     .await;
-    let port = server
+    let port = qgame_port(&server);
+    (server, port)
+}
+
+fn qgame_port(server: &TestServer) -> u16 {
+    server
         .server
         .qgame_addr
         .expect("the Q-Game port is on")
-        .port();
-    (server, port)
+        .port()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -119,11 +131,15 @@ async fn course_clients_play_a_rated_replayable_match_through_the_port() {
     });
 
     // Seat 0: a slow client, so the match is surely running when the watcher looks.
+    let mut signups = server.server.hub.metrics.qgame_signups();
     let slow =
         tokio::task::spawn_blocking(move || slow_passer(port, "cal", Duration::from_millis(700)));
-    tokio::time::sleep(Duration::from_millis(100)).await;
+    signups
+        .wait_for(|n| *n >= 1)
+        .await
+        .expect("the server is up");
     let ends = play(
-        port,
+        &server,
         vec![
             client(json!(["ann", "dag"])),
             client(json!(["bob", "ldasg"])),
@@ -184,11 +200,11 @@ async fn course_clients_play_a_rated_replayable_match_through_the_port() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_client_that_raises_is_ejected_with_the_reason_recorded() {
-    let (server, port) = with_qgame_port().await;
+    let (server, _) = with_qgame_port().await;
     // `[name, strategy, "take-turn"]` raises on its first take-turn call, which closes
     // its connection as the course's client does.
     let ends = play(
-        port,
+        &server,
         vec![
             client(json!(["carl", "dag", "take-turn"])),
             client(json!(["dora", "dag"])),
@@ -212,10 +228,10 @@ async fn a_client_that_raises_is_ejected_with_the_reason_recorded() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_name_already_waiting_is_refused_whatever_its_case() {
-    let (server, port) = with_qgame_port().await;
+    let (server, _) = with_qgame_port().await;
     // `ANN` would be the same account as `ann`: it is closed at sign-up; ann and bob play.
     let ends = play(
-        port,
+        &server,
         vec![
             client(json!(["ann", "dag"])),
             client(json!(["ANN", "dag"])),
@@ -265,7 +281,7 @@ async fn silent_sockets_do_not_delay_the_players_behind_them() {
     let ends = tokio::time::timeout(
         Duration::from_secs(120),
         play(
-            port,
+            &server,
             vec![
                 client(json!(["ann", "dag"])),
                 client(json!(["bob", "ldasg"])),

@@ -5,7 +5,7 @@
 use serde_json::Value;
 
 use arbiter_qgame::tile::Color;
-use arbiter_qgame::{Coord, JPub, Map, Placement, QAction, Shape, Strategy, Tile};
+use arbiter_qgame::{Action, Coord, JPub, Map, Placement, Shape, Strategy, Tile};
 
 use crate::player::{CoursePlayer, PlayerFailure};
 
@@ -169,10 +169,9 @@ impl InHousePlayer {
         }
     }
 
-    fn cheat(&self, cheat: Cheat, state: &JPub) -> Result<Option<QAction>, PlayerFailure> {
+    fn cheat(&self, cheat: Cheat, state: &JPub) -> Result<Option<Action>, PlayerFailure> {
         let hand = &state.me.tiles;
-        let place_one =
-            |at: Coord, tile: Tile| Some(QAction::Place(vec![Placement::new(at, tile)]));
+        let place_one = |at: Coord, tile: Tile| Some(Action::Place(vec![Placement::new(at, tile)]));
         Ok(match cheat {
             Cheat::NonAdjacentCoordinate => {
                 let players = 1 + state.other_scores.len() as i32;
@@ -193,7 +192,7 @@ impl InHousePlayer {
                 },
             },
             Cheat::NotALine => not_a_line(&state.map, hand),
-            Cheat::BadAskForTiles => (state.pile_count < hand.len()).then_some(QAction::Replace),
+            Cheat::BadAskForTiles => (state.pile_count < hand.len()).then_some(Action::Replace),
             Cheat::NoFit => hand.iter().find_map(|&tile| {
                 let cell = state
                     .map
@@ -211,7 +210,7 @@ impl InHousePlayer {
 /// one column: the first such pair in hand order. (The background's "searches for a
 /// sequence of individually fitting placements"; staff test m8/6 needs more than the
 /// first two tiles.)
-fn not_a_line(map: &Map, hand: &[Tile]) -> Option<QAction> {
+fn not_a_line(map: &Map, hand: &[Tile]) -> Option<Action> {
     let candidates: Vec<Vec<Coord>> = hand.iter().map(|t| map.candidates(*t)).collect();
     for i in 0..hand.len() {
         for j in (i + 1)..hand.len() {
@@ -220,7 +219,7 @@ fn not_a_line(map: &Map, hand: &[Tile]) -> Option<QAction> {
                     .iter()
                     .find(|b| b.row != a.row && b.column != a.column)
                 {
-                    return Some(QAction::Place(vec![
+                    return Some(Action::Place(vec![
                         Placement::new(*a, hand[i]),
                         Placement::new(*b, hand[j]),
                     ]));
@@ -240,7 +239,7 @@ impl CoursePlayer for InHousePlayer {
         self.enter(Method::Setup)
     }
 
-    fn take_turn(&mut self, state: &JPub) -> Result<QAction, PlayerFailure> {
+    fn take_turn(&mut self, state: &JPub) -> Result<Action, PlayerFailure> {
         self.enter(Method::TakeTurn)?;
         if let Misbehaviour::Cheat(cheat) = self.spec.misbehaviour {
             if let Some(action) = self.cheat(cheat, state)? {

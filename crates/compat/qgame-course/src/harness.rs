@@ -11,7 +11,7 @@ use serde_json::Value;
 
 use arbiter_qgame::placement::check_placements;
 use arbiter_qgame::scoring::score_placement;
-use arbiter_qgame::{JPub, JState, Map, Placement, QConfig, QState, Step, Strategy, Tile};
+use arbiter_qgame::{Config, JPub, JState, Map, Placement, State, Step, Strategy, Tile};
 
 use crate::actors::{ActorLevel, ActorSpec};
 use crate::player::CoursePlayer;
@@ -145,12 +145,12 @@ pub fn run_mode(mode: Mode, input: &str, options: HarnessOptions) -> Result<Valu
                     jstate.players.len()
                 )));
             }
-            let config = QConfig {
+            let config = Config {
                 qbo,
                 fbo,
                 state0: None,
             };
-            let state = QState::from_jstate(&jstate, &config)
+            let state = State::from_jstate(&jstate, &config)
                 .map_err(|e| HarnessError::Schema(e.to_string()))?;
             let players: Vec<Box<dyn CoursePlayer>> = actors
                 .iter()

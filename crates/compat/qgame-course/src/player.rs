@@ -1,6 +1,6 @@
 //! The course's player interface: four calls, each of which may fail.
 
-use arbiter_qgame::{JPub, QAction, Tile};
+use arbiter_qgame::{Action, JPub, Tile};
 
 /// Why a call did not produce an answer. Any failure ejects the player.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -19,7 +19,7 @@ pub enum PlayerFailure {
 pub trait CoursePlayer: Send {
     fn name(&self) -> String;
     fn setup(&mut self, state: &JPub, hand: &[Tile]) -> Result<(), PlayerFailure>;
-    fn take_turn(&mut self, state: &JPub) -> Result<QAction, PlayerFailure>;
+    fn take_turn(&mut self, state: &JPub) -> Result<Action, PlayerFailure>;
     fn new_tiles(&mut self, tiles: &[Tile]) -> Result<(), PlayerFailure>;
     fn win(&mut self, won: bool) -> Result<(), PlayerFailure>;
 }

@@ -1,7 +1,7 @@
 //! The course referee (§6): setup calls, rounds of take-turn / new-tiles, then the win
 //! calls, ejecting every player whose call fails, is late, or whose answer is illegal.
 
-use arbiter_qgame::{JState, QState, TurnResult};
+use arbiter_qgame::{JState, State, TurnResult};
 
 use crate::player::CoursePlayer;
 
@@ -22,7 +22,7 @@ impl CourseResult {
 /// `observe` sees the full state before every turn whose player is called, and the
 /// final state; it cannot change the game.
 pub fn run_game(
-    mut state: QState,
+    mut state: State,
     mut players: Vec<Box<dyn CoursePlayer>>,
     mut observe: impl FnMut(&JState),
 ) -> CourseResult {
@@ -110,7 +110,7 @@ pub fn run_game(
 }
 
 /// Eject `seat` and remember its name in ejection order.
-fn eject(state: &mut QState, seat: usize, reason: String, misbehaved: &mut Vec<String>) {
+fn eject(state: &mut State, seat: usize, reason: String, misbehaved: &mut Vec<String>) {
     if state.eject(seat, &reason) {
         misbehaved.push(state.players[seat].name.clone());
     }

@@ -6,7 +6,7 @@ use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::thread;
 use std::time::Duration;
 
-use arbiter_qgame::{JPub, QAction, Tile};
+use arbiter_qgame::{Action, JPub, Tile};
 
 use crate::player::{CoursePlayer, PlayerFailure};
 
@@ -19,7 +19,7 @@ enum Call {
 
 enum Reply {
     Done,
-    Action(QAction),
+    Action(Action),
 }
 
 /// A [`CoursePlayer`] wrapper that enforces a time limit on every call.
@@ -90,7 +90,7 @@ impl CoursePlayer for TimedPlayer {
         self.call(Call::Setup(state.clone(), hand.to_vec()))
             .map(|_| ())
     }
-    fn take_turn(&mut self, state: &JPub) -> Result<QAction, PlayerFailure> {
+    fn take_turn(&mut self, state: &JPub) -> Result<Action, PlayerFailure> {
         match self.call(Call::TakeTurn(state.clone()))? {
             Reply::Action(action) => Ok(action),
             Reply::Done => Err(PlayerFailure::BadReply("take-turn answered void".into())),

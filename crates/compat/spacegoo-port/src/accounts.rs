@@ -2,8 +2,8 @@
 //! shared with the native protocol), with the reference's account creation on first use
 //! when the operator allows it, and the reference's one-connection-per-account rule.
 
+use parking_lot::Mutex;
 use std::collections::HashSet;
-use std::sync::Mutex;
 
 use arbiter_store::{Account, AccountId, Store, StoreError};
 
@@ -91,16 +91,10 @@ pub struct Online {
 impl Online {
     /// Mark `account` online; false when it already is.
     pub fn enter(&self, account: AccountId) -> bool {
-        lock(&self.accounts).insert(account)
+        self.accounts.lock().insert(account)
     }
 
     pub fn leave(&self, account: AccountId) {
-        lock(&self.accounts).remove(&account);
+        self.accounts.lock().remove(&account);
     }
-}
-
-fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    mutex
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner())
 }

@@ -1,18 +1,20 @@
-//! A paired couple becomes an ordinary Arbiter match: recorded in the store (rated with
-//! Elo, the reference's system), refereed by `arbiter-referee` with the port's deadline,
-//! its log written entry by entry as the referee accepts them, and finished (outcome and
-//! rating changes in one transaction) when the referee is done. The server is told of
+//! A paired couple becomes an ordinary Arbiter match, started by `arbiter-runner` like
+//! every other: recorded in the store (rated with Elo, the reference's system), refereed
+//! with the port's deadline, its log written entry by entry, and finished (outcome and
+//! rating changes in one transaction) when the referee is done. Here the port works out
+//! the rating changes it prints. The server is told of
 //! every match through [`MatchObserver`] so it can list and show it like its own.
 
 use std::sync::Arc;
 use std::time::Duration;
 
-use arbiter_engine::{MatchRecord, Seat};
-use arbiter_referee::{MatchHandle, MatchSetup, PendingEvent, RecordEvent, Referee, SeatSetup};
+use arbiter_engine::Seat;
+use arbiter_referee::MatchHandle;
 use arbiter_rulesets::Ruleset;
+use arbiter_runner::{Entry, Launch, LaunchError, Launched, Play, Recorded};
 use arbiter_spacegoo::Config;
-use arbiter_store::{AccountId, MatchId, NewMatch, RatingSystem, SeatRecord, Store};
-use tokio::sync::{mpsc, watch};
+use arbiter_store::{AccountId, FinishedMatch, MatchId, RatingSystem, Store};
+use tokio::sync::watch;
 
 /// The ruleset this port plays.
 pub const RULESET: &str = "spacegoo";
@@ -143,60 +145,35 @@ impl Games {
             .game
             .normalize_config(&config)
             .map_err(|e| StartError::Config(e.to_string()))?;
-        // From the operating system unless a test fixed it: a seed is a secret.
-        let seed = self.seed.unwrap_or_else(|| {
-            use rand::TryRngCore;
-            rand::rngs::OsRng
-                .try_next_u64()
-                .unwrap_or_else(|_| rand::random())
-        });
-        let initial = self
-            .ruleset
-            .game
-            .new_state(&config, 2, seed)
-            .map_err(|e| StartError::Config(e.to_string()))?;
-        let new = NewMatch {
-            ruleset: RULESET.to_string(),
+        let launch = Launch {
+            ruleset: self.ruleset.clone(),
             config: config.clone(),
-            seed,
-            initial_digest: initial.digest(),
-            seats: players
+            entries: players
                 .iter()
-                .map(|p| SeatRecord {
+                .map(|p| Entry {
                     name: p.name.clone(),
-                    account_id: Some(p.account),
-                    bot: None,
+                    account: Some(p.account),
+                    play: Play::Remote,
                 })
                 .collect(),
             rating: Some(RatingSystem::Elo),
-        };
-        let match_id = self.store.create_match(&new).await?;
-
-        let (sink, events) = mpsc::unbounded_channel();
-        let setup = MatchSetup {
-            match_id,
-            ruleset: self.ruleset.clone(),
-            config: config.clone(),
-            seed,
-            seats: players
-                .iter()
-                .map(|p| SeatSetup::remote(p.name.clone()))
-                .collect(),
             deadline: self.deadline,
             // The reference's clock: a fixed time per round, no bank.
             time_bank: Duration::ZERO,
             illegal_answer: self.ruleset.game.policy().illegal_answer,
+            // From the operating system unless a test fixed it: a seed is a secret.
+            seed: self.seed,
         };
-        let handle = match Referee::start(setup, Arc::new(sink)) {
-            Ok(handle) => handle,
-            Err(error) => {
-                let reason = format!("the referee refused the match: {error}");
-                if let Err(e) = self.store.abort_match(match_id, &reason).await {
-                    tracing::error!(match_id, error = %e, "cannot mark a match aborted");
-                }
-                return Err(StartError::Config(error.to_string()));
-            }
-        };
+        let Launched {
+            match_id,
+            handle,
+            recorded,
+        } = arbiter_runner::launch(&self.store, launch, None)
+            .await
+            .map_err(|error| match error {
+                LaunchError::Store(error) => StartError::Store(error),
+                other => StartError::Config(other.to_string()),
+            })?;
         // The observer hears of the start before the writer can report the end.
         if let Some(observer) = &self.observer {
             observer.started(&StartedMatch {
@@ -209,11 +186,11 @@ impl Games {
         }
         let (result_sender, result) = watch::channel(None);
         let accounts = [players[0].account, players[1].account];
-        tokio::spawn(record(
+        tokio::spawn(announce(
             self.store.clone(),
             match_id,
             accounts,
-            events,
+            recorded,
             result_sender,
             self.observer.clone(),
         ));
@@ -230,71 +207,37 @@ impl Games {
     }
 }
 
-/// The match's store writer: every log entry as the referee accepts it, then the result
-/// with its rating changes, which it publishes for the seats' connections.
-async fn record(
+/// Waits for the store to have the match's end, works out each seat's rating change,
+/// and publishes it for the seats' connections (and the observer).
+async fn announce(
     store: Store,
     match_id: MatchId,
     accounts: [AccountId; 2],
-    mut events: mpsc::UnboundedReceiver<PendingEvent>,
+    recorded: tokio::task::JoinHandle<Recorded>,
     result: watch::Sender<Option<GameResult>>,
     observer: Option<Arc<dyn MatchObserver>>,
 ) {
-    let mut outcome = None;
-    // Each event is signalled once written: the referee announces nothing before.
-    while let Some((event, stored)) = events.recv().await {
-        match event {
-            RecordEvent::Started { .. } => {}
-            RecordEvent::Entry { index, entry, .. } => {
-                if let Err(error) = store.append_log(match_id, index, &entry).await {
-                    tracing::error!(match_id, index, %error, "cannot store a log entry");
-                }
-            }
-            RecordEvent::Finished { record, .. } => {
-                outcome = Some(finish(&store, match_id, accounts, &record).await);
-            }
-            RecordEvent::Aborted { reason, .. } => {
-                if let Err(error) = store.abort_match(match_id, &reason).await {
-                    tracing::error!(match_id, %error, "cannot mark a match aborted");
-                }
-                outcome = Some(GameResult::Aborted { reason });
-            }
-        }
-        let _ = stored.send(());
-        if outcome.is_some() {
-            break;
-        }
-    }
-    let outcome = outcome.unwrap_or_else(|| GameResult::Aborted {
-        reason: "the referee stopped without a result".to_string(),
-    });
+    let outcome = match recorded.await {
+        Ok(Recorded::Finished(finished)) => rated(&store, match_id, accounts, &finished).await,
+        Ok(Recorded::Unrecorded { why }) => GameResult::Unrated { why },
+        Ok(Recorded::Aborted { reason }) => GameResult::Aborted { reason },
+        Err(error) => GameResult::Aborted {
+            reason: format!("the match's writer stopped: {error}"),
+        },
+    };
     if let Some(observer) = observer {
         observer.ended(match_id, &outcome);
     }
     result.send_replace(Some(outcome));
 }
 
-/// Store the outcome and work out each seat's rating change.
-async fn finish(
+/// Each seat's rating change in a finished match.
+async fn rated(
     store: &Store,
     match_id: MatchId,
     accounts: [AccountId; 2],
-    record: &MatchRecord,
+    finished: &FinishedMatch,
 ) -> GameResult {
-    let Some(outcome) = &record.outcome else {
-        return GameResult::Unrated {
-            why: "the record has no outcome".to_string(),
-        };
-    };
-    let finished = match store.finish_match(match_id, outcome).await {
-        Ok(finished) => finished,
-        Err(error) => {
-            tracing::error!(match_id, %error, "cannot store a match result");
-            return GameResult::Unrated {
-                why: error.to_string(),
-            };
-        }
-    };
     let mut change = [0.0; 2];
     for (seat, account) in accounts.iter().enumerate() {
         let Some(after) = finished

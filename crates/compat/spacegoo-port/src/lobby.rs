@@ -4,7 +4,7 @@
 //! that order, redrawn until it is another account. The one with the higher (or equal)
 //! rating becomes player 1. Players left over keep waiting.
 
-use std::sync::Mutex;
+use parking_lot::Mutex;
 
 use arbiter_store::AccountId;
 use rand::Rng;
@@ -44,16 +44,16 @@ impl<T> Default for Lobby<T> {
 
 impl<T> Lobby<T> {
     pub fn join(&self, waiting: Waiting<T>) {
-        lock(&self.waiting).push(waiting);
+        self.waiting.lock().push(waiting);
     }
 
     /// Take an account out of the lobby (it left before being paired).
     pub fn leave(&self, account: AccountId) {
-        lock(&self.waiting).retain(|w| w.account != account);
+        self.waiting.lock().retain(|w| w.account != account);
     }
 
     pub fn len(&self) -> usize {
-        lock(&self.waiting).len()
+        self.waiting.lock().len()
     }
 
     pub fn is_empty(&self) -> bool {
@@ -67,7 +67,7 @@ impl<T> Lobby<T> {
         rng: &mut impl Rng,
         gone: impl Fn(&T) -> bool,
     ) -> Vec<(Waiting<T>, Waiting<T>)> {
-        let mut waiting = lock(&self.waiting);
+        let mut waiting = self.waiting.lock();
         waiting.retain(|w| !gone(&w.notify));
         let entries = std::mem::take(&mut *waiting);
         let (pairs, rest) = pair_by_rating(entries, rng);
@@ -116,14 +116,6 @@ fn draw_partner<T>(entries: &[Waiting<T>], first: usize, rng: &mut impl Rng) -> 
     (0..entries.len())
         .filter(|&i| fits(i))
         .min_by_key(|&i| i.abs_diff(first))
-}
-
-fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    // The lobby's list stays consistent under every operation; keep serving after a
-    // panic elsewhere.
-    mutex
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
 #[cfg(test)]

@@ -2,8 +2,10 @@
 //! ADDR` mounts on its listener.
 
 use std::collections::BTreeSet;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Duration;
+
+use parking_lot::Mutex;
 
 use arbiter_spacegoo::reasons;
 use arbiter_store::{MatchId, Store};
@@ -59,14 +61,14 @@ struct Running {
 
 impl MatchObserver for Running {
     fn started(&self, started: &StartedMatch) {
-        lock(&self.ids).insert(started.match_id);
+        self.ids.lock().insert(started.match_id);
         if let Some(next) = &self.next {
             next.started(started);
         }
     }
 
     fn ended(&self, match_id: MatchId, result: &GameResult) {
-        lock(&self.ids).remove(&match_id);
+        self.ids.lock().remove(&match_id);
         if let Some(next) = &self.next {
             next.ended(match_id, result);
         }
@@ -142,7 +144,7 @@ pub async fn serve(
     if drained.is_err() {
         connections.abort_all();
     }
-    let ids: Vec<MatchId> = lock(&running.ids).iter().copied().collect();
+    let ids: Vec<MatchId> = running.ids.lock().iter().copied().collect();
     for id in ids {
         if let Err(error) = context.store.abort_match(id, SHUTDOWN_REASON).await {
             tracing::debug!(match_id = id, %error, "not marked aborted");
@@ -201,10 +203,4 @@ async fn deliver(notify: oneshot::Sender<Seated>, seated: Seated) {
             .eject(seated.seat, reasons::CONNECTION_LOST)
             .await;
     }
-}
-
-fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    mutex
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner())
 }

@@ -2,18 +2,18 @@
 
 use arbiter_engine::playout::random_playout;
 use arbiter_engine::seeded_rng;
-use arbiter_qgame::{QConfig, QGame};
+use arbiter_qgame::{Config, Qgame};
 use criterion::{criterion_group, criterion_main, Criterion};
 
 fn full_random_games(c: &mut Criterion) {
-    let config = QConfig::default();
+    let config = Config::default();
     let mut rng = seeded_rng(1);
     let mut seed = 0u64;
     for seats in [2usize, 4] {
         c.bench_function(&format!("qgame full random game, {seats} seats"), |b| {
             b.iter(|| {
                 seed += 1;
-                random_playout::<QGame>(&config, seats, seed, &mut rng, 100_000)
+                random_playout::<Qgame>(&config, seats, seed, &mut rng, 100_000)
                     .expect("valid config")
             })
         });

@@ -9,7 +9,7 @@ use serde_json::Value;
 use crate::placement::Placement;
 
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub enum QAction {
+pub enum Action {
     #[default]
     Pass,
     /// Exchange the whole hand (the course calls it "replace").
@@ -17,21 +17,21 @@ pub enum QAction {
     Place(Vec<Placement>),
 }
 
-impl Serialize for QAction {
+impl Serialize for Action {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         match self {
-            QAction::Pass => serializer.serialize_str("pass"),
-            QAction::Replace => serializer.serialize_str("replace"),
-            QAction::Place(placements) => placements.serialize(serializer),
+            Action::Pass => serializer.serialize_str("pass"),
+            Action::Replace => serializer.serialize_str("replace"),
+            Action::Place(placements) => placements.serialize(serializer),
         }
     }
 }
 
-impl<'de> Deserialize<'de> for QAction {
+impl<'de> Deserialize<'de> for Action {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         match Value::deserialize(deserializer)? {
-            Value::String(word) if word == "pass" => Ok(QAction::Pass),
-            Value::String(word) if word == "replace" => Ok(QAction::Replace),
+            Value::String(word) if word == "pass" => Ok(Action::Pass),
+            Value::String(word) if word == "replace" => Ok(Action::Replace),
             Value::String(word) => Err(D::Error::custom(format!(
                 "unknown choice {word:?}: expected \"pass\", \"replace\" or a list of placements"
             ))),
@@ -41,7 +41,7 @@ impl<'de> Deserialize<'de> for QAction {
                 if placements.is_empty() {
                     return Err(D::Error::custom("a placement list must not be empty"));
                 }
-                Ok(QAction::Place(placements))
+                Ok(Action::Place(placements))
             }
             other => Err(D::Error::custom(format!(
                 "expected \"pass\", \"replace\" or a list of placements, got {other}"
@@ -57,18 +57,18 @@ mod tests {
     #[test]
     fn reads_and_writes_the_course_forms() {
         assert_eq!(
-            serde_json::from_str::<QAction>(r#""pass""#).unwrap(),
-            QAction::Pass
+            serde_json::from_str::<Action>(r#""pass""#).unwrap(),
+            Action::Pass
         );
         assert_eq!(
-            serde_json::from_str::<QAction>(r#""replace""#).unwrap(),
-            QAction::Replace
+            serde_json::from_str::<Action>(r#""replace""#).unwrap(),
+            Action::Replace
         );
         let text =
             r#"[{"coordinate":{"row":0,"column":1},"1tile":{"color":"red","shape":"star"}}]"#;
-        let action: QAction = serde_json::from_str(text).unwrap();
-        assert!(matches!(&action, QAction::Place(p) if p.len() == 1));
-        let back: QAction = serde_json::from_value(serde_json::to_value(&action).unwrap()).unwrap();
+        let action: Action = serde_json::from_str(text).unwrap();
+        assert!(matches!(&action, Action::Place(p) if p.len() == 1));
+        let back: Action = serde_json::from_value(serde_json::to_value(&action).unwrap()).unwrap();
         assert_eq!(back, action);
         for bad in [
             r#"[]"#,
@@ -76,7 +76,7 @@ mod tests {
             r#"7"#,
             r#"[{"oord":{"row":0,"column":1},"1tile":{"color":"red","shape":"star"}}]"#,
         ] {
-            assert!(serde_json::from_str::<QAction>(bad).is_err(), "{bad}");
+            assert!(serde_json::from_str::<Action>(bad).is_err(), "{bad}");
         }
     }
 }

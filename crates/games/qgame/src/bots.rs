@@ -4,18 +4,18 @@ use arbiter_engine::bot::RandomBot;
 use arbiter_engine::{seeded_rng, Bot, Game, GameRng, Seat};
 use rand::Rng;
 
-use crate::action::QAction;
-use crate::game::QGame;
+use crate::action::Action;
+use crate::game::Qgame;
 use crate::map::Map;
 use crate::placement::validate_placements;
 use crate::scoring::score_tentatively;
-use crate::state::QState;
+use crate::state::State;
 use crate::strategy::Strategy;
 
 pub const BOT_NAMES: &[&str] = &["dag", "ldasg", "random", "greedy"];
 
 /// A bot by name, seeded.
-pub fn bot(name: &str, seed: u64) -> Option<Box<dyn Bot<QGame>>> {
+pub fn bot(name: &str, seed: u64) -> Option<Box<dyn Bot<Qgame>>> {
     match name {
         "dag" => Some(Box::new(StrategyBot(Strategy::Dag))),
         "ldasg" => Some(Box::new(StrategyBot(Strategy::Ldasg))),
@@ -30,8 +30,8 @@ pub fn bot(name: &str, seed: u64) -> Option<Box<dyn Bot<QGame>>> {
 /// Plays a course strategy, iterated over the whole turn.
 pub struct StrategyBot(pub Strategy);
 
-impl Bot<QGame> for StrategyBot {
-    fn decide(&mut self, state: &QState, seat: Seat) -> QAction {
+impl Bot<Qgame> for StrategyBot {
+    fn decide(&mut self, state: &State, seat: Seat) -> Action {
         let hand = &state.players[seat].hand;
         self.0.turn(&state.map, hand, state.pile.len())
     }
@@ -47,11 +47,11 @@ pub struct GreedyBot {
 
 impl GreedyBot {
     /// Points of `action`, tried on `scratch` (a copy of the map).
-    fn points(state: &QState, seat: Seat, action: &QAction, scratch: &mut Map) -> i64 {
+    fn points(state: &State, seat: Seat, action: &Action, scratch: &mut Map) -> i64 {
         match action {
-            QAction::Pass => -1,
-            QAction::Replace => 0,
-            QAction::Place(placements) => {
+            Action::Pass => -1,
+            Action::Replace => 0,
+            Action::Place(placements) => {
                 let hand = &state.players[seat].hand;
                 if validate_placements(&state.map, hand, placements).is_err() {
                     return i64::MIN;
@@ -67,16 +67,16 @@ impl GreedyBot {
     }
 }
 
-impl Bot<QGame> for GreedyBot {
-    fn decide(&mut self, state: &QState, seat: Seat) -> QAction {
-        let mut best: Vec<QAction> = Vec::new();
+impl Bot<Qgame> for GreedyBot {
+    fn decide(&mut self, state: &State, seat: Seat) -> Action {
+        let mut best: Vec<Action> = Vec::new();
         let mut best_points = i64::MIN;
         let mut scratch = state.map.clone();
         let hand = &state.players[seat].hand;
-        let mut options = QGame::legal(state, seat);
+        let mut options = Qgame::legal(state, seat);
         for strategy in [Strategy::Dag, Strategy::Ldasg] {
             let turn = strategy.turn(&state.map, hand, state.pile.len());
-            if matches!(&turn, QAction::Place(p) if p.len() > 1) {
+            if matches!(&turn, Action::Place(p) if p.len() > 1) {
                 options.push(turn);
             }
         }
@@ -91,7 +91,7 @@ impl Bot<QGame> for GreedyBot {
             }
         }
         if best.is_empty() {
-            return QAction::Pass;
+            return Action::Pass;
         }
         let pick = self.rng.random_range(0..best.len());
         best.swap_remove(pick)

@@ -9,7 +9,7 @@ pub const MAX_BONUS: u32 = 10;
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
-pub struct QConfig {
+pub struct Config {
     /// Points for completing a Q (a run of six with all colours or all shapes).
     pub qbo: u32,
     /// Points for placing every tile in hand.
@@ -20,10 +20,10 @@ pub struct QConfig {
     pub state0: Option<JState>,
 }
 
-impl Default for QConfig {
+impl Default for Config {
     /// The decided ruleset: Q bonus 8, finish bonus 4.
     fn default() -> Self {
-        QConfig {
+        Config {
             qbo: 8,
             fbo: 4,
             state0: None,

@@ -7,7 +7,7 @@ use crate::coord::Coord;
 use crate::tile::Tile;
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum QIllegal {
+pub enum QgameError {
     #[error("a placement must place at least one tile")]
     EmptyPlacement,
     #[error("the {0} is not in your hand (tiles are counted as a multiset)")]
@@ -28,24 +28,24 @@ pub enum QIllegal {
     NotYourTurn,
 }
 
-impl QIllegal {
+impl QgameError {
     pub fn code(&self) -> &'static str {
         match self {
-            QIllegal::EmptyPlacement => "empty_placement",
-            QIllegal::TileNotOwned(_) => "tile_not_owned",
-            QIllegal::NotInLine => "not_in_line",
-            QIllegal::Occupied(_) => "occupied",
-            QIllegal::NotAdjacent(_) => "not_adjacent",
-            QIllegal::DoesNotFit { .. } => "does_not_fit",
-            QIllegal::PileTooSmall { .. } => "pile_too_small",
-            QIllegal::GameOver => "game_over",
-            QIllegal::NotYourTurn => "not_your_turn",
+            QgameError::EmptyPlacement => "empty_placement",
+            QgameError::TileNotOwned(_) => "tile_not_owned",
+            QgameError::NotInLine => "not_in_line",
+            QgameError::Occupied(_) => "occupied",
+            QgameError::NotAdjacent(_) => "not_adjacent",
+            QgameError::DoesNotFit { .. } => "does_not_fit",
+            QgameError::PileTooSmall { .. } => "pile_too_small",
+            QgameError::GameOver => "game_over",
+            QgameError::NotYourTurn => "not_your_turn",
         }
     }
 }
 
-impl From<QIllegal> for Illegal {
-    fn from(error: QIllegal) -> Self {
+impl From<QgameError> for Illegal {
+    fn from(error: QgameError) -> Self {
         Illegal::new(error.code(), error.to_string())
     }
 }

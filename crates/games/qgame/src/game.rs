@@ -6,19 +6,19 @@ use arbiter_engine::{ConfigError, Game, GameRng, Illegal, Outcome, Seat, Timeout
 use rand::seq::SliceRandom;
 use serde::Serialize;
 
-use crate::action::QAction;
-use crate::config::QConfig;
+use crate::action::Action;
+use crate::config::Config;
 use crate::placement::Placement;
-use crate::state::{QState, TurnResult, MAX_PLAYERS, MIN_PLAYERS};
+use crate::state::{State, TurnResult, MAX_PLAYERS, MIN_PLAYERS};
 use crate::tile::Tile;
-use crate::view::{view_of, QView};
+use crate::view::{view_of, View};
 
 /// The Q-Game ruleset marker.
-pub struct QGame;
+pub struct Qgame;
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "event", rename_all = "snake_case")]
-pub enum QEvent {
+pub enum Event {
     Placed {
         seat: Seat,
         placements: Vec<Placement>,
@@ -47,48 +47,48 @@ pub enum QEvent {
     },
 }
 
-impl Game for QGame {
+impl Game for Qgame {
     const ID: &'static str = "qgame";
     const NAME: &'static str = "Q-Game";
-    type Config = QConfig;
-    type State = QState;
-    type Action = QAction;
-    type View = QView;
-    type Event = QEvent;
+    type Config = Config;
+    type State = State;
+    type Action = Action;
+    type View = View;
+    type Event = Event;
 
-    fn seat_counts(config: &QConfig) -> RangeInclusive<usize> {
+    fn seat_counts(config: &Config) -> RangeInclusive<usize> {
         match &config.state0 {
             Some(state0) => state0.players.len()..=state0.players.len(),
             None => MIN_PLAYERS..=MAX_PLAYERS,
         }
     }
 
-    fn seat_count(state: &QState) -> usize {
+    fn seat_count(state: &State) -> usize {
         state.players.len()
     }
 
-    fn new(config: &QConfig, seats: usize, seed: u64) -> Result<QState, ConfigError> {
+    fn new(config: &Config, seats: usize, seed: u64) -> Result<State, ConfigError> {
         match &config.state0 {
             Some(state0) if state0.players.len() != seats => Err(ConfigError::new(format!(
                 "state0 lists {} players but {seats} seats were asked for",
                 state0.players.len()
             ))),
-            Some(state0) => QState::from_jstate(state0, config),
-            None => QState::fresh(config, seats, seed),
+            Some(state0) => State::from_jstate(state0, config),
+            None => State::fresh(config, seats, seed),
         }
     }
 
-    fn to_act(state: &QState) -> Turn {
+    fn to_act(state: &State) -> Turn {
         state.active().map_or(Turn::Over, Turn::One)
     }
 
-    fn apply(state: &mut QState, seat: Seat, action: &QAction) -> Result<Vec<QEvent>, Illegal> {
+    fn apply(state: &mut State, seat: Seat, action: &Action) -> Result<Vec<Event>, Illegal> {
         let result = state.take_turn(seat, action)?;
         let mut events = match result {
-            TurnResult::Passed => vec![QEvent::Passed { seat }],
+            TurnResult::Passed => vec![Event::Passed { seat }],
             TurnResult::Exchanged { dealt } => vec![
-                QEvent::Exchanged { seat },
-                QEvent::Dealt {
+                Event::Exchanged { seat },
+                Event::Dealt {
                     seat,
                     count: dealt.len(),
                     tiles: Some(dealt),
@@ -100,14 +100,14 @@ impl Game for QGame {
                 dealt,
                 finished,
             } => {
-                let mut events = vec![QEvent::Placed {
+                let mut events = vec![Event::Placed {
                     seat,
                     placements,
                     points,
                     finished,
                 }];
                 if !finished {
-                    events.push(QEvent::Dealt {
+                    events.push(Event::Dealt {
                         seat,
                         count: dealt.len(),
                         tiles: Some(dealt),
@@ -117,7 +117,7 @@ impl Game for QGame {
             }
         };
         if state.over {
-            events.push(QEvent::GameOver {
+            events.push(Event::GameOver {
                 winners: state.winners(),
             });
         }
@@ -127,14 +127,14 @@ impl Game for QGame {
     /// A sample, not the full space (multi-tile placements are combinatorial): pass,
     /// replace when the pile allows, and every single-tile placement. Bots that want
     /// longer placements build them (see `bots::GreedyBot`).
-    fn legal(state: &QState, seat: Seat) -> Vec<QAction> {
+    fn legal(state: &State, seat: Seat) -> Vec<Action> {
         if state.active() != Some(seat) {
             return Vec::new();
         }
         let hand = &state.players[seat].hand;
-        let mut actions = vec![QAction::Pass];
+        let mut actions = vec![Action::Pass];
         if state.pile.len() >= hand.len() {
-            actions.push(QAction::Replace);
+            actions.push(Action::Replace);
         }
         let mut kinds = hand.clone();
         kinds.sort();
@@ -142,35 +142,35 @@ impl Game for QGame {
         let free = state.map.free_adjacent();
         for tile in kinds {
             for &at in free.iter().filter(|&&at| state.map.fits(at, tile)) {
-                actions.push(QAction::Place(vec![Placement::new(at, tile)]));
+                actions.push(Action::Place(vec![Placement::new(at, tile)]));
             }
         }
         actions
     }
 
-    fn eject(state: &mut QState, seat: Seat, reason: &str) -> Vec<QEvent> {
+    fn eject(state: &mut State, seat: Seat, reason: &str) -> Vec<Event> {
         if !state.eject(seat, reason) {
             return Vec::new();
         }
-        let mut events = vec![QEvent::Ejected {
+        let mut events = vec![Event::Ejected {
             seat,
             reason: reason.to_string(),
         }];
         if state.over {
-            events.push(QEvent::GameOver {
+            events.push(Event::GameOver {
                 winners: state.winners(),
             });
         }
         events
     }
 
-    fn view(state: &QState, seat: Option<Seat>) -> QView {
+    fn view(state: &State, seat: Option<Seat>) -> View {
         view_of(state, seat)
     }
 
-    fn event_for(event: &QEvent, audience: Option<Seat>) -> Option<QEvent> {
+    fn event_for(event: &Event, audience: Option<Seat>) -> Option<Event> {
         match event {
-            QEvent::Dealt { seat, count, .. } if audience != Some(*seat) => Some(QEvent::Dealt {
+            Event::Dealt { seat, count, .. } if audience != Some(*seat) => Some(Event::Dealt {
                 seat: *seat,
                 count: *count,
                 tiles: None,
@@ -180,11 +180,11 @@ impl Game for QGame {
     }
 
     /// The course ejects a player that misses the per-call time limit.
-    fn on_timeout(_state: &QState, _seat: Seat) -> TimeoutPolicy<QAction> {
+    fn on_timeout(_state: &State, _seat: Seat) -> TimeoutPolicy<Action> {
         TimeoutPolicy::Eject("missed the per-call time limit".to_string())
     }
 
-    fn outcome(state: &QState) -> Option<Outcome> {
+    fn outcome(state: &State) -> Option<Outcome> {
         if !state.over {
             return None;
         }
@@ -218,7 +218,7 @@ impl Game for QGame {
 
     /// Everything `seat` cannot see (the other hands and the pile order) is pooled,
     /// shuffled and dealt back in the same sizes.
-    fn determinize(state: &QState, seat: Seat, rng: &mut GameRng) -> QState {
+    fn determinize(state: &State, seat: Seat, rng: &mut GameRng) -> State {
         let mut sampled = state.clone();
         let others: Vec<Seat> = (0..state.players.len()).filter(|&s| s != seat).collect();
         let mut pool: Vec<Tile> = sampled.pile.drain(..).collect();
@@ -241,11 +241,11 @@ impl Game for QGame {
     /// The other hands and the pile are dealt from the tiles the seat cannot see (see
     /// `rebuild.rs`).
     fn state_from_view(
-        config: &QConfig,
-        view: &QView,
+        config: &Config,
+        view: &View,
         seat: Seat,
         rng: &mut GameRng,
-    ) -> Result<QState, String> {
+    ) -> Result<State, String> {
         crate::rebuild::state_from_view(config, view, seat, rng)
     }
 }

@@ -7,7 +7,7 @@
 
 use crate::placement::validate_placements;
 use crate::scoring::score_tentatively;
-use crate::{QAction, QGame, QState, Strategy};
+use crate::{Action, Qgame, State, Strategy};
 use arbiter_engine::guide::fingerprint;
 use arbiter_engine::guide::margin_rewards;
 use arbiter_engine::Guide;
@@ -23,15 +23,15 @@ const MARGIN_SCALE: f64 = 60.0;
 /// UCB exploration (see [`Guide::exploration`]).
 const EXPLORATION: f64 = 0.2;
 
-pub struct QGameGuide;
+pub struct QgameGuide;
 
 /// Points of `action` now (finish bonus included); pass below replace, so the tree
 /// prefers a fresh hand to doing nothing when nothing scores.
-fn points(state: &QState, seat: Seat, action: &QAction, scratch: &mut crate::Map) -> i64 {
+fn points(state: &State, seat: Seat, action: &Action, scratch: &mut crate::Map) -> i64 {
     match action {
-        QAction::Pass => -1,
-        QAction::Replace => 0,
-        QAction::Place(placements) => {
+        Action::Pass => -1,
+        Action::Replace => 0,
+        Action::Place(placements) => {
             let hand = &state.players[seat].hand;
             if validate_placements(&state.map, hand, placements).is_err() {
                 return i64::MIN;
@@ -48,22 +48,22 @@ fn points(state: &QState, seat: Seat, action: &QAction, scratch: &mut crate::Map
 
 /// The `limit` best of `legal` plus the `dag` and `ldasg` whole turns, by immediate
 /// points.
-fn best_turns(state: &QState, seat: Seat, limit: usize) -> Vec<QAction> {
-    let mut options = QGame::legal(state, seat);
+fn best_turns(state: &State, seat: Seat, limit: usize) -> Vec<Action> {
+    let mut options = Qgame::legal(state, seat);
     if options.is_empty() {
         return options;
     }
     let hand = &state.players[seat].hand;
     for strategy in [Strategy::Dag, Strategy::Ldasg] {
         let turn = strategy.turn(&state.map, hand, state.pile.len());
-        if matches!(&turn, QAction::Place(p) if p.len() > 1) && !options.contains(&turn) {
+        if matches!(&turn, Action::Place(p) if p.len() > 1) && !options.contains(&turn) {
             options.push(turn);
         }
     }
     let mut scratch = state.map.clone();
     // Ties (many single tiles score alike) are broken by fingerprint: the same in
     // every visit, without favouring `legal`'s order.
-    let mut scored: Vec<(i64, u64, QAction)> = options
+    let mut scored: Vec<(i64, u64, Action)> = options
         .into_iter()
         .map(|a| {
             (
@@ -79,17 +79,17 @@ fn best_turns(state: &QState, seat: Seat, limit: usize) -> Vec<QAction> {
     scored.into_iter().map(|(_, _, a)| a).collect()
 }
 
-impl Guide<QGame> for QGameGuide {
+impl Guide<Qgame> for QgameGuide {
     /// Below the root: the other seats' (and later our own) best few turns by
     /// immediate points, so the search learns quickly what the best reply to each of
     /// the bot's moves is worth over the hands they might hold.
-    fn candidates(&self, state: &QState, seat: Seat) -> Vec<QAction> {
+    fn candidates(&self, state: &State, seat: Seat) -> Vec<Action> {
         best_turns(state, seat, REPLY_BRANCHING)
     }
 
     /// At the root: `legal` plus the `dag` and `ldasg` whole turns, best immediate
     /// points first, cut to [`BRANCHING`].
-    fn root_candidates(&self, state: &QState, seat: Seat) -> Vec<QAction> {
+    fn root_candidates(&self, state: &State, seat: Seat) -> Vec<Action> {
         best_turns(state, seat, BRANCHING)
     }
 
@@ -97,17 +97,17 @@ impl Guide<QGame> for QGameGuide {
         EXPLORATION
     }
 
-    fn rollout_action(&self, state: &QState, seat: Seat, _rng: &mut GameRng) -> Option<QAction> {
+    fn rollout_action(&self, state: &State, seat: Seat, _rng: &mut GameRng) -> Option<Action> {
         let player = state.players.get(seat)?;
         Some(Strategy::Dag.turn(&state.map, &player.hand, state.pile.len()))
     }
 
     /// One more turn for every seat.
-    fn rollout_depth(&self, state: &QState) -> usize {
+    fn rollout_depth(&self, state: &State) -> usize {
         state.players.len()
     }
 
-    fn evaluate(&self, state: &QState) -> Option<Vec<f64>> {
+    fn evaluate(&self, state: &State) -> Option<Vec<f64>> {
         let scores: Vec<f64> = state
             .players
             .iter()

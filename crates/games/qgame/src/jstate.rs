@@ -1,5 +1,5 @@
 //! The course's JSON data definitions (§10): JPlayer, JState (the referee's view) and
-//! JPub (one player's view). These are wire formats; the rules work on `QState`.
+//! JPub (one player's view). These are wire formats; the rules work on `State`.
 
 use serde::de::Error as _;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};

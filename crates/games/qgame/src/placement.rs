@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::coord::Coord;
-use crate::error::QIllegal;
+use crate::error::QgameError;
 use crate::map::{fits_with, Axis, Map};
 use crate::tile::Tile;
 
@@ -44,14 +44,14 @@ pub fn validate_placements(
     map: &Map,
     hand: &[Tile],
     placements: &[Placement],
-) -> Result<(), QIllegal> {
-    let first = placements.first().ok_or(QIllegal::EmptyPlacement)?;
+) -> Result<(), QgameError> {
+    let first = placements.first().ok_or(QgameError::EmptyPlacement)?;
     let mut unused: Vec<Tile> = hand.to_vec();
     for placement in placements {
         let index = unused
             .iter()
             .position(|t| *t == placement.tile)
-            .ok_or(QIllegal::TileNotOwned(placement.tile))?;
+            .ok_or(QgameError::TileNotOwned(placement.tile))?;
         unused.swap_remove(index);
     }
     let same_row = placements
@@ -61,7 +61,7 @@ pub fn validate_placements(
         .iter()
         .all(|p| p.coordinate.column == first.coordinate.column);
     if !same_row && !same_column {
-        return Err(QIllegal::NotInLine);
+        return Err(QgameError::NotInLine);
     }
     for (step, &Placement { coordinate, tile }) in placements.iter().enumerate() {
         let earlier = &placements[..step];
@@ -70,13 +70,13 @@ pub fn validate_placements(
                 .or_else(|| earlier.iter().find(|p| p.coordinate == at).map(|p| p.tile))
         };
         if get(coordinate).is_some() {
-            return Err(QIllegal::Occupied(coordinate));
+            return Err(QgameError::Occupied(coordinate));
         }
         if coordinate.neighbours().iter().all(|n| get(*n).is_none()) {
-            return Err(QIllegal::NotAdjacent(coordinate));
+            return Err(QgameError::NotAdjacent(coordinate));
         }
         if !fits_with(get, coordinate, tile) {
-            return Err(QIllegal::DoesNotFit {
+            return Err(QgameError::DoesNotFit {
                 tile,
                 at: coordinate,
             });
@@ -90,7 +90,7 @@ pub fn check_placements(
     map: &Map,
     hand: &[Tile],
     placements: &[Placement],
-) -> Result<Map, QIllegal> {
+) -> Result<Map, QgameError> {
     validate_placements(map, hand, placements)?;
     let mut extended = map.clone();
     for placement in placements {

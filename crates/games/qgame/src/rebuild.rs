@@ -10,13 +10,13 @@ use std::collections::BTreeMap;
 use arbiter_engine::{GameRng, Seat};
 use rand::seq::SliceRandom;
 
-use crate::config::QConfig;
-use crate::state::{PlayerState, QState, MAX_PLAYERS};
+use crate::config::Config;
+use crate::state::{PlayerState, State, MAX_PLAYERS};
 use crate::tile::Tile;
-use crate::view::QView;
+use crate::view::View;
 
 /// Every tile the game was played with.
-fn game_tiles(config: &QConfig) -> Vec<Tile> {
+fn game_tiles(config: &Config) -> Vec<Tile> {
     match &config.state0 {
         None => Tile::full_set(),
         Some(state0) => state0
@@ -31,11 +31,11 @@ fn game_tiles(config: &QConfig) -> Vec<Tile> {
 
 /// The state `seat` may be in, given its `view`; see `Game::state_from_view`.
 pub fn state_from_view(
-    config: &QConfig,
-    view: &QView,
+    config: &Config,
+    view: &View,
     seat: Seat,
     rng: &mut GameRng,
-) -> Result<QState, String> {
+) -> Result<State, String> {
     if view.you != Some(seat) {
         return Err(format!("this is not seat {seat}'s view"));
     }
@@ -111,7 +111,7 @@ pub fn state_from_view(
             ejected: p.ejected.clone(),
         })
         .collect();
-    let state = QState {
+    let state = State {
         map: view.map.clone(),
         pile: pool.collect(),
         players,

@@ -5,10 +5,10 @@ use std::time::Duration;
 
 use arbiter_engine::{Bot, Guide, IllegalAnswer, Policy, Ruleset};
 
-use crate::game::QGame;
+use crate::game::Qgame;
 use crate::{bots, guide};
 
-impl Ruleset for QGame {
+impl Ruleset for Qgame {
     /// The course referee ejects a player for a bad reply of any kind (bad JSON, schema
     /// error, illegal request), and gives each call 6 s.
     const POLICY: Policy = Policy {
@@ -26,6 +26,6 @@ impl Ruleset for QGame {
     }
 
     fn guide() -> Arc<dyn Guide<Self>> {
-        Arc::new(guide::QGameGuide)
+        Arc::new(guide::QgameGuide)
     }
 }

@@ -7,9 +7,9 @@ use arbiter_engine::{seeded_rng, ConfigError, Seat};
 use rand::seq::SliceRandom;
 use serde::Serialize;
 
-use crate::action::QAction;
-use crate::config::{QConfig, MAX_BONUS};
-use crate::error::QIllegal;
+use crate::action::Action;
+use crate::config::{Config, MAX_BONUS};
+use crate::error::QgameError;
 use crate::jstate::{JPlayer, JPub, JState};
 use crate::map::Map;
 use crate::placement::{check_placements, Placement};
@@ -32,7 +32,7 @@ pub struct PlayerState {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct QState {
+pub struct State {
     pub map: Map,
     /// The draw pile, front first. Draws come from the front; returned tiles go to the
     /// end.
@@ -69,10 +69,10 @@ pub enum TurnResult {
     },
 }
 
-impl QState {
+impl State {
     /// A fresh game: shuffle the full set with the seeded ChaCha generator, put the
     /// first tile at the origin, deal six to every player in seat order.
-    pub fn fresh(config: &QConfig, seats: usize, seed: u64) -> Result<QState, ConfigError> {
+    pub fn fresh(config: &Config, seats: usize, seed: u64) -> Result<State, ConfigError> {
         validate_bonuses(config)?;
         if !(MIN_PLAYERS..=MAX_PLAYERS).contains(&seats) {
             return Err(ConfigError::new(format!(
@@ -93,7 +93,7 @@ impl QState {
                 ejected: None,
             })
             .collect();
-        Ok(QState::with(
+        Ok(State::with(
             Map::starting_with(first),
             pile,
             players,
@@ -103,7 +103,7 @@ impl QState {
 
     /// A game from a given JState, honoured exactly (scores, hands, pile, map). Players
     /// without names are called `player1`, `player2`, … by position.
-    pub fn from_jstate(jstate: &JState, config: &QConfig) -> Result<QState, ConfigError> {
+    pub fn from_jstate(jstate: &JState, config: &Config) -> Result<State, ConfigError> {
         validate_bonuses(config)?;
         if jstate.players.is_empty() || jstate.players.len() > MAX_PLAYERS {
             return Err(ConfigError::new(format!(
@@ -128,7 +128,7 @@ impl QState {
                 ejected: None,
             })
             .collect();
-        Ok(QState::with(
+        Ok(State::with(
             jstate.map.clone(),
             jstate.pile.iter().copied().collect(),
             players,
@@ -136,9 +136,9 @@ impl QState {
         ))
     }
 
-    fn with(map: Map, pile: VecDeque<Tile>, players: Vec<PlayerState>, config: &QConfig) -> Self {
+    fn with(map: Map, pile: VecDeque<Tile>, players: Vec<PlayerState>, config: &Config) -> Self {
         let queue: Vec<Seat> = (0..players.len()).collect();
-        QState {
+        State {
             map,
             pile,
             players,
@@ -163,19 +163,19 @@ impl QState {
 
     /// Apply the active player's answer. An illegal answer changes nothing (the caller
     /// decides whether it means ejection).
-    pub fn take_turn(&mut self, seat: Seat, action: &QAction) -> Result<TurnResult, QIllegal> {
+    pub fn take_turn(&mut self, seat: Seat, action: &Action) -> Result<TurnResult, QgameError> {
         if self.over {
-            return Err(QIllegal::GameOver);
+            return Err(QgameError::GameOver);
         }
         if self.active() != Some(seat) {
-            return Err(QIllegal::NotYourTurn);
+            return Err(QgameError::NotYourTurn);
         }
         let result = match action {
-            QAction::Pass => TurnResult::Passed,
-            QAction::Replace => {
+            Action::Pass => TurnResult::Passed,
+            Action::Replace => {
                 let hand_size = self.players[seat].hand.len();
                 if self.pile.len() < hand_size {
-                    return Err(QIllegal::PileTooSmall {
+                    return Err(QgameError::PileTooSmall {
                         hand: hand_size,
                         pile: self.pile.len(),
                     });
@@ -186,7 +186,7 @@ impl QState {
                 self.players[seat].hand = dealt.clone();
                 TurnResult::Exchanged { dealt }
             }
-            QAction::Place(placements) => {
+            Action::Place(placements) => {
                 let player = &self.players[seat];
                 let extended = check_placements(&self.map, &player.hand, placements)?;
                 let finished = placements.len() == player.hand.len();
@@ -322,7 +322,7 @@ impl QState {
     }
 }
 
-fn validate_bonuses(config: &QConfig) -> Result<(), ConfigError> {
+fn validate_bonuses(config: &Config) -> Result<(), ConfigError> {
     for (field, value) in [("qbo", config.qbo), ("fbo", config.fbo)] {
         if value > MAX_BONUS {
             return Err(ConfigError::new(format!(

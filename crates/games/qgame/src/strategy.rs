@@ -3,7 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::action::QAction;
+use crate::action::Action;
 use crate::coord::Coord;
 use crate::map::Map;
 use crate::placement::{validate_placements, Placement};
@@ -63,25 +63,25 @@ impl Strategy {
     /// A whole turn: repeat the one-step choice on the map and hand as extended by the
     /// placements so far; stop at pass/replace, or when the next placement would make
     /// the list illegal against the original state (never backtracking).
-    pub fn turn(self, map: &Map, hand: &[Tile], pile_count: usize) -> QAction {
+    pub fn turn(self, map: &Map, hand: &[Tile], pile_count: usize) -> Action {
         let mut placements: Vec<Placement> = Vec::new();
         let mut current_map = map.clone();
         let mut current_hand = hand.to_vec();
         loop {
             match self.step(&current_map, &current_hand, pile_count) {
                 Step::Pass | Step::Replace if !placements.is_empty() => {
-                    return QAction::Place(placements)
+                    return Action::Place(placements)
                 }
-                Step::Pass => return QAction::Pass,
-                Step::Replace => return QAction::Replace,
+                Step::Pass => return Action::Pass,
+                Step::Replace => return Action::Replace,
                 Step::Place(placement) => {
                     placements.push(placement);
                     if validate_placements(map, hand, &placements).is_err() {
                         placements.pop();
                         return if placements.is_empty() {
-                            QAction::Pass
+                            Action::Pass
                         } else {
-                            QAction::Place(placements)
+                            Action::Place(placements)
                         };
                     }
                     current_map.place(placement.coordinate, placement.tile);

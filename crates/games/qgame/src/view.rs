@@ -6,11 +6,11 @@ use arbiter_engine::Seat;
 use serde::{Deserialize, Serialize};
 
 use crate::map::Map;
-use crate::state::QState;
+use crate::state::State;
 use crate::tile::Tile;
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct QView {
+pub struct View {
     pub map: Map,
     /// Tiles left in the pile.
     pub pile: usize,
@@ -44,8 +44,8 @@ pub struct PlayerView {
     pub ejected: Option<String>,
 }
 
-pub fn view_of(state: &QState, seat: Option<Seat>) -> QView {
-    QView {
+pub fn view_of(state: &State, seat: Option<Seat>) -> View {
+    View {
         map: state.map.clone(),
         pile: state.pile.len(),
         players: state

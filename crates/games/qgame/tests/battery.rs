@@ -1,12 +1,12 @@
 //! Q-Game runs the engine's one test battery (hands and the pile are the secrets).
 
 use arbiter_engine::testkit::Battery;
-use arbiter_qgame::{QConfig, QGame};
+use arbiter_qgame::{Config, Qgame};
 
 #[test]
 fn the_engine_battery_passes() {
-    Battery::<QGame> {
-        configs: vec![QConfig::default(), from_a_state0()],
+    Battery::<Qgame> {
+        configs: vec![Config::default(), from_a_state0()],
         games: 2,
         eject_one_in: Some(300),
         check_every: 25,
@@ -17,7 +17,7 @@ fn the_engine_battery_passes() {
 
 /// A small course `state0`: a map of one tile, a pile of 12 and two short hands, so the
 /// game ends within a few rounds and the unseen tiles come from these alone.
-fn from_a_state0() -> QConfig {
+fn from_a_state0() -> Config {
     let tile = |color: &str, shape: &str| serde_json::json!({"color": color, "shape": shape});
     let colors = ["red", "green", "blue", "yellow", "orange", "purple"];
     let shapes = ["star", "8star", "square", "circle", "clover", "diamond"];

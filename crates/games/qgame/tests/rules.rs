@@ -4,8 +4,8 @@ use arbiter_engine::Game;
 use arbiter_qgame::placement::check_placements;
 use arbiter_qgame::scoring::score_placement;
 use arbiter_qgame::{
-    Color, Coord, JPlayer, JState, Map, Placement, QAction, QConfig, QGame, QIllegal, QState,
-    Shape, Step, Strategy, Tile, TurnResult,
+    Action, Color, Config, Coord, JPlayer, JState, Map, Placement, Qgame, QgameError, Shape, State,
+    Step, Strategy, Tile, TurnResult,
 };
 
 fn t(shape: Shape, color: Color) -> Tile {
@@ -24,7 +24,7 @@ fn map_of(cells: &[(i32, i32, Tile)]) -> Map {
     map
 }
 
-fn state_of(map: Map, hands: Vec<Vec<Tile>>, pile: Vec<Tile>) -> QState {
+fn state_of(map: Map, hands: Vec<Vec<Tile>>, pile: Vec<Tile>) -> State {
     let players = hands
         .into_iter()
         .map(|tiles| JPlayer {
@@ -33,7 +33,7 @@ fn state_of(map: Map, hands: Vec<Vec<Tile>>, pile: Vec<Tile>) -> QState {
             name: None,
         })
         .collect();
-    QState::from_jstate(&JState { map, pile, players }, &QConfig::default()).unwrap()
+    State::from_jstate(&JState { map, pile, players }, &Config::default()).unwrap()
 }
 
 #[test]
@@ -105,29 +105,29 @@ fn placement_rules_each_refuse_with_their_own_reason() {
     let blue_star = hand[0];
     assert_eq!(
         check_placements(&map, &hand, &[]),
-        Err(QIllegal::EmptyPlacement)
+        Err(QgameError::EmptyPlacement)
     );
     assert_eq!(
         check_placements(&map, &hand, &[at(0, 1, blue_star), at(0, 2, blue_star)]),
-        Err(QIllegal::TileNotOwned(blue_star)),
+        Err(QgameError::TileNotOwned(blue_star)),
         "two blue stars need two in hand"
     );
     assert_eq!(
         check_placements(&map, &hand, &[at(0, 1, blue_star), at(1, 0, hand[1])]),
-        Err(QIllegal::NotInLine)
+        Err(QgameError::NotInLine)
     );
     assert_eq!(
         check_placements(&map, &hand, &[at(0, 0, blue_star)]),
-        Err(QIllegal::Occupied(Coord::ORIGIN))
+        Err(QgameError::Occupied(Coord::ORIGIN))
     );
     assert_eq!(
         check_placements(&map, &hand, &[at(0, 2, blue_star)]),
-        Err(QIllegal::NotAdjacent(Coord::new(0, 2)))
+        Err(QgameError::NotAdjacent(Coord::new(0, 2)))
     );
     let green_square = t(Shape::Square, Color::Green);
     assert!(matches!(
         check_placements(&map, &[green_square], &[at(0, 1, green_square)]),
-        Err(QIllegal::DoesNotFit { .. })
+        Err(QgameError::DoesNotFit { .. })
     ));
     // Each step may build on the previous one, and gaps in the line are allowed.
     let extended =
@@ -169,7 +169,7 @@ fn strategies_pick_the_smallest_tile_and_their_own_cell() {
 fn iterated_turns_stop_when_the_line_breaks() {
     let map = Map::starting_with(t(Shape::Star, Color::Red));
     let hand = vec![t(Shape::Star, Color::Blue), t(Shape::Star, Color::Green)];
-    let QAction::Place(placements) = Strategy::Dag.turn(&map, &hand, 5) else {
+    let Action::Place(placements) = Strategy::Dag.turn(&map, &hand, 5) else {
         panic!("places")
     };
     assert_eq!(placements.len(), 2);
@@ -185,7 +185,7 @@ fn exchange_returns_the_hand_to_the_end_and_deals_from_the_front() {
         vec![hand.clone(), vec![]],
         pile.clone(),
     );
-    let result = state.take_turn(0, &QAction::Replace).unwrap();
+    let result = state.take_turn(0, &Action::Replace).unwrap();
     assert_eq!(
         result,
         TurnResult::Exchanged {
@@ -201,8 +201,8 @@ fn exchange_returns_the_hand_to_the_end_and_deals_from_the_front() {
         vec![pile[0]],
     );
     assert_eq!(
-        small.take_turn(0, &QAction::Replace),
-        Err(QIllegal::PileTooSmall { hand: 2, pile: 1 })
+        small.take_turn(0, &Action::Replace),
+        Err(QgameError::PileTooSmall { hand: 2, pile: 1 })
     );
     assert_eq!(
         small.players[0].hand, hand,
@@ -219,7 +219,7 @@ fn placing_the_whole_hand_ends_the_game_at_once_with_the_finish_bonus() {
         vec![blue_star; 3],
     );
     let result = state
-        .take_turn(0, &QAction::Place(vec![at(0, 1, blue_star)]))
+        .take_turn(0, &Action::Place(vec![at(0, 1, blue_star)]))
         .unwrap();
     // 1 tile + row of 2 + finish bonus 4.
     assert_eq!(
@@ -233,7 +233,7 @@ fn placing_the_whole_hand_ends_the_game_at_once_with_the_finish_bonus() {
     );
     assert!(state.over);
     assert_eq!(state.pile.len(), 3, "no tiles are dealt after finishing");
-    let outcome = QGame::outcome(&state).unwrap();
+    let outcome = Qgame::outcome(&state).unwrap();
     assert_eq!(outcome.ranks, vec![1, 2]);
 }
 
@@ -245,9 +245,9 @@ fn a_round_without_placement_ends_the_game_and_exchange_counts_as_pass() {
         vec![vec![tile], vec![tile]],
         vec![tile; 2],
     );
-    state.take_turn(0, &QAction::Replace).unwrap();
+    state.take_turn(0, &Action::Replace).unwrap();
     assert!(!state.over);
-    state.take_turn(1, &QAction::Pass).unwrap();
+    state.take_turn(1, &Action::Pass).unwrap();
     assert!(state.over, "exchange + pass: nobody placed this round");
 }
 
@@ -261,14 +261,14 @@ fn a_placement_keeps_the_round_alive_even_if_the_placer_is_ejected() {
         vec![tile; 9],
     );
     state
-        .take_turn(0, &QAction::Place(vec![at(0, 1, tile)]))
+        .take_turn(0, &Action::Place(vec![at(0, 1, tile)]))
         .unwrap();
     state.eject(0, "new-tiles failed");
-    state.take_turn(1, &QAction::Pass).unwrap();
-    state.take_turn(2, &QAction::Pass).unwrap();
+    state.take_turn(1, &Action::Pass).unwrap();
+    state.take_turn(2, &Action::Pass).unwrap();
     assert!(!state.over, "someone placed this round");
-    state.take_turn(1, &QAction::Pass).unwrap();
-    state.take_turn(2, &QAction::Pass).unwrap();
+    state.take_turn(1, &Action::Pass).unwrap();
+    state.take_turn(2, &Action::Pass).unwrap();
     assert!(state.over);
 }
 
@@ -288,36 +288,36 @@ fn ejected_hands_go_to_the_end_of_the_pile_and_nobody_left_means_no_winner() {
     assert!(state.over);
     assert!(state.winners().is_empty());
     assert_eq!(
-        QGame::outcome(&state).unwrap().winners(),
+        Qgame::outcome(&state).unwrap().winners(),
         Vec::<usize>::new()
     );
 }
 
 #[test]
 fn fresh_games_deal_six_each_and_start_with_one_tile() {
-    let state = QGame::new(&QConfig::default(), 3, 42).unwrap();
+    let state = Qgame::new(&Config::default(), 3, 42).unwrap();
     assert_eq!(state.map.len(), 1);
     assert!(state.players.iter().all(|p| p.hand.len() == 6));
     assert_eq!(state.pile.len(), 1080 - 1 - 18);
     assert_eq!(
         state,
-        QGame::new(&QConfig::default(), 3, 42).unwrap(),
+        Qgame::new(&Config::default(), 3, 42).unwrap(),
         "same seed, same game"
     );
     assert_ne!(
         state.pile,
-        QGame::new(&QConfig::default(), 3, 43).unwrap().pile
+        Qgame::new(&Config::default(), 3, 43).unwrap().pile
     );
 }
 
 #[test]
 fn bad_configs_are_refused_with_the_reason() {
-    let err = QGame::new(&QConfig::default(), 5, 1).unwrap_err();
+    let err = Qgame::new(&Config::default(), 5, 1).unwrap_err();
     assert!(err.to_string().contains("2 to 4 players"), "{err}");
-    let err = QGame::new(
-        &QConfig {
+    let err = Qgame::new(
+        &Config {
             qbo: 11,
-            ..QConfig::default()
+            ..Config::default()
         },
         2,
         1,
@@ -327,38 +327,38 @@ fn bad_configs_are_refused_with_the_reason() {
         err.to_string().contains("qbo must be between 0 and 10"),
         "{err}"
     );
-    let unknown: Result<QConfig, _> = serde_json::from_str(r#"{"qbo": 6, "bonus": 1}"#);
+    let unknown: Result<Config, _> = serde_json::from_str(r#"{"qbo": 6, "bonus": 1}"#);
     assert!(unknown.is_err(), "unknown fields are refused");
 }
 
 #[test]
 fn other_seats_see_how_many_tiles_were_dealt_but_not_which() {
-    use arbiter_qgame::QEvent;
+    use arbiter_qgame::Event;
     let tile = t(Shape::Star, Color::Blue);
     let mut state = state_of(
         Map::starting_with(t(Shape::Star, Color::Red)),
         vec![vec![tile, tile], vec![tile]],
         vec![tile; 4],
     );
-    let events = QGame::apply(&mut state, 0, &QAction::Place(vec![at(0, 1, tile)])).unwrap();
+    let events = Qgame::apply(&mut state, 0, &Action::Place(vec![at(0, 1, tile)])).unwrap();
     let dealt = events
         .iter()
-        .find(|e| matches!(e, QEvent::Dealt { .. }))
+        .find(|e| matches!(e, Event::Dealt { .. }))
         .unwrap();
     assert!(matches!(
-        QGame::event_for(dealt, Some(0)),
-        Some(QEvent::Dealt { tiles: Some(_), .. })
+        Qgame::event_for(dealt, Some(0)),
+        Some(Event::Dealt { tiles: Some(_), .. })
     ));
     assert!(matches!(
-        QGame::event_for(dealt, Some(1)),
-        Some(QEvent::Dealt {
+        Qgame::event_for(dealt, Some(1)),
+        Some(Event::Dealt {
             tiles: None,
             count: 1,
             ..
         })
     ));
     assert!(matches!(
-        QGame::event_for(dealt, None),
-        Some(QEvent::Dealt { tiles: None, .. })
+        Qgame::event_for(dealt, None),
+        Some(Event::Dealt { tiles: None, .. })
     ));
 }

@@ -4,13 +4,13 @@
 
 use arbiter_engine::testkit::assert_state_from_view_round_trips;
 use arbiter_engine::Game;
-use arbiter_qgame::{QConfig, QGame};
+use arbiter_qgame::{Config, Qgame};
 
 /// A game started from a given JState deals the unseen tiles from that state's tiles,
 /// not from the full set.
 #[test]
 fn a_state0_game_rebuilds_from_its_own_tiles() {
-    let config: QConfig = serde_json::from_value(serde_json::json!({
+    let config: Config = serde_json::from_value(serde_json::json!({
         "state0": {
             "map": [[0, [0, {"color": "red", "shape": "star"}]]],
             "tile*": [{"color": "blue", "shape": "circle"}, {"color": "green", "shape": "square"}],
@@ -21,11 +21,11 @@ fn a_state0_game_rebuilds_from_its_own_tiles() {
         }
     }))
     .unwrap();
-    let state = QGame::new(&config, 2, 5).unwrap();
-    assert_state_from_view_round_trips::<QGame>(&config, &state, 2, 9);
+    let state = Qgame::new(&config, 2, 5).unwrap();
+    assert_state_from_view_round_trips::<Qgame>(&config, &state, 2, 9);
     let mut rng = arbiter_engine::seeded_rng(1);
-    let view = QGame::view(&state, Some(0));
-    let rebuilt = QGame::state_from_view(&config, &view, 0, &mut rng).unwrap();
+    let view = Qgame::view(&state, Some(0));
+    let rebuilt = Qgame::state_from_view(&config, &view, 0, &mut rng).unwrap();
     let mut hidden: Vec<_> = rebuilt
         .pile
         .iter()
@@ -45,6 +45,6 @@ fn a_state0_game_rebuilds_from_its_own_tiles() {
         "the unseen tiles are exactly state0's unseen tiles"
     );
     // Another seat's view, or a view under the default configuration, is refused.
-    assert!(QGame::state_from_view(&config, &view, 1, &mut rng).is_err());
-    assert!(QGame::state_from_view(&QConfig::default(), &view, 0, &mut rng).is_err());
+    assert!(Qgame::state_from_view(&config, &view, 1, &mut rng).is_err());
+    assert!(Qgame::state_from_view(&Config::default(), &view, 0, &mut rng).is_err());
 }

@@ -36,11 +36,9 @@ pub mod production;
 pub mod rebuild;
 pub mod rules;
 pub mod ruleset;
+pub mod scenario;
 pub mod state;
 pub mod view;
-
-#[cfg(test)]
-mod scenarios;
 
 pub use actions::{Action, SpaceCrackError};
 pub use battle::battle;

@@ -299,18 +299,7 @@ fn build_ship(
             });
         }
         None => {
-            let id = state.next_ship;
-            state.next_ship += 1;
-            state.ships.insert(
-                id,
-                Ship {
-                    id,
-                    owner: seat,
-                    planet,
-                    size: cost,
-                },
-            );
-            state.planets[planet].ship = Some(id);
+            let id = state.put_ship(seat, planet, cost);
             events.push(Event::ShipBuilt {
                 seat,
                 ship: id,

@@ -87,6 +87,23 @@ pub struct State {
 }
 
 impl State {
+    /// A new ship of `seat` on the empty `planet`; its id.
+    pub(crate) fn put_ship(&mut self, seat: Seat, planet: PlanetId, size: u32) -> ShipId {
+        let id = self.next_ship;
+        self.next_ship += 1;
+        self.ships.insert(
+            id,
+            Ship {
+                id,
+                owner: seat,
+                planet,
+                size,
+            },
+        );
+        self.planets[planet].ship = Some(id);
+        id
+    }
+
     pub fn config(&self) -> &Config {
         &self.config
     }

@@ -7,9 +7,9 @@ use criterion::{criterion_group, criterion_main, Criterion};
 use arbiter_engine::bot::RandomBot;
 use arbiter_engine::local::{play_local, LocalOptions};
 use arbiter_engine::{Bot, Game, Turn};
-use arbiter_tae::{Tae, TaeConfig};
+use arbiter_tae::{Config, Tae};
 
-fn random_game(config: &TaeConfig, seats: usize, seed: u64) -> usize {
+fn random_game(config: &Config, seats: usize, seed: u64) -> usize {
     let Ok(mut state) = Tae::new(config, seats, seed) else {
         return 0;
     };
@@ -28,7 +28,7 @@ fn random_game(config: &TaeConfig, seats: usize, seed: u64) -> usize {
 }
 
 fn playouts(c: &mut Criterion) {
-    let config = TaeConfig::default();
+    let config = Config::default();
     for seats in [2usize, 4] {
         let mut seed = 0u64;
         c.bench_function(&format!("tae random game, {seats} seats"), |b| {

@@ -12,7 +12,7 @@ use crate::conflict;
 use crate::error::TaeError;
 use crate::events::{Event, ReturnReason};
 use crate::kind::{Kind, Tiles};
-use crate::state::{Conflicts, Phase, TaeState, War};
+use crate::state::{Conflicts, Phase, State, War};
 
 /// Most colonists one swap may discard.
 pub const MAX_SWAP: u32 = 6;
@@ -97,7 +97,7 @@ pub(crate) fn lifted(board: &Board, from: Option<usize>) -> Option<Board> {
     })
 }
 
-fn plan_leader(state: &TaeState, seat: Seat, kind: Kind, at: Pos) -> Result<LeaderPlan, TaeError> {
+fn plan_leader(state: &State, seat: Seat, kind: Kind, at: Pos) -> Result<LeaderPlan, TaeError> {
     let player = state.player(seat).ok_or(TaeError::NotYourTurn(seat))?;
     if !player.leaders.contains(&kind) {
         return Err(TaeError::NoSuchLeader(kind));
@@ -127,7 +127,7 @@ pub(crate) fn attacker_of(active: Seat, seats: usize, a: Seat, b: Seat) -> (Seat
 }
 
 pub(crate) fn plan_colonize(
-    state: &TaeState,
+    state: &State,
     seat: Seat,
     kind: Kind,
     at: Pos,
@@ -142,7 +142,7 @@ pub(crate) fn plan_colonize(
 
 /// The board rules of a colony (the hand was checked by the caller).
 pub(crate) fn colonize_effect(
-    state: &TaeState,
+    state: &State,
     kind: Kind,
     to: usize,
 ) -> Result<ColonizeEffect, TaeError> {
@@ -195,7 +195,7 @@ pub(crate) fn colonize_effect(
     Ok(ColonizeEffect::Unites { wars })
 }
 
-pub(crate) fn check_bomb(state: &TaeState, seat: Seat, at: Pos) -> Result<usize, TaeError> {
+pub(crate) fn check_bomb(state: &State, seat: Seat, at: Pos) -> Result<usize, TaeError> {
     let player = state.player(seat).ok_or(TaeError::NotYourTurn(seat))?;
     if player.bombers == 0 {
         return Err(TaeError::NoBomber);
@@ -220,7 +220,7 @@ pub(crate) fn bomb_target(board: &Board, id: usize) -> Result<(), TaeError> {
     Ok(())
 }
 
-pub(crate) fn check_swap(state: &TaeState, seat: Seat, tiles: &Tiles) -> Result<(), TaeError> {
+pub(crate) fn check_swap(state: &State, seat: Seat, tiles: &Tiles) -> Result<(), TaeError> {
     let player = state.player(seat).ok_or(TaeError::NotYourTurn(seat))?;
     let n = tiles.total();
     if !(1..=MAX_SWAP).contains(&n) {
@@ -235,7 +235,7 @@ pub(crate) fn check_swap(state: &TaeState, seat: Seat, tiles: &Tiles) -> Result<
 /// Apply one of the active player's turn actions (the phase is `Act`). Validates fully
 /// before changing anything.
 pub(crate) fn apply_turn_action(
-    state: &mut TaeState,
+    state: &mut State,
     seat: Seat,
     action: &Action,
     events: &mut Vec<Event>,
@@ -309,7 +309,7 @@ pub(crate) fn apply_turn_action(
     Ok(())
 }
 
-fn place_leader(state: &mut TaeState, seat: Seat, plan: LeaderPlan, events: &mut Vec<Event>) {
+fn place_leader(state: &mut State, seat: Seat, plan: LeaderPlan, events: &mut Vec<Event>) {
     let LeaderPlan { kind, from, to } = plan;
     if let Some(from) = from {
         state.board.remove_leader(from);
@@ -335,7 +335,7 @@ fn place_leader(state: &mut TaeState, seat: Seat, plan: LeaderPlan, events: &mut
 }
 
 fn colonize(
-    state: &mut TaeState,
+    state: &mut State,
     seat: Seat,
     kind: Kind,
     to: usize,
@@ -381,7 +381,7 @@ fn colonize(
 }
 
 /// Every legal turn action of `seat` (the phase is `Act`): exhaustive.
-pub(crate) fn legal_turn_actions(state: &TaeState, seat: Seat) -> Vec<Action> {
+pub(crate) fn legal_turn_actions(state: &State, seat: Seat) -> Vec<Action> {
     let mut out = vec![Action::Pass];
     let Some(player) = state.player(seat) else {
         return out;

@@ -20,7 +20,7 @@ use crate::actions::Action;
 use crate::flow;
 use crate::game::{legal, Tae};
 use crate::score::score_key;
-use crate::state::{Phase, TaeState};
+use crate::state::{Phase, State};
 
 pub const BOT_NAMES: &[&str] = &["random", "greedy"];
 
@@ -56,7 +56,7 @@ fn cost(action: &Action) -> u32 {
 
 /// Play out the prompts an answer opened, with fixed policies, until someone owes a
 /// turn action again or the game ends.
-fn settle(state: &mut TaeState) {
+fn settle(state: &mut State) {
     for _ in 0..64 {
         let Some(seat) = flow::to_act(state).seats().first().copied() else {
             return;
@@ -87,7 +87,7 @@ fn settle(state: &mut TaeState) {
 }
 
 /// The bot's own score key after `action` and the prompts it opens.
-pub fn evaluate(state: &TaeState, seat: Seat, action: &Action) -> Option<Vec<u32>> {
+pub fn evaluate(state: &State, seat: Seat, action: &Action) -> Option<Vec<u32>> {
     let mut next = state.clone();
     flow::apply(&mut next, seat, action).ok()?;
     settle(&mut next);
@@ -96,7 +96,7 @@ pub fn evaluate(state: &TaeState, seat: Seat, action: &Action) -> Option<Vec<u32
 }
 
 impl Bot<Tae> for GreedyBot {
-    fn decide(&mut self, state: &TaeState, seat: Seat) -> Action {
+    fn decide(&mut self, state: &State, seat: Seat) -> Action {
         let mut best: Vec<Action> = Vec::new();
         let mut best_key: Option<(Vec<u32>, i64)> = None;
         for action in legal(state, seat) {

@@ -1,4 +1,4 @@
-//! Match options. `TaeConfig::default()` is the decided ruleset (rules/tae.md).
+//! Match options. `Config::default()` is the decided ruleset (rules/tae.md).
 
 use serde::{Deserialize, Serialize};
 
@@ -19,7 +19,7 @@ pub const END_ARTIFACTS: u32 = 2;
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
-pub struct TaeConfig {
+pub struct Config {
     /// A custom board as text (`.` plain, `M` uninhabitable, `A` artifact; the last line
     /// is row 0). `None` is the default 16 × 11 board.
     pub board: Option<String>,
@@ -33,9 +33,9 @@ pub struct TaeConfig {
     pub bombers: u32,
 }
 
-impl Default for TaeConfig {
+impl Default for Config {
     fn default() -> Self {
-        TaeConfig {
+        Config {
             board: None,
             bag: Tiles::new(47, 36, 30, 30),
             hand_size: 6,
@@ -45,7 +45,7 @@ impl Default for TaeConfig {
     }
 }
 
-impl TaeConfig {
+impl Config {
     /// Check every option for `seats` players and build the starting board.
     pub fn validate(&self, seats: usize) -> Result<Board, ConfigError> {
         if !(MIN_SEATS..=MAX_SEATS).contains(&seats) {
@@ -123,7 +123,7 @@ fn serde_name(kind: Kind) -> &'static str {
 mod tests {
     use super::*;
 
-    fn err(config: &TaeConfig, seats: usize) -> String {
+    fn err(config: &Config, seats: usize) -> String {
         match config.validate(seats) {
             Ok(_) => String::from("accepted"),
             Err(e) => e.0,
@@ -132,7 +132,7 @@ mod tests {
 
     #[test]
     fn default_is_the_decided_ruleset() {
-        let config = TaeConfig::default();
+        let config = Config::default();
         assert_eq!(config.bag, Tiles::new(47, 36, 30, 30));
         assert_eq!(config.bag.total(), 143);
         assert_eq!(config.hand_size, 6);
@@ -145,50 +145,50 @@ mod tests {
 
     #[test]
     fn bad_configs_are_rejected_with_the_field_named() {
-        let base = TaeConfig::default();
+        let base = Config::default();
         assert!(err(&base, 1).starts_with("seats:"));
         assert!(err(&base, 5).starts_with("seats:"));
-        let c = TaeConfig {
+        let c = Config {
             hand_size: 0,
             ..base.clone()
         };
         assert!(err(&c, 2).starts_with("hand_size:"));
-        let c = TaeConfig {
+        let c = Config {
             bombers: 11,
             ..base.clone()
         };
         assert!(err(&c, 2).starts_with("bombers:"));
-        let c = TaeConfig {
+        let c = Config {
             leaders: vec![],
             ..base.clone()
         };
         assert!(err(&c, 2).starts_with("leaders:"));
-        let c = TaeConfig {
+        let c = Config {
             leaders: vec![Kind::Merchant, Kind::Merchant],
             ..base.clone()
         };
         assert!(err(&c, 2).contains("twice"));
-        let c = TaeConfig {
+        let c = Config {
             bag: Tiles::new(3, 3, 3, 3),
             ..base.clone()
         };
         assert!(err(&c, 3).starts_with("bag:"));
-        let c = TaeConfig {
+        let c = Config {
             bag: Tiles::new(MAX_BAG_PER_KIND + 1, 0, 0, 0),
             ..base.clone()
         };
         assert!(err(&c, 2).starts_with("bag.scientist:"));
-        let c = TaeConfig {
+        let c = Config {
             board: Some("..A\n.A.\n".into()),
             ..base.clone()
         };
         assert!(err(&c, 2).contains("at least 3 artifact cells"));
-        let c = TaeConfig {
+        let c = Config {
             board: Some("..A\n.A\n".into()),
             ..base.clone()
         };
         assert!(err(&c, 2).contains("not rectangular"));
-        let c = TaeConfig {
+        let c = Config {
             board: Some("AAA\n.?.\n".into()),
             ..base
         };
@@ -197,9 +197,9 @@ mod tests {
 
     #[test]
     fn unknown_fields_are_refused() {
-        let parsed: Result<TaeConfig, _> = serde_json::from_str(r#"{"hand":6}"#);
+        let parsed: Result<Config, _> = serde_json::from_str(r#"{"hand":6}"#);
         assert!(parsed.is_err());
-        let parsed: TaeConfig = serde_json::from_str(r#"{"bombers":1}"#).unwrap();
+        let parsed: Config = serde_json::from_str(r#"{"bombers":1}"#).unwrap();
         assert_eq!(parsed.bombers, 1);
         assert_eq!(parsed.hand_size, 6);
     }

@@ -14,12 +14,12 @@ use crate::board::Board;
 use crate::error::TaeError;
 use crate::events::{Event, ReturnReason};
 use crate::kind::Kind;
-use crate::state::{Battle, Conflicts, Phase, TaeState, War};
+use crate::state::{Battle, Conflicts, Phase, State, War};
 
 /// Open an internal conflict: `attacker`'s `kind` leader just entered the region of
 /// `defender`'s. Strength = scientist colonies adjacent to each leader.
 pub(crate) fn open_internal(
-    state: &mut TaeState,
+    state: &mut State,
     attacker: Seat,
     defender: Seat,
     kind: Kind,
@@ -82,7 +82,7 @@ pub(crate) fn war_is_live(board: &Board, war: &War) -> bool {
 }
 
 /// Start fighting `war` (taken from the pending list).
-pub(crate) fn start_war(state: &mut TaeState, war: War, events: &mut Vec<Event>) {
+pub(crate) fn start_war(state: &mut State, war: War, events: &mut Vec<Event>) {
     let Phase::Conflicts(conflicts) = &state.phase else {
         return;
     };
@@ -104,7 +104,7 @@ pub(crate) fn start_war(state: &mut TaeState, war: War, events: &mut Vec<Event>)
 
 /// The active player picks which pending conflict to fight next.
 pub(crate) fn choose(
-    state: &mut TaeState,
+    state: &mut State,
     kind: Kind,
     events: &mut Vec<Event>,
 ) -> Result<(), TaeError> {
@@ -128,7 +128,7 @@ pub(crate) fn choose(
 /// `seat` commits `count` colonists to the current battle; the defender's commitment
 /// resolves it.
 pub(crate) fn commit(
-    state: &mut TaeState,
+    state: &mut State,
     seat: Seat,
     count: u32,
     events: &mut Vec<Event>,
@@ -204,7 +204,7 @@ pub(crate) fn commit(
 
 /// Internal: the loser's leader returns to hand; the winner gains 1 Technology.
 fn resolve_internal(
-    state: &mut TaeState,
+    state: &mut State,
     winner: Seat,
     loser: Seat,
     kind: Kind,
@@ -220,7 +220,7 @@ fn resolve_internal(
 /// colonies holding an artifact or adjacent to another leader. The winner gains one of
 /// the conflict's resource per removed colony, plus one for the leader.
 fn resolve_external(
-    state: &mut TaeState,
+    state: &mut State,
     winner: Seat,
     loser: Seat,
     kind: Kind,
@@ -255,7 +255,7 @@ fn resolve_external(
     removed
 }
 
-fn gain(state: &mut TaeState, seat: Seat, kind: Kind, amount: u32, events: &mut Vec<Event>) {
+fn gain(state: &mut State, seat: Seat, kind: Kind, amount: u32, events: &mut Vec<Event>) {
     if let Some(player) = state.players.get_mut(seat) {
         *player.resources.get_mut(kind) += amount;
         events.push(Event::Gained { seat, kind, amount });
@@ -263,7 +263,7 @@ fn gain(state: &mut TaeState, seat: Seat, kind: Kind, amount: u32, events: &mut 
 }
 
 fn return_leader(
-    state: &mut TaeState,
+    state: &mut State,
     seat: Seat,
     kind: Kind,
     reason: ReturnReason,
@@ -282,7 +282,7 @@ fn return_leader(
 
 /// After a removal: every leader with no adjacent scientist colony returns to its
 /// owner's hand (removing leaders never removes colonies, so one pass suffices).
-pub(crate) fn return_stranded_leaders(state: &mut TaeState, events: &mut Vec<Event>) {
+pub(crate) fn return_stranded_leaders(state: &mut State, events: &mut Vec<Event>) {
     let stranded: Vec<(usize, Seat, Kind)> = state
         .board
         .leaders()

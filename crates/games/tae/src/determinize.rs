@@ -16,9 +16,9 @@ use rand::seq::SliceRandom;
 use arbiter_engine::{GameRng, Seat};
 
 use crate::kind::{Resources, Tiles};
-use crate::state::TaeState;
+use crate::state::State;
 
-pub fn determinize(state: &TaeState, seat: Seat, rng: &mut GameRng) -> TaeState {
+pub fn determinize(state: &State, seat: Seat, rng: &mut GameRng) -> State {
     let mut out = state.clone();
     if state.is_over() || seat >= state.players.len() {
         return out;

@@ -14,10 +14,10 @@ use crate::config::END_ARTIFACTS;
 use crate::conflict;
 use crate::error::TaeError;
 use crate::events::Event;
-use crate::state::{Claim, EndReason, Phase, TaeState, ACTIONS_PER_TURN};
+use crate::state::{Claim, EndReason, Phase, State, ACTIONS_PER_TURN};
 
 /// Who owes a decision now.
-pub fn to_act(state: &TaeState) -> Turn {
+pub fn to_act(state: &State) -> Turn {
     match &state.phase {
         Phase::Over(_) => Turn::Over,
         Phase::Act => Turn::One(state.active),
@@ -33,7 +33,7 @@ pub fn to_act(state: &TaeState) -> Turn {
 }
 
 /// Apply `seat`'s answer to the current prompt. On error nothing changed.
-pub fn apply(state: &mut TaeState, seat: Seat, action: &Action) -> Result<Vec<Event>, TaeError> {
+pub fn apply(state: &mut State, seat: Seat, action: &Action) -> Result<Vec<Event>, TaeError> {
     if state.is_over() {
         return Err(TaeError::GameOver);
     }
@@ -85,7 +85,7 @@ pub fn apply(state: &mut TaeState, seat: Seat, action: &Action) -> Result<Vec<Ev
     Ok(events)
 }
 
-fn take_artifact(state: &mut TaeState, cell: usize, events: &mut Vec<Event>) {
+fn take_artifact(state: &mut State, cell: usize, events: &mut Vec<Event>) {
     let Phase::Harvest { claims } = &mut state.phase else {
         return;
     };
@@ -114,7 +114,7 @@ enum Step {
 }
 
 /// Move the state machine on until a live seat owes a decision or the game ends.
-pub(crate) fn advance(state: &mut TaeState, events: &mut Vec<Event>) {
+pub(crate) fn advance(state: &mut State, events: &mut Vec<Event>) {
     loop {
         if state.is_over() {
             return;
@@ -170,7 +170,7 @@ pub(crate) fn advance(state: &mut TaeState, events: &mut Vec<Event>) {
 /// Between external conflicts: drop the lapsed ones, then start the only one left (or
 /// the first, for an ejected active player), or end the conflicts. Returns true when the
 /// active player must choose.
-fn sort_wars(state: &mut TaeState, events: &mut Vec<Event>) -> bool {
+fn sort_wars(state: &mut State, events: &mut Vec<Event>) -> bool {
     let Phase::Conflicts(c) = &mut state.phase else {
         return false;
     };
@@ -203,7 +203,7 @@ fn sort_wars(state: &mut TaeState, events: &mut Vec<Event>) -> bool {
 
 /// End of the active player's actions: find the regions whose merchant leader may take
 /// an artifact (regions with at least two artifacts), in region order.
-fn start_end_of_turn(state: &mut TaeState) {
+fn start_end_of_turn(state: &mut State) {
     let board = &state.board;
     let mut claims = Vec::new();
     for region in 0..board.region_count() {
@@ -227,7 +227,7 @@ fn start_end_of_turn(state: &mut TaeState) {
 
 /// After the harvest: every live player refills to a full hand, the active player first;
 /// then the end conditions; then the next live seat's turn.
-fn finish_turn(state: &mut TaeState, events: &mut Vec<Event>) {
+fn finish_turn(state: &mut State, events: &mut Vec<Event>) {
     let seats = state.players.len();
     let mut short = false;
     for offset in 0..seats {
@@ -270,7 +270,7 @@ fn finish_turn(state: &mut TaeState, events: &mut Vec<Event>) {
     begin_turn(state, next, events);
 }
 
-pub(crate) fn begin_turn(state: &mut TaeState, seat: Seat, events: &mut Vec<Event>) {
+pub(crate) fn begin_turn(state: &mut State, seat: Seat, events: &mut Vec<Event>) {
     state.active = seat;
     state.actions_left = ACTIONS_PER_TURN;
     state.turn += 1;
@@ -281,7 +281,7 @@ pub(crate) fn begin_turn(state: &mut TaeState, seat: Seat, events: &mut Vec<Even
     });
 }
 
-fn finish(state: &mut TaeState, end: EndReason, events: &mut Vec<Event>) {
+fn finish(state: &mut State, end: EndReason, events: &mut Vec<Event>) {
     state.phase = Phase::Over(end.clone());
     events.push(Event::GameOver { end });
 }
@@ -289,7 +289,7 @@ fn finish(state: &mut TaeState, end: EndReason, events: &mut Vec<Event>) {
 /// Eject a seat: it ranks last, commits 0 in conflicts, takes no more turns and draws
 /// no more colonists; its leaders stay on the board. With one live seat left the game
 /// ends.
-pub fn eject(state: &mut TaeState, seat: Seat, reason: &str) -> Vec<Event> {
+pub fn eject(state: &mut State, seat: Seat, reason: &str) -> Vec<Event> {
     let mut events = Vec::new();
     if state.is_over() {
         return events;

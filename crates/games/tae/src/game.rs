@@ -9,11 +9,11 @@ use arbiter_engine::{
 };
 
 use crate::actions::{legal_turn_actions, Action};
-use crate::config::{TaeConfig, MAX_SEATS, MIN_SEATS};
+use crate::config::{Config, MAX_SEATS, MIN_SEATS};
 use crate::events::{redact, Event};
 use crate::kind::{Resources, Tiles};
-use crate::state::{Phase, Player, TaeState, ACTIONS_PER_TURN};
-use crate::view::TaeView;
+use crate::state::{Phase, Player, State, ACTIONS_PER_TURN};
+use crate::view::View;
 use crate::{determinize, flow, score, view};
 
 /// Marker type for the ruleset.
@@ -22,7 +22,7 @@ pub struct Tae;
 
 /// A fresh game: the board from the config, the bag shuffled from the seed, and each
 /// seat dealt a hand in seat order. Seat 0 starts.
-pub fn new_game(config: &TaeConfig, seats: usize, seed: u64) -> Result<TaeState, ConfigError> {
+pub fn new_game(config: &Config, seats: usize, seed: u64) -> Result<State, ConfigError> {
     let board = config.validate(seats)?;
     let mut rng = seeded_rng(seed);
     let mut bag = config.bag.to_kinds();
@@ -36,7 +36,7 @@ pub fn new_game(config: &TaeConfig, seats: usize, seed: u64) -> Result<TaeState,
         discarded: Tiles::default(),
         ejected: None,
     };
-    let mut state = TaeState {
+    let mut state = State {
         board,
         bag,
         players: vec![player; seats],
@@ -55,7 +55,7 @@ pub fn new_game(config: &TaeConfig, seats: usize, seed: u64) -> Result<TaeState,
 /// Every legal answer of `seat` to the current prompt (exhaustive; `Pass`, accepted at
 /// every prompt, is listed only for the active player's turn actions, where it is the
 /// only way to end a turn early).
-pub fn legal(state: &TaeState, seat: Seat) -> Vec<Action> {
+pub fn legal(state: &State, seat: Seat) -> Vec<Action> {
     if !flow::to_act(state).includes(seat) || state.is_ejected(seat) {
         return Vec::new();
     }
@@ -89,41 +89,41 @@ impl Game for Tae {
     const ID: &'static str = "tae";
     const NAME: &'static str = "Tigris & Euphrates in space";
 
-    type Config = TaeConfig;
-    type State = TaeState;
+    type Config = Config;
+    type State = State;
     type Action = Action;
-    type View = TaeView;
+    type View = View;
     type Event = Event;
 
-    fn seat_counts(_config: &TaeConfig) -> RangeInclusive<usize> {
+    fn seat_counts(_config: &Config) -> RangeInclusive<usize> {
         MIN_SEATS..=MAX_SEATS
     }
 
-    fn seat_count(state: &TaeState) -> usize {
+    fn seat_count(state: &State) -> usize {
         state.seats()
     }
 
-    fn new(config: &TaeConfig, seats: usize, seed: u64) -> Result<TaeState, ConfigError> {
+    fn new(config: &Config, seats: usize, seed: u64) -> Result<State, ConfigError> {
         new_game(config, seats, seed)
     }
 
-    fn to_act(state: &TaeState) -> Turn {
+    fn to_act(state: &State) -> Turn {
         flow::to_act(state)
     }
 
-    fn apply(state: &mut TaeState, seat: Seat, action: &Action) -> Result<Vec<Event>, Illegal> {
+    fn apply(state: &mut State, seat: Seat, action: &Action) -> Result<Vec<Event>, Illegal> {
         flow::apply(state, seat, action).map_err(Illegal::from)
     }
 
-    fn legal(state: &TaeState, seat: Seat) -> Vec<Action> {
+    fn legal(state: &State, seat: Seat) -> Vec<Action> {
         legal(state, seat)
     }
 
-    fn eject(state: &mut TaeState, seat: Seat, reason: &str) -> Vec<Event> {
+    fn eject(state: &mut State, seat: Seat, reason: &str) -> Vec<Event> {
         flow::eject(state, seat, reason)
     }
 
-    fn view(state: &TaeState, seat: Option<Seat>) -> TaeView {
+    fn view(state: &State, seat: Option<Seat>) -> View {
         view::view(state, seat)
     }
 
@@ -133,25 +133,25 @@ impl Game for Tae {
 
     /// A timed-out player commits nothing: the default action (pass) answers every
     /// prompt (commit 0, first pending conflict, lowest artifact) and ends a turn.
-    fn on_timeout(_state: &TaeState, _seat: Seat) -> TimeoutPolicy<Action> {
+    fn on_timeout(_state: &State, _seat: Seat) -> TimeoutPolicy<Action> {
         TimeoutPolicy::Act(Action::default())
     }
 
-    fn outcome(state: &TaeState) -> Option<Outcome> {
+    fn outcome(state: &State) -> Option<Outcome> {
         score::outcome(state)
     }
 
-    fn determinize(state: &TaeState, seat: Seat, rng: &mut GameRng) -> TaeState {
+    fn determinize(state: &State, seat: Seat, rng: &mut GameRng) -> State {
         determinize::determinize(state, seat, rng)
     }
 
     /// The unseen colonists are dealt afresh into the public counts (see `rebuild.rs`).
     fn state_from_view(
-        config: &TaeConfig,
-        view: &TaeView,
+        config: &Config,
+        view: &View,
         seat: Seat,
         rng: &mut GameRng,
-    ) -> Result<TaeState, String> {
+    ) -> Result<State, String> {
         crate::rebuild::state_from_view(config, view, seat, rng)
     }
 }

@@ -8,7 +8,7 @@
 
 use crate::bots::evaluate;
 use crate::score::levelled;
-use crate::{Tae, TaeState};
+use crate::{State, Tae};
 use arbiter_engine::guide::fingerprint;
 use arbiter_engine::guide::margin_rewards;
 use arbiter_engine::Guide;
@@ -35,7 +35,7 @@ pub struct TaeGuide;
 
 /// The levelled score with the weakest resource (the real score) weighted ten times
 /// over the total, so that every gain counts and the weakest most.
-fn value(state: &TaeState, seat: Seat) -> f64 {
+fn value(state: &State, seat: Seat) -> f64 {
     let Some(player) = state.players().get(seat) else {
         return 0.0;
     };
@@ -53,7 +53,7 @@ fn value(state: &TaeState, seat: Seat) -> f64 {
 /// score now); the fingerprint picks among them the same way in every visit without
 /// favouring `legal`'s order.
 fn best_by_greedy(
-    state: &TaeState,
+    state: &State,
     seat: Seat,
     actions: Vec<<Tae as Game>::Action>,
     limit: usize,
@@ -70,7 +70,7 @@ fn best_by_greedy(
 impl Guide<Tae> for TaeGuide {
     /// Below the root, listed on every visit: the best few of an evenly spaced sample
     /// of `legal` (ranking all of a few hundred answers costs about 2 ms).
-    fn candidates(&self, state: &TaeState, seat: Seat) -> Vec<<Tae as Game>::Action> {
+    fn candidates(&self, state: &State, seat: Seat) -> Vec<<Tae as Game>::Action> {
         let legal = Tae::legal(state, seat);
         if legal.len() <= BRANCHING {
             return legal;
@@ -81,7 +81,7 @@ impl Guide<Tae> for TaeGuide {
     }
 
     /// At the root: the best [`BRANCHING`] of every legal answer.
-    fn root_candidates(&self, state: &TaeState, seat: Seat) -> Vec<<Tae as Game>::Action> {
+    fn root_candidates(&self, state: &State, seat: Seat) -> Vec<<Tae as Game>::Action> {
         let legal = Tae::legal(state, seat);
         if legal.len() <= BRANCHING {
             return legal;
@@ -97,7 +97,7 @@ impl Guide<Tae> for TaeGuide {
     /// self-destructive than uniform play.
     fn rollout_action(
         &self,
-        state: &TaeState,
+        state: &State,
         seat: Seat,
         rng: &mut GameRng,
     ) -> Option<<Tae as Game>::Action> {
@@ -115,11 +115,11 @@ impl Guide<Tae> for TaeGuide {
         best.map(|(_, a)| a).or_else(|| legal.choose(rng).cloned())
     }
 
-    fn rollout_depth(&self, _state: &TaeState) -> usize {
+    fn rollout_depth(&self, _state: &State) -> usize {
         ROLLOUT_DEPTH
     }
 
-    fn evaluate(&self, state: &TaeState) -> Option<Vec<f64>> {
+    fn evaluate(&self, state: &State) -> Option<Vec<f64>> {
         let scores: Vec<f64> = (0..state.players().len())
             .map(|seat| value(state, seat))
             .collect();

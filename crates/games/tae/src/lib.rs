@@ -32,11 +32,11 @@ pub mod view;
 
 pub use actions::Action;
 pub use board::{board_from_text, Board, Cell, Leader, Pos, Terrain, DEFAULT_BOARD};
-pub use config::TaeConfig;
+pub use config::Config;
 pub use error::TaeError;
 pub use events::Event;
 pub use game::Tae;
 pub use kind::{Kind, Resources, Tiles};
 pub use render::render_text;
-pub use state::{Phase, TaeState};
-pub use view::TaeView;
+pub use state::{Phase, State};
+pub use view::View;

@@ -12,18 +12,18 @@ use rand::seq::SliceRandom;
 use arbiter_engine::{GameRng, Seat};
 
 use crate::board::{Cell, Pos};
-use crate::config::TaeConfig;
+use crate::config::Config;
 use crate::kind::{Kind, Resources, Tiles};
-use crate::state::{Battle, Claim, Conflicts, Phase, Player, TaeState, War};
-use crate::view::{PromptView, TaeView};
+use crate::state::{Battle, Claim, Conflicts, Phase, Player, State, War};
+use crate::view::{PromptView, View};
 
 /// The state `seat` may be in, given its `view`; see `Game::state_from_view`.
 pub fn state_from_view(
-    config: &TaeConfig,
-    view: &TaeView,
+    config: &Config,
+    view: &View,
     seat: Seat,
     rng: &mut GameRng,
-) -> Result<TaeState, String> {
+) -> Result<State, String> {
     if view.seat != Some(seat) {
         return Err(format!("this is not seat {seat}'s view"));
     }
@@ -198,7 +198,7 @@ pub fn state_from_view(
         PromptView::Over { end } => Phase::Over(end.clone()),
     };
 
-    let state = TaeState {
+    let state = State {
         board,
         bag: pool,
         players,

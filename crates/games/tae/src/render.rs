@@ -7,7 +7,7 @@ use std::fmt::Write;
 use crate::board::{Cell, Terrain};
 use crate::kind::Kind;
 use crate::score;
-use crate::state::{EndReason, Phase, TaeState};
+use crate::state::{EndReason, Phase, State};
 
 /// The board's token for one cell (at most 2 characters).
 fn token(cell: &Cell) -> String {
@@ -49,7 +49,7 @@ fn kinds(list: &[Kind], leaders: bool) -> String {
         .join(" ")
 }
 
-pub fn render_text(state: &TaeState) -> String {
+pub fn render_text(state: &State) -> String {
     let board = &state.board;
     let mut out = String::new();
     let _ = writeln!(
@@ -136,7 +136,7 @@ pub fn render_text(state: &TaeState) -> String {
     out
 }
 
-fn describe_phase(state: &TaeState) -> String {
+fn describe_phase(state: &State) -> String {
     let board = &state.board;
     match &state.phase {
         Phase::Act => format!(

@@ -7,7 +7,7 @@ use std::time::Duration;
 use arbiter_engine::{Bot, Guide, Policy, Ruleset};
 
 use crate::game::Tae;
-use crate::state::TaeState;
+use crate::state::State;
 use crate::{bots, guide, render};
 
 impl Ruleset for Tae {
@@ -27,7 +27,7 @@ impl Ruleset for Tae {
         Arc::new(guide::TaeGuide)
     }
 
-    fn text_board(state: &TaeState) -> Option<String> {
+    fn text_board(state: &State) -> Option<String> {
         Some(render::render_text(state))
     }
 }

@@ -11,10 +11,10 @@ use arbiter_engine::Seat;
 
 use crate::board::{board_from_text, Cell, Leader, Pos};
 use crate::kind::{Kind, Resources, Tiles};
-use crate::state::{Phase, Player, TaeState, ACTIONS_PER_TURN};
+use crate::state::{Phase, Player, State, ACTIONS_PER_TURN};
 
 pub struct Scenario {
-    state: TaeState,
+    state: State,
     errors: Vec<String>,
 }
 
@@ -37,7 +37,7 @@ impl Scenario {
             ejected: None,
         };
         Scenario {
-            state: TaeState {
+            state: State {
                 board,
                 bag: Vec::new(),
                 players: vec![player; seats.max(1)],
@@ -149,7 +149,7 @@ impl Scenario {
     }
 
     /// The position, with every invariant checked.
-    pub fn build(self) -> Result<TaeState, String> {
+    pub fn build(self) -> Result<State, String> {
         if !self.errors.is_empty() {
             return Err(self.errors.join("; "));
         }

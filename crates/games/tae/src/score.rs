@@ -4,7 +4,7 @@
 use arbiter_engine::Outcome;
 
 use crate::kind::{Kind, Resources};
-use crate::state::{EndReason, Phase, TaeState};
+use crate::state::{EndReason, Phase, State};
 
 /// Spend each artifact, one at a time, on the currently lowest resource (the first in
 /// kind order on ties). Greedy levelling maximises the minimum, and also the sorted
@@ -40,7 +40,7 @@ pub fn score(resources: &Resources, artifacts: u32) -> u32 {
 
 /// The outcome once the game is over: ranks by the sorted key (ejected seats last,
 /// equal keys share the rank).
-pub fn outcome(state: &TaeState) -> Option<Outcome> {
+pub fn outcome(state: &State) -> Option<Outcome> {
     let Phase::Over(end) = &state.phase else {
         return None;
     };

@@ -128,7 +128,7 @@ pub enum Phase {
 
 /// Everything the referee knows.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct TaeState {
+pub struct State {
     pub(crate) board: Board,
     /// The bag in draw order (drawing pops the last tile). Shuffled at setup from the
     /// match seed, so every draw is uniform over the tiles left; its order is secret.
@@ -142,7 +142,7 @@ pub struct TaeState {
     pub(crate) phase: Phase,
 }
 
-impl TaeState {
+impl State {
     pub fn board(&self) -> &Board {
         &self.board
     }

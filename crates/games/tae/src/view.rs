@@ -19,7 +19,7 @@ use arbiter_engine::{Outcome, Seat};
 use crate::board::{Leader, Pos, Terrain};
 use crate::kind::{Kind, Resources, Tiles};
 use crate::score;
-use crate::state::{Battle, EndReason, Phase, TaeState, War};
+use crate::state::{Battle, EndReason, Phase, State, War};
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct CellView {
@@ -105,7 +105,7 @@ pub struct ClaimView {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct TaeView {
+pub struct View {
     /// Whose view this is; `None` for spectators.
     pub seat: Option<Seat>,
     pub width: usize,
@@ -127,7 +127,7 @@ pub struct TaeView {
     pub outcome: Option<Outcome>,
 }
 
-pub fn view(state: &TaeState, seat: Option<Seat>) -> TaeView {
+pub fn view(state: &State, seat: Option<Seat>) -> View {
     let board = &state.board;
     let over = state.is_over();
     let cells = (0..board.len())
@@ -172,7 +172,7 @@ pub fn view(state: &TaeState, seat: Option<Seat>) -> TaeView {
             }
         })
         .collect();
-    TaeView {
+    View {
         seat,
         width: board.width(),
         height: board.height(),
@@ -190,7 +190,7 @@ pub fn view(state: &TaeState, seat: Option<Seat>) -> TaeView {
 }
 
 /// The colonists `seat` cannot see (everyone's but the bag for a spectator).
-fn unseen_by(state: &TaeState, seat: Option<Seat>) -> Tiles {
+fn unseen_by(state: &State, seat: Option<Seat>) -> Tiles {
     let mut unseen = Tiles::from_kinds(&state.bag);
     for (s, player) in state.players.iter().enumerate() {
         if seat != Some(s) {
@@ -201,7 +201,7 @@ fn unseen_by(state: &TaeState, seat: Option<Seat>) -> Tiles {
     unseen
 }
 
-pub fn prompt(state: &TaeState) -> PromptView {
+pub fn prompt(state: &State) -> PromptView {
     let board = &state.board;
     match &state.phase {
         Phase::Act => PromptView::Act {

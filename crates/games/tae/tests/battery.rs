@@ -3,11 +3,11 @@
 //! and a small custom board where harvests and early ends come often.
 
 use arbiter_engine::testkit::Battery;
-use arbiter_tae::{Tae, TaeConfig};
+use arbiter_tae::{Config, Tae};
 
 #[test]
 fn the_engine_battery_passes() {
-    let custom: TaeConfig = serde_json::from_value(serde_json::json!({
+    let custom: Config = serde_json::from_value(serde_json::json!({
         "board": "A..M..A\n.......\n..MMM..\n.......\nA..M..A\n",
         "bag": { "scientist": 20, "mining": 10, "merchant": 10, "settler": 10 },
         "leaders": ["merchant", "settler"],
@@ -15,7 +15,7 @@ fn the_engine_battery_passes() {
     }))
     .expect("a valid custom board");
     Battery::<Tae> {
-        configs: vec![TaeConfig::default(), custom],
+        configs: vec![Config::default(), custom],
         games: 3,
         max_decisions: 20_000,
         eject_one_in: Some(300),

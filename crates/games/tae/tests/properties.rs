@@ -9,7 +9,7 @@ use rand::Rng;
 use arbiter_engine::local::LocalOptions;
 use arbiter_engine::testkit::assert_replay_identical;
 use arbiter_engine::{seeded_rng, Bot, Game, Registry, Turn};
-use arbiter_tae::{bots, Event, Tae, TaeConfig, TaeState};
+use arbiter_tae::{bots, Config, Event, State, Tae};
 
 /// More decisions than any game can take: each turn draws from a finite bag, and a
 /// random player consumes colonists often.
@@ -42,7 +42,7 @@ fn check_event_redaction(events: &[Event], seats: usize) {
 
 /// Secrets in a view: a seat sees only its own hand, resources and discards; a
 /// spectator none; everyone everything after the end.
-fn check_view_secrecy(state: &TaeState) {
+fn check_view_secrecy(state: &State) {
     let over = state.is_over();
     for audience in std::iter::once(None).chain((0..state.seats()).map(Some)) {
         let view = serde_json::to_value(Tae::view(state, audience)).unwrap();
@@ -62,7 +62,7 @@ fn check_view_secrecy(state: &TaeState) {
 /// Random legal play with invariant checks after every step; optionally ejects a random
 /// live seat now and then. Returns the number of decisions.
 fn random_game(seats: usize, seed: u64, eject_every: Option<u64>) -> usize {
-    let mut state = Tae::new(&TaeConfig::default(), seats, seed).unwrap();
+    let mut state = Tae::new(&Config::default(), seats, seed).unwrap();
     state.verify().unwrap();
     let mut rng = seeded_rng(seed ^ 0xDEC1DE);
     for step in 0..MAX_DECISIONS {
@@ -130,7 +130,7 @@ fn a_greedy_match_replays_identically() {
             .map(|s| bots::bot(if s == 0 { "greedy" } else { "random" }, 7 + s as u64).unwrap())
             .collect();
         assert_replay_identical::<Tae>(
-            &TaeConfig::default(),
+            &Config::default(),
             &mut players,
             11 + seats as u64,
             LocalOptions::default(),
@@ -148,7 +148,7 @@ fn bot_names_resolve() {
 
 #[test]
 fn bad_configs_and_seat_counts_are_refused() {
-    let config = TaeConfig::default();
+    let config = Config::default();
     for seats in [0, 1, 5] {
         let err = Tae::new(&config, seats, 1).unwrap_err();
         assert!(err.0.contains("seats"), "{err}");
@@ -204,7 +204,7 @@ fn the_default_action_is_accepted_at_every_prompt() {
     // Answering every prompt with `Action::default()` (what a referee sends for a
     // timeout) always makes progress and ends the game.
     for seats in 2..=4 {
-        let mut state = Tae::new(&TaeConfig::default(), seats, seats as u64).unwrap();
+        let mut state = Tae::new(&Config::default(), seats, seats as u64).unwrap();
         let mut rng = seeded_rng(99);
         let mut steps = 0usize;
         while let Turn::One(seat) = Tae::to_act(&state) {

@@ -770,7 +770,7 @@ fn the_game_ends_when_the_bag_cannot_refill() {
 #[test]
 fn tie_break_by_sorted_resources() {
     let text = board(&["A.A.A", ".....", "....."]);
-    let end = |state: &mut arbiter_tae::TaeState| {
+    let end = |state: &mut arbiter_tae::State| {
         act(state, state.active(), Action::Pass);
         assert_eq!(to_act(state), Turn::Over);
         Tae::outcome(state).unwrap()
@@ -935,7 +935,7 @@ fn a_two_claim_harvest_rebuilds_from_a_view() {
     // y=3  A S A . A S A
     // y=2  . m1 . . . m0 .
     let text = board(&["A.A.A.A", ".......", ".......", "A.....A"]);
-    let config = arbiter_tae::TaeConfig {
+    let config = arbiter_tae::Config {
         board: Some(text.clone()),
         ..Default::default()
     };

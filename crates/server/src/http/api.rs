@@ -21,7 +21,7 @@ use serde_json::{json, Value};
 use arbiter_engine::MatchRecord;
 use arbiter_store::{MatchFilter, MatchStatus, MatchSummary, StoreError};
 
-use crate::http::AppState;
+use crate::http::state::AppState;
 use crate::protocol::messages::RulesetInfo;
 
 pub fn routes() -> Router<AppState> {

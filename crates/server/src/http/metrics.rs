@@ -1,10 +1,10 @@
 //! Counters and gauges for `/metrics`, in the Prometheus text format. Plain atomics: a
 //! counter bump on the hot path costs one uncontended add.
 
+use parking_lot::Mutex;
 use std::collections::BTreeMap;
 use std::fmt::Write;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Mutex;
 
 #[derive(Default)]
 pub struct Metrics {
@@ -19,6 +19,10 @@ pub struct Metrics {
     matches_aborted: AtomicU64,
     store_failures: AtomicU64,
     errors: Mutex<BTreeMap<String, u64>>,
+    qgame_signups_refused: AtomicU64,
+    /// Sign-ups the Q-Game port has decided (accepted or refused). A watch, not an
+    /// atomic, so a caller can wait for the n-th instead of guessing how long it takes.
+    qgame_signups: tokio::sync::watch::Sender<u64>,
 }
 
 /// Gauges read at scrape time from the live state.
@@ -72,13 +76,26 @@ impl Metrics {
         self.store_failures.fetch_add(1, Ordering::Relaxed);
     }
 
+    /// The Q-Game port took a name (`accepted`) or turned a connection away.
+    pub fn qgame_signup(&self, accepted: bool) {
+        if !accepted {
+            self.qgame_signups_refused.fetch_add(1, Ordering::Relaxed);
+        }
+        self.qgame_signups.send_modify(|n| *n += 1);
+    }
+
+    /// Follows the number of Q-Game sign-ups decided so far, accepted or refused.
+    pub fn qgame_signups(&self) -> tokio::sync::watch::Receiver<u64> {
+        self.qgame_signups.subscribe()
+    }
+
     pub fn error_sent(&self, code: &str) {
-        let mut errors = self.errors.lock().unwrap_or_else(|p| p.into_inner());
+        let mut errors = self.errors.lock();
         *errors.entry(code.to_string()).or_default() += 1;
     }
 
     pub fn errors_sent(&self, code: &str) -> u64 {
-        let errors = self.errors.lock().unwrap_or_else(|p| p.into_inner());
+        let errors = self.errors.lock();
         errors.get(code).copied().unwrap_or(0)
     }
 
@@ -146,6 +163,19 @@ impl Metrics {
         );
         metric(
             &mut out,
+            "arbiter_qgame_signups_total",
+            "counter",
+            "Sign-ups on the Q-Game port, by result.",
+            &[
+                (
+                    "result=\"accepted\"",
+                    *self.qgame_signups.borrow() - get(&self.qgame_signups_refused),
+                ),
+                ("result=\"refused\"", get(&self.qgame_signups_refused)),
+            ],
+        );
+        metric(
+            &mut out,
             "arbiter_matches_running",
             "gauge",
             "Matches being played now.",
@@ -166,7 +196,7 @@ impl Metrics {
             &[("", gauges.tables_open as u64)],
         );
         let errors: Vec<(String, u64)> = {
-            let errors = self.errors.lock().unwrap_or_else(|p| p.into_inner());
+            let errors = self.errors.lock();
             errors
                 .iter()
                 .map(|(code, n)| (format!("code=\"{code}\""), *n))

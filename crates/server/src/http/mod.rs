@@ -5,27 +5,15 @@ pub mod api;
 pub mod metrics;
 pub mod replay_cache;
 pub mod serve;
-
-use std::sync::Arc;
+pub mod state;
 
 use axum::extract::State;
 use axum::http::header;
 use axum::response::{Html, IntoResponse};
 use axum::routing::get;
 use axum::Router;
-use tokio_util::sync::CancellationToken;
-
-use crate::hub::Hub;
 use metrics::Gauges;
-
-#[derive(Clone)]
-pub struct AppState {
-    pub hub: Arc<Hub>,
-    /// Cancelled when the server shuts down (WebSocket sessions end on it).
-    pub shutdown: CancellationToken,
-    /// Replays of ended matches, built once.
-    pub replays: Arc<replay_cache::ReplayCache>,
-}
+use state::AppState;
 
 pub fn router(state: AppState) -> Router {
     Router::new()

@@ -5,7 +5,9 @@
 //! replays grow with every move.
 
 use std::collections::{HashMap, VecDeque};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
+
+use parking_lot::Mutex;
 
 /// A match and the audience of its replay (`None`: spectators; `Some(seat)`).
 pub type ReplayKey = (i64, Option<usize>);
@@ -35,7 +37,7 @@ impl ReplayCache {
     }
 
     pub fn get(&self, key: ReplayKey) -> Option<Arc<str>> {
-        self.lock().bodies.get(&key).cloned()
+        self.inner.lock().bodies.get(&key).cloned()
     }
 
     /// Keep `body` for `key`; a body larger than the whole bound is not kept.
@@ -43,7 +45,7 @@ impl ReplayCache {
         if body.len() > self.max_bytes {
             return;
         }
-        let mut inner = self.lock();
+        let mut inner = self.inner.lock();
         if let Some(old) = inner.bodies.insert(key, body.clone()) {
             inner.bytes -= old.len();
         } else {
@@ -61,13 +63,7 @@ impl ReplayCache {
     }
 
     pub fn bytes(&self) -> usize {
-        self.lock().bytes
-    }
-
-    fn lock(&self) -> std::sync::MutexGuard<'_, Inner> {
-        self.inner
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
+        self.inner.lock().bytes
     }
 }
 

@@ -1,19 +1,17 @@
-//! Turning a group of players into a running match: record it in the store (its row id
-//! is the match id), start the referee, attach the people's connections, and watch it
-//! to the end.
+//! Turning a group of players into a running match: `arbiter-runner` records it and
+//! starts its referee (the one pipeline every port shares); here the match is listed,
+//! the people's connections attached, and it is watched to the end.
 
 use std::sync::Arc;
 use std::time::Duration;
 
-use arbiter_referee::{
-    IllegalAnswer, MatchHandle, MatchSetup, Program, Referee, SeatKind, SeatSetup,
-};
+use arbiter_referee::{IllegalAnswer, MatchHandle, Program};
 use arbiter_rulesets::Ruleset;
-use arbiter_store::{NewMatch, RatingSystem, SeatRecord, INITIAL_DISPLAY};
+use arbiter_runner::{Entry, Launch, LaunchError, Launched, Play, StoreFailureHook};
+use arbiter_store::{RatingSystem, INITIAL_DISPLAY};
 use serde_json::Value;
 
 use super::{Hub, SeatPlan};
-use crate::matches::persist;
 use crate::matches::{LiveMatch, MatchClock, Player};
 use crate::protocol::Refusal;
 use crate::protocol::ServerMessage;
@@ -81,16 +79,6 @@ impl Hub {
         clock: MatchClock,
         port: Option<PortMatch>,
     ) -> Result<(i64, MatchHandle), Refusal> {
-        // Drawn from the operating system, never derived: a seed (or anything it could be
-        // recomputed from) would reveal every hidden hand and draw of the match.
-        let seed = secret_seed()?;
-        let bot_seeds = (0..seats.len())
-            .map(|_| secret_seed())
-            .collect::<Result<Vec<u64>, Refusal>>()?;
-        let initial = ruleset
-            .game
-            .new_state(&config, seats.len(), seed)
-            .map_err(|e| Refusal::new("bad_config", e.to_string()))?;
         let rating = if rated {
             let counts = ruleset
                 .game
@@ -100,66 +88,48 @@ impl Hub {
         } else {
             None
         };
-        let new = NewMatch {
-            ruleset: ruleset.id().to_string(),
-            config: config.clone(),
-            seed,
-            initial_digest: initial.digest(),
-            seats: seats
-                .iter()
-                .map(|plan| match &plan.player {
-                    Player::Account { id, name } => SeatRecord {
-                        name: name.clone(),
-                        account_id: Some(*id),
-                        bot: None,
-                    },
-                    Player::Bot { bot, name } => SeatRecord {
-                        name: name.clone(),
-                        account_id: None,
-                        bot: Some(bot.clone()),
-                    },
-                })
-                .collect(),
-            rating,
-        };
-        let match_id = self.store.create_match(&new).await?;
         // A port keeps its protocol's rules for bad answers (the Q-Game course ejects);
         // in native matches a refused answer is explained and may be retried.
         let illegal_answer = match &port {
             Some(_) => ruleset.game.policy().illegal_answer,
             None => IllegalAnswer::Retry,
         };
-        let setup = MatchSetup {
-            match_id,
+        let entries = seats
+            .iter()
+            .enumerate()
+            .map(|(seat, plan)| Entry {
+                name: plan.player.name().to_string(),
+                account: plan.player.account(),
+                play: match (&plan.player, &port) {
+                    (_, Some(port)) => Play::Program(port.programs[seat].clone()),
+                    (Player::Account { .. }, None) => Play::Remote,
+                    (Player::Bot { bot, .. }, None) => Play::House { bot: bot.clone() },
+                },
+            })
+            .collect();
+        let launch = Launch {
             ruleset: ruleset.clone(),
             config: config.clone(),
-            seed,
-            seats: seats
-                .iter()
-                .enumerate()
-                .map(|(seat, plan)| match (&plan.player, &port) {
-                    (player, Some(port)) => SeatSetup {
-                        name: player.name().to_string(),
-                        kind: SeatKind::Program(port.programs[seat].clone()),
-                    },
-                    (Player::Account { name, .. }, None) => SeatSetup::remote(name.clone()),
-                    (Player::Bot { bot, name }, None) => {
-                        SeatSetup::house(name.clone(), bot.clone(), bot_seeds[seat])
-                    }
-                })
-                .collect(),
+            entries,
+            rating,
             deadline: clock.deadline,
             time_bank: clock.time_bank,
             illegal_answer,
+            seed: None,
         };
-        let (sink, writer) = persist::writer(self.store.clone(), self.metrics.clone());
-        let handle = match Referee::start(setup, Arc::new(sink)) {
-            Ok(handle) => handle,
-            Err(error) => {
-                let _ = self.store.abort_match(match_id, &error.to_string()).await;
-                return Err(Refusal::new("bad_config", error.to_string()));
-            }
-        };
+        let metrics = self.metrics.clone();
+        let store_failure: StoreFailureHook = Arc::new(move || metrics.store_failure());
+        let Launched {
+            match_id,
+            handle,
+            recorded,
+        } = arbiter_runner::launch(&self.store, launch, Some(store_failure))
+            .await
+            .map_err(|error| match error {
+                LaunchError::Config(why) => Refusal::new("bad_config", why),
+                LaunchError::NoEntropy => Refusal::new("internal", error.to_string()),
+                LaunchError::Store(error) => Refusal::from(error),
+            })?;
         let mut live = LiveMatch::new(
             match_id,
             ruleset.id().to_string(),
@@ -198,7 +168,7 @@ impl Hub {
         tokio::spawn(async move {
             let ended = live.handle.wait().await;
             // The record is durable once the writer has drained the sink.
-            let _ = writer.await;
+            let _ = recorded.await;
             hub.matches.remove(match_id);
             hub.metrics.match_ended(ended.is_ok());
             if let Err(aborted) = ended {
@@ -225,13 +195,4 @@ impl Hub {
             }
         }
     }
-}
-
-/// A seed from the operating system's entropy.
-fn secret_seed() -> Result<u64, Refusal> {
-    use rand::TryRngCore;
-    rand::rngs::OsRng.try_next_u64().map_err(|error| {
-        tracing::error!(%error, "the operating system gave no entropy");
-        Refusal::new("internal", "the server could not draw a seed; try again")
-    })
 }

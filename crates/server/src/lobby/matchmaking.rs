@@ -2,8 +2,8 @@
 //! pairing interval the waiting players are grouped by rating proximity. A user never
 //! meets itself, even when it queues from two connections.
 
+use parking_lot::Mutex;
 use std::collections::BTreeMap;
-use std::sync::Mutex;
 use std::time::Instant;
 
 use arbiter_store::AccountId;
@@ -46,7 +46,7 @@ impl Matchmaking {
     /// Add a player; a connection waits in one queue at a time. Returns how many wait in
     /// that queue now.
     pub fn join(&self, key: QueueKey, waiting: Waiting) -> Result<usize, String> {
-        let mut queues = lock(&self.queues);
+        let mut queues = self.queues.lock();
         let conn = waiting.outbox.conn();
         if let Some((key, _)) = queues
             .iter()
@@ -64,7 +64,7 @@ impl Matchmaking {
 
     /// Remove a connection from whatever queue it is in; the ruleset it left.
     pub fn leave(&self, conn: ConnId) -> Option<String> {
-        let mut queues = lock(&self.queues);
+        let mut queues = self.queues.lock();
         let mut left = None;
         for (key, list) in queues.iter_mut() {
             let before = list.len();
@@ -79,13 +79,13 @@ impl Matchmaking {
 
     /// Players waiting in every queue.
     pub fn waiting(&self) -> usize {
-        lock(&self.queues).values().map(Vec::len).sum()
+        self.queues.lock().values().map(Vec::len).sum()
     }
 
     /// Take out every group that can play now; the rest keep waiting. Players whose
     /// connection closed are dropped.
     pub fn pair(&self) -> Vec<(QueueKey, Vec<Waiting>)> {
-        let mut queues = lock(&self.queues);
+        let mut queues = self.queues.lock();
         let mut matched = Vec::new();
         for (key, list) in queues.iter_mut() {
             list.retain(|w| !w.outbox.is_closed());
@@ -148,14 +148,6 @@ pub fn group_by_rating<T>(
         .collect();
     let rest = slots.into_iter().flatten().collect();
     (groups, rest)
-}
-
-fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    // A panic while holding the lock cannot leave a queue half-edited in a way that
-    // matters more than refusing service; keep going with the data as it is.
-    mutex
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
 #[cfg(test)]

@@ -2,8 +2,8 @@
 //! may put house bots in seats, and starts the match when every seat is taken (or has
 //! the empty ones filled with a bot). Tables live in memory until they start or close.
 
+use parking_lot::Mutex;
 use std::collections::BTreeMap;
-use std::sync::Mutex;
 
 use arbiter_rulesets::Ruleset;
 use arbiter_store::AccountId;
@@ -134,7 +134,7 @@ pub struct Tables {
 
 impl Tables {
     pub fn list(&self) -> Vec<TableInfo> {
-        lock(&self.tables).values().map(Table::info).collect()
+        self.tables.lock().values().map(Table::info).collect()
     }
 
     pub fn create(
@@ -148,7 +148,7 @@ impl Tables {
         let Occupant::Player { account, name, .. } = &owner else {
             return Err(Refusal::new("refused", "a bot cannot open a table"));
         };
-        let mut next = lock(&self.next_id);
+        let mut next = self.next_id.lock();
         *next += 1;
         let mut table = Table {
             id: *next,
@@ -160,12 +160,12 @@ impl Tables {
             clock,
         };
         table.seats[0] = Some(owner);
-        lock(&self.tables).insert(table.id, table.clone());
+        self.tables.lock().insert(table.id, table.clone());
         Ok(table)
     }
 
     pub fn join(&self, id: u64, player: Occupant, seat: Option<usize>) -> Result<Table, Refusal> {
-        let mut tables = lock(&self.tables);
+        let mut tables = self.tables.lock();
         let table = get_mut(&mut tables, id)?;
         if let Occupant::Player { account, .. } = &player {
             if let Some(seat) = table.seat_of(*account) {
@@ -188,7 +188,7 @@ impl Tables {
         bot: &str,
         seat: Option<usize>,
     ) -> Result<Table, Refusal> {
-        let mut tables = lock(&self.tables);
+        let mut tables = self.tables.lock();
         let table = get_mut(&mut tables, id)?;
         if table.owner != by {
             return Err(Refusal::new(
@@ -206,7 +206,7 @@ impl Tables {
 
     /// A player leaves a table (the owner leaving closes it).
     pub fn leave(&self, id: u64, account: AccountId) -> Result<Left, Refusal> {
-        let mut tables = lock(&self.tables);
+        let mut tables = self.tables.lock();
         let table = get_mut(&mut tables, id)?;
         let seat = table
             .seat_of(account)
@@ -221,7 +221,9 @@ impl Tables {
 
     /// Every table a connection sits at, left (on disconnect).
     pub fn leave_connection(&self, conn: ConnId) -> Vec<Left> {
-        let ids: Vec<(u64, AccountId)> = lock(&self.tables)
+        let ids: Vec<(u64, AccountId)> = self
+            .tables
+            .lock()
             .values()
             .flat_map(|t| {
                 t.seats.iter().flatten().filter_map(move |o| match o {
@@ -245,7 +247,7 @@ impl Tables {
         by: AccountId,
         fill: Option<&str>,
     ) -> Result<Table, Refusal> {
-        let mut tables = lock(&self.tables);
+        let mut tables = self.tables.lock();
         let table = get_mut(&mut tables, id)?;
         if table.owner != by {
             return Err(Refusal::new(
@@ -298,12 +300,6 @@ fn no_table(id: u64) -> Refusal {
 
 fn get_mut(tables: &mut BTreeMap<u64, Table>, id: u64) -> Result<&mut Table, Refusal> {
     tables.get_mut(&id).ok_or_else(|| no_table(id))
-}
-
-fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    mutex
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
 #[cfg(test)]

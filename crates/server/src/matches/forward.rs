@@ -6,7 +6,7 @@ use std::sync::Arc;
 use arbiter_referee::{SeatConnection, SpectatorConnection, ToSeat};
 use serde_json::{Map, Value};
 
-use super::{lock, LiveMatch};
+use super::LiveMatch;
 use crate::transport::Outbox;
 
 /// Carry a seat's messages to its connection until either side ends. Dropping the
@@ -31,7 +31,7 @@ pub(super) async fn forward_seat(
         }
     }
     {
-        let mut attached = lock(&live.attached);
+        let mut attached = live.attached.lock();
         if attached.get(seat).copied().flatten() == Some(outbox.conn()) {
             attached[seat] = None;
         }

@@ -5,13 +5,14 @@
 //! connection) is attached to every seat it holds in a running match.
 
 mod forward;
-pub mod persist;
 
 pub use forward::encode;
 
 use std::collections::BTreeMap;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Duration;
+
+use parking_lot::Mutex;
 
 use arbiter_referee::MatchHandle;
 use arbiter_store::AccountId;
@@ -117,7 +118,7 @@ impl LiveMatch {
     }
 
     pub fn is_attached_to(&self, seat: usize, conn: ConnId) -> bool {
-        lock(&self.attached).get(seat).copied().flatten() == Some(conn)
+        self.attached.lock().get(seat).copied().flatten() == Some(conn)
     }
 
     pub fn info(&self) -> MatchInfo {
@@ -138,29 +139,30 @@ pub struct Matches {
 
 impl Matches {
     pub fn insert(&self, live: Arc<LiveMatch>) {
-        lock(&self.live).insert(live.id, live);
+        self.live.lock().insert(live.id, live);
     }
 
     pub fn remove(&self, id: i64) -> Option<Arc<LiveMatch>> {
-        lock(&self.live).remove(&id)
+        self.live.lock().remove(&id)
     }
 
     pub fn get(&self, id: i64) -> Option<Arc<LiveMatch>> {
-        lock(&self.live).get(&id).cloned()
+        self.live.lock().get(&id).cloned()
     }
 
     pub fn count(&self) -> usize {
-        lock(&self.live).len()
+        self.live.lock().len()
     }
 
     pub fn list(&self) -> Vec<MatchInfo> {
-        lock(&self.live).values().map(|m| m.info()).collect()
+        self.live.lock().values().map(|m| m.info()).collect()
     }
 
     /// Every (match, seat) the account holds in a running match of the native
     /// protocol (a port's seats stay with the port's connection).
     pub fn seats_of(&self, account: AccountId) -> Vec<(Arc<LiveMatch>, usize)> {
-        lock(&self.live)
+        self.live
+            .lock()
             .values()
             .filter(|live| live.port.is_none())
             .flat_map(|live| {
@@ -208,7 +210,7 @@ impl Matches {
     pub async fn attach(&self, live: &Arc<LiveMatch>, seat: usize, outbox: &Outbox) -> bool {
         match live.handle.attach(seat).await {
             Ok(connection) => {
-                if let Some(slot) = lock(&live.attached).get_mut(seat) {
+                if let Some(slot) = live.attached.lock().get_mut(seat) {
                     *slot = Some(outbox.conn());
                 }
                 tokio::spawn(forward_seat(connection, live.clone(), outbox.clone()));
@@ -235,10 +237,4 @@ impl Matches {
         let task = tokio::spawn(forward_spectator(connection, live.id, outbox.clone()));
         Ok(task.abort_handle())
     }
-}
-
-pub(crate) fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    mutex
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner())
 }

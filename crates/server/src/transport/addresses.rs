@@ -4,7 +4,9 @@
 
 use std::collections::HashMap;
 use std::net::IpAddr;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
+
+use parking_lot::Mutex;
 
 #[derive(Debug, Default)]
 pub struct AddressCounts {
@@ -21,7 +23,7 @@ pub struct AddressSlot {
 impl AddressCounts {
     /// A slot for a new connection from `address`, or `None` when it already holds `max`.
     pub fn enter(self: &Arc<Self>, address: IpAddr, max: usize) -> Option<AddressSlot> {
-        let mut held = self.lock();
+        let mut held = self.held.lock();
         let count = held.entry(address).or_insert(0);
         if *count >= max {
             return None;
@@ -35,19 +37,13 @@ impl AddressCounts {
 
     /// Connections `address` holds now.
     pub fn held(&self, address: IpAddr) -> usize {
-        self.lock().get(&address).copied().unwrap_or(0)
-    }
-
-    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<IpAddr, usize>> {
-        self.held
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
+        self.held.lock().get(&address).copied().unwrap_or(0)
     }
 }
 
 impl Drop for AddressSlot {
     fn drop(&mut self) {
-        let mut held = self.counts.lock();
+        let mut held = self.counts.held.lock();
         if let Some(count) = held.get_mut(&self.address) {
             *count -= 1;
             if *count == 0 {

@@ -10,7 +10,7 @@ use axum::response::{IntoResponse, Response};
 use futures::{SinkExt, StreamExt};
 use tokio::time::Instant;
 
-use crate::http::AppState;
+use crate::http::state::AppState;
 use crate::protocol::FrameError;
 use crate::session::{Flow, Session};
 use crate::transport::{Outbox, OutboxReceiver};

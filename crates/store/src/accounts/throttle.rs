@@ -7,9 +7,9 @@
 //! through [`crate::Store::login_from`], so one throttle covers them all. It is kept in
 //! memory: a restart forgets it, which costs an attacker a restart it cannot cause.
 
+use parking_lot::Mutex;
 use std::collections::HashMap;
 use std::net::IpAddr;
-use std::sync::Mutex;
 use std::time::Duration;
 
 use tokio::time::Instant;
@@ -51,7 +51,7 @@ impl LoginThrottle {
     /// `Err(wait)` when the account (by its name key) or the address must wait.
     pub(crate) fn check(&self, account: &str, address: Option<IpAddr>) -> Result<(), Duration> {
         let now = Instant::now();
-        let failures = self.lock();
+        let failures = self.failures.lock();
         let wait = keys(account, address)
             .filter_map(|key| failures.get(&key))
             .map(|f| f.locked_until.saturating_duration_since(now))
@@ -67,7 +67,7 @@ impl LoginThrottle {
     /// A wrong password (or unknown name) for `account` from `address`.
     pub(crate) fn failed(&self, account: &str, address: Option<IpAddr>) {
         let now = Instant::now();
-        let mut failures = self.lock();
+        let mut failures = self.failures.lock();
         if failures.len() >= MAX_TRACKED {
             failures.retain(|_, f| now.saturating_duration_since(f.last) < FORGET_AFTER);
         }
@@ -100,13 +100,9 @@ impl LoginThrottle {
     /// A successful login clears the account's failures (not the address's: one good
     /// password does not vouch for everyone behind an address).
     pub(crate) fn succeeded(&self, account: &str) {
-        self.lock().remove(&Key::Account(account.to_string()));
-    }
-
-    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<Key, Failures>> {
         self.failures
             .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
+            .remove(&Key::Account(account.to_string()));
     }
 }
 

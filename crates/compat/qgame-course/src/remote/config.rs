@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use serde_json::{Map as JsonObject, Value};
 
-use arbiter_qgame::{JState, QConfig, QState};
+use arbiter_qgame::{Config, JState, State};
 
 use crate::actors::{ActorLevel, ActorSpec};
 
@@ -42,13 +42,13 @@ pub struct RefereeConfig {
 
 impl RefereeConfig {
     /// The rules' state for this configuration.
-    pub fn initial_state(&self) -> Result<QState, String> {
-        let rules = QConfig {
+    pub fn initial_state(&self) -> Result<State, String> {
+        let rules = Config {
             qbo: self.qbo,
             fbo: self.fbo,
             state0: None,
         };
-        QState::from_jstate(&self.state0, &rules).map_err(|e| format!("bad state0: {e}"))
+        State::from_jstate(&self.state0, &rules).map_err(|e| format!("bad state0: {e}"))
     }
 }
 

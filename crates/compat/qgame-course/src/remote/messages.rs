@@ -6,7 +6,7 @@
 use serde::de::DeserializeOwned;
 use serde_json::{json, Map as JsonObject, Value};
 
-use arbiter_qgame::{JPub, QAction, Tile};
+use arbiter_qgame::{Action, JPub, Tile};
 
 /// A call from the referee to a player.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -75,7 +75,7 @@ pub fn parse_void(reply: &Value) -> Result<(), String> {
 
 /// Read a `take-turn` reply: `"pass"`, `"replace"`, or a non-empty JPlacements whose
 /// objects have exactly the keys of the data definition.
-pub fn parse_choice(reply: &Value) -> Result<QAction, String> {
+pub fn parse_choice(reply: &Value) -> Result<Action, String> {
     if let Value::Array(placements) = reply {
         for placement in placements {
             let object = exact_keys(placement, &["coordinate", "1tile"], "a 1Placement")?;
@@ -169,13 +169,13 @@ mod tests {
         assert_eq!(parse_void(&json!("void")), Ok(()));
         assert!(parse_void(&json!("Void")).is_err());
         assert!(parse_void(&json!(null)).is_err());
-        assert_eq!(parse_choice(&json!("pass")), Ok(QAction::Pass));
-        assert_eq!(parse_choice(&json!("replace")), Ok(QAction::Replace));
+        assert_eq!(parse_choice(&json!("pass")), Ok(Action::Pass));
+        assert_eq!(parse_choice(&json!("replace")), Ok(Action::Replace));
         let good = json!([{"coordinate": {"row": 0, "column": 1},
                            "1tile": {"color": "red", "shape": "circle"}}]);
         assert_eq!(
             parse_choice(&good),
-            Ok(QAction::Place(vec![Placement::new(
+            Ok(Action::Place(vec![Placement::new(
                 Coord::new(0, 1),
                 red(Shape::Circle)
             )]))

@@ -5,7 +5,7 @@
 
 use std::time::{Duration, Instant};
 
-use arbiter_qgame::{JPub, QAction, Tile};
+use arbiter_qgame::{Action, JPub, Tile};
 use serde_json::Value;
 
 use crate::player::{CoursePlayer, PlayerFailure};
@@ -84,7 +84,7 @@ impl CoursePlayer for ProxyPlayer {
         self.check("setup", parse_void(&reply))
     }
 
-    fn take_turn(&mut self, state: &JPub) -> Result<QAction, PlayerFailure> {
+    fn take_turn(&mut self, state: &JPub) -> Result<Action, PlayerFailure> {
         let reply = self.call(Call::TakeTurn(state.clone()))?;
         self.check("take-turn", parse_choice(&reply))
     }

@@ -17,7 +17,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-use arbiter_qgame::QAction;
+use arbiter_qgame::Action;
 
 use crate::player::{CoursePlayer, PlayerFailure};
 use crate::remote::deadline::DeadlineStream;
@@ -76,7 +76,7 @@ pub enum SessionEnd {
 /// What a successful call returned.
 enum Answer {
     Done,
-    Choice(QAction),
+    Choice(Action),
 }
 
 enum Event {
@@ -247,8 +247,8 @@ mod tests {
         }
     }
 
-    fn place() -> QAction {
-        QAction::Place(vec![Placement::new(
+    fn place() -> Action {
+        Action::Place(vec![Placement::new(
             Coord::new(0, 1),
             Tile::new(Shape::Star, Color::Red),
         )])
@@ -306,7 +306,7 @@ mod tests {
         );
         let Outgoing::Json(value) = reply(
             &Call::TakeTurn(dummy_jpub()),
-            Answer::Choice(QAction::Pass),
+            Answer::Choice(Action::Pass),
             Some(Flaw::InvTTBadString),
         ) else {
             panic!("pass is sent as JSON");

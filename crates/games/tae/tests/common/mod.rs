@@ -2,7 +2,7 @@
 #![allow(dead_code)]
 
 use arbiter_engine::{Game, Seat, Turn};
-use arbiter_tae::{Action, Event, Kind, Pos, Tae, TaeState};
+use arbiter_tae::{Action, Event, Kind, Pos, State, Tae};
 
 /// Board text from rows listed top first (the last row is y = 0).
 pub fn board(rows: &[&str]) -> String {
@@ -16,7 +16,7 @@ pub fn at(x: u32, y: u32) -> Pos {
 }
 
 /// Apply an action that must be legal; checks the state invariants afterwards.
-pub fn act(state: &mut TaeState, seat: Seat, action: Action) -> Vec<Event> {
+pub fn act(state: &mut State, seat: Seat, action: Action) -> Vec<Event> {
     let events = match Tae::apply(state, seat, &action) {
         Ok(events) => events,
         Err(illegal) => panic!("{action:?} by seat {seat} refused: {illegal}"),
@@ -28,7 +28,7 @@ pub fn act(state: &mut TaeState, seat: Seat, action: Action) -> Vec<Event> {
 }
 
 /// Apply an action that must be refused with `code`, leaving the state unchanged.
-pub fn refused(state: &mut TaeState, seat: Seat, action: Action, code: &str) {
+pub fn refused(state: &mut State, seat: Seat, action: Action, code: &str) {
     let before = serde_json::to_string(state).unwrap();
     match Tae::apply(state, seat, &action) {
         Ok(_) => panic!("{action:?} by seat {seat} was accepted"),
@@ -41,7 +41,7 @@ pub fn refused(state: &mut TaeState, seat: Seat, action: Action, code: &str) {
     );
 }
 
-pub fn to_act(state: &TaeState) -> Turn {
+pub fn to_act(state: &State) -> Turn {
     Tae::to_act(state)
 }
 
@@ -58,17 +58,17 @@ pub fn commit(count: u32) -> Action {
 }
 
 /// The colony at (x, y).
-pub fn colony(state: &TaeState, x: u32, y: u32) -> Option<Kind> {
+pub fn colony(state: &State, x: u32, y: u32) -> Option<Kind> {
     let board = state.board();
     board.id(at(x, y)).and_then(|id| board.cell(id).colony)
 }
 
-pub fn region(state: &TaeState, x: u32, y: u32) -> Option<u32> {
+pub fn region(state: &State, x: u32, y: u32) -> Option<u32> {
     let board = state.board();
     board.id(at(x, y)).and_then(|id| board.region(id))
 }
 
-pub fn leader_at(state: &TaeState, x: u32, y: u32) -> Option<(Seat, Kind)> {
+pub fn leader_at(state: &State, x: u32, y: u32) -> Option<(Seat, Kind)> {
     let board = state.board();
     board
         .id(at(x, y))

@@ -97,13 +97,18 @@ fn sign_up_forever(
                 {
                     tracing::info!(%peer, name = %recruit.name, "Q-Game sign-up refused: the name is already waiting");
                     recruit.connection.get_ref().close();
+                    hub.metrics.qgame_signup(false);
                 }
                 Ok(recruit) => {
                     tracing::info!(%peer, name = %recruit.name, "Q-Game player signed up");
                     waiting.push(recruit);
+                    hub.metrics.qgame_signup(true);
                     period_end.get_or_insert(Instant::now() + options.signup_period);
                 }
-                Err(why) => tracing::info!(%peer, %why, "improper Q-Game sign-up"),
+                Err(why) => {
+                    tracing::info!(%peer, %why, "improper Q-Game sign-up");
+                    hub.metrics.qgame_signup(false);
+                }
             }
         }
         let due = period_end.is_some_and(|end| Instant::now() >= end);
@@ -122,6 +127,7 @@ fn sign_up_forever(
                 if pending.load(Ordering::SeqCst) >= MAX_PENDING_NAMES {
                     tracing::warn!(%peer, "Q-Game sign-up refused: too many names being read");
                     drop(stream);
+                    hub.metrics.qgame_signup(false);
                     continue;
                 }
                 pending.fetch_add(1, Ordering::SeqCst);

@@ -7,11 +7,13 @@
 //!
 //! The course client only ever sees its own public state (`JPub`), as in the course.
 
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
+
+use parking_lot::Mutex;
 
 use arbiter_engine::erased::ErasedState;
 use arbiter_engine::{DynState, Seat};
-use arbiter_qgame::{QAction, QGame, Tile};
+use arbiter_qgame::{Action, Qgame, Tile};
 use arbiter_qgame_course::remote::ProxyPlayer;
 use arbiter_qgame_course::CoursePlayer;
 use arbiter_rulesets::HouseBot;
@@ -21,7 +23,7 @@ use serde_json::Value;
 struct Progress {
     set_up: bool,
     /// The seat's previous accepted action and how many tiles it held before it.
-    last: Option<(QAction, usize)>,
+    last: Option<(Action, usize)>,
     /// Once a call failed the connection is not used again.
     failed: Option<String>,
 }
@@ -54,7 +56,7 @@ impl CourseSeat {
 
     /// The course's last call: `win(true|false)` for a seat still in the game. Blocking.
     pub fn finish(&self, won: bool) {
-        let mut guard = self.inner.lock().unwrap_or_else(|p| p.into_inner());
+        let mut guard = self.inner.lock();
         let (player, progress) = &mut *guard;
         if progress.failed.is_none() {
             if let Err(failure) = player.win(won) {
@@ -67,11 +69,11 @@ impl CourseSeat {
 /// The tiles the previous turn dealt, read off the hand now: a placement of `k` tiles
 /// keeps the other `before - k` at the end of the hand and puts the new ones in front;
 /// an exchange deals a whole new hand; a pass deals nothing.
-fn dealt_since(last: &QAction, held_before: usize, hand: &[Tile]) -> Vec<Tile> {
+fn dealt_since(last: &Action, held_before: usize, hand: &[Tile]) -> Vec<Tile> {
     match last {
-        QAction::Pass => Vec::new(),
-        QAction::Replace => hand.to_vec(),
-        QAction::Place(placements) => {
+        Action::Pass => Vec::new(),
+        Action::Replace => hand.to_vec(),
+        Action::Place(placements) => {
             let kept = held_before.saturating_sub(placements.len());
             let fresh = hand.len().saturating_sub(kept);
             hand[..fresh].to_vec()
@@ -83,7 +85,7 @@ impl HouseBot for CourseSeat {
     fn decide(&mut self, state: &dyn DynState, seat: Seat) -> Result<Value, String> {
         let typed = state
             .as_any()
-            .downcast_ref::<ErasedState<QGame>>()
+            .downcast_ref::<ErasedState<Qgame>>()
             .ok_or_else(|| format!("a Q-Game client cannot play {}", state.ruleset()))?;
         let state = &typed.state;
         let hand = state
@@ -91,7 +93,7 @@ impl HouseBot for CourseSeat {
             .get(seat)
             .map(|p| p.hand.clone())
             .ok_or_else(|| format!("no seat {seat}"))?;
-        let mut guard = self.inner.lock().unwrap_or_else(|p| p.into_inner());
+        let mut guard = self.inner.lock();
         let (player, progress) = &mut *guard;
         if let Some(why) = &progress.failed {
             return Err(why.clone());
@@ -148,9 +150,9 @@ mod tests {
     #[test]
     fn dealt_tiles_are_read_off_the_front_of_the_hand() {
         let hand = tiles(6);
-        assert!(dealt_since(&QAction::Pass, 6, &hand).is_empty());
-        assert_eq!(dealt_since(&QAction::Replace, 6, &hand), hand);
-        let two = QAction::Place(vec![
+        assert!(dealt_since(&Action::Pass, 6, &hand).is_empty());
+        assert_eq!(dealt_since(&Action::Replace, 6, &hand), hand);
+        let two = Action::Place(vec![
             Placement::new(at(0, 1), hand[0]),
             Placement::new(at(0, 2), hand[1]),
         ]);

@@ -1,53 +1,18 @@
-//! Rule scenarios on hand-made positions (background §2.5–2.11).
+//! Rule scenarios on hand-made positions (background §2.5–2.11), built with
+//! `arbiter_spacecrack::scenario`.
 
 use arbiter_engine::{Game, Seat, Turn};
 
-use crate::actions::{Action, SpaceCrackError};
-use crate::board::{Board, PlanetId};
-use crate::config::{BuildOnOccupied, Config, PerimeterMode, TurnMode};
-use crate::events::{BattleResult, Event, FinishReason};
-use crate::map::generate;
-use crate::rules;
-use crate::state::{Ship, ShipId, State, Status};
-use crate::SpaceCrack;
-
-/// A game with nothing on the board: no owners, no ships, every planet size 6.
-fn blank(config: Config, seats: usize) -> State {
-    let mut state = generate(&config, seats, 3);
-    for planet in &mut state.planets {
-        planet.owner = None;
-        planet.ship = None;
-        planet.size = 6;
-    }
-    state.ships.clear();
-    state
-}
+use arbiter_spacecrack::board::{Board, PlanetId};
+use arbiter_spacecrack::config::{BuildOnOccupied, PerimeterMode, TurnMode};
+use arbiter_spacecrack::events::{BattleResult, FinishReason};
+use arbiter_spacecrack::scenario::{blank, next_ship_id, own, set_crack, set_size, settle, ship};
+use arbiter_spacecrack::state::{ShipId, State, Status};
+use arbiter_spacecrack::{rules, Action, Config, Event, SpaceCrack, SpaceCrackError};
 
 /// The planet at (x, y) on the default board (every scenario uses board size 12).
 fn at(x: u32, y: u32) -> PlanetId {
     Board::new(12).at(x, y).unwrap()
-}
-
-fn own(state: &mut State, seat: Seat, planet: PlanetId) {
-    state.planets[planet].owner = Some(seat);
-}
-
-/// Put a ship of `seat` on `planet` (which becomes the seat's).
-fn ship(state: &mut State, seat: Seat, planet: PlanetId, size: u32) -> ShipId {
-    let id = state.next_ship;
-    state.next_ship += 1;
-    state.ships.insert(
-        id,
-        Ship {
-            id,
-            owner: seat,
-            planet,
-            size,
-        },
-    );
-    state.planets[planet].ship = Some(id);
-    own(state, seat, planet);
-    id
 }
 
 fn act(state: &mut State, seat: Seat, action: Action) -> Vec<Event> {
@@ -100,11 +65,11 @@ fn moving_onto_an_empty_planet_captures_it_and_keeps_the_old_one() {
             },
         ]
     );
-    assert_eq!(state.planets[from].owner, Some(0));
-    assert_eq!(state.planets[from].ship, None);
-    assert_eq!(state.planets[to].ship, Some(a));
-    assert_eq!(state.ships[&a].planet, to);
-    assert_eq!(state.players[0].command_points, 4);
+    assert_eq!(state.planets()[from].owner, Some(0));
+    assert_eq!(state.planets()[from].ship, None);
+    assert_eq!(state.planets()[to].ship, Some(a));
+    assert_eq!(state.ship(a).expect("the ship is on the board").planet, to);
+    assert_eq!(state.players()[0].command_points, 4);
     // A chain of captures with the same ship, one point each.
     let next = at(7, 3);
     act(&mut state, 0, mv(a, next));
@@ -112,7 +77,7 @@ fn moving_onto_an_empty_planet_captures_it_and_keeps_the_old_one() {
     // Moving onto one's own empty planet captures nothing but still costs a point.
     let events = act(&mut state, 0, mv(a, to));
     assert_eq!(events.len(), 1);
-    assert_eq!(state.players[0].command_points, 2);
+    assert_eq!(state.players()[0].command_points, 2);
 }
 
 #[test]
@@ -127,7 +92,7 @@ fn an_enemy_planet_without_a_ship_falls_without_battle() {
         from: Some(1)
     }));
     assert!(!events.iter().any(|e| matches!(e, Event::Battle { .. })));
-    assert_eq!(state.planets[target].owner, Some(0));
+    assert_eq!(state.planets()[target].owner, Some(0));
 }
 
 #[test]
@@ -144,9 +109,12 @@ fn moving_onto_an_own_ship_merges() {
             size: 10
         }]
     );
-    assert!(!state.ships.contains_key(&a));
-    assert_eq!(state.ships[&other].size, 10);
-    assert_eq!(state.planets[at(7, 7)].ship, None);
+    assert!(state.ship(a).is_none());
+    assert_eq!(
+        state.ship(other).expect("the ship is on the board").size,
+        10
+    );
+    assert_eq!(state.planets()[at(7, 7)].ship, None);
 }
 
 /// The §2.7 vectors played on the board: (a, d, attacker left, defender left).
@@ -190,29 +158,35 @@ fn battles_on_the_board() {
             },
             "{a} vs {d}"
         );
-        assert_eq!(state.planets[home].owner, Some(0));
-        assert_eq!(state.planets[home].ship, None);
+        assert_eq!(state.planets()[home].owner, Some(0));
+        assert_eq!(state.planets()[home].ship, None);
         match result {
             BattleResult::AttackerWon => {
-                assert_eq!(state.planets[target].owner, Some(0));
-                assert_eq!(state.planets[target].ship, Some(attacker));
-                assert_eq!(state.ships[&attacker].size, a_left);
-                assert!(!state.ships.contains_key(&defender));
+                assert_eq!(state.planets()[target].owner, Some(0));
+                assert_eq!(state.planets()[target].ship, Some(attacker));
+                assert_eq!(
+                    state.ship(attacker).expect("the ship is on the board").size,
+                    a_left
+                );
+                assert!(state.ship(defender).is_none());
             }
             BattleResult::DefenderWon => {
-                assert_eq!(state.planets[target].owner, Some(1));
-                assert_eq!(state.ships[&defender].size, d_left);
-                assert!(!state.ships.contains_key(&attacker));
+                assert_eq!(state.planets()[target].owner, Some(1));
+                assert_eq!(
+                    state.ship(defender).expect("the ship is on the board").size,
+                    d_left
+                );
+                assert!(state.ship(attacker).is_none());
             }
             BattleResult::BothDestroyed => {
                 // The planet keeps its owner but is empty: the next ship takes it.
-                assert_eq!(state.planets[target].owner, Some(1));
-                assert_eq!(state.planets[target].ship, None);
-                assert_eq!(state.ships.len(), 1, "only seat 1's other ship is left");
+                assert_eq!(state.planets()[target].owner, Some(1));
+                assert_eq!(state.planets()[target].ship, None);
+                assert_eq!(state.ships().count(), 1, "only seat 1's other ship is left");
                 let next = ship(&mut state, 0, at(9, 10), 4);
                 let events = act(&mut state, 0, mv(next, target));
                 assert!(!events.iter().any(|e| matches!(e, Event::Battle { .. })));
-                assert_eq!(state.planets[target].owner, Some(0));
+                assert_eq!(state.planets()[target].owner, Some(0));
             }
         }
     }
@@ -289,7 +263,7 @@ fn building_ships() {
     let (mut state, _, _) = duel();
     let planet = at(5, 6);
     own(&mut state, 0, planet);
-    state.planets[planet].size = 7;
+    set_size(&mut state, planet, 7);
     assert_eq!(
         refuse(&mut state, 0, Action::BuildShip { planet }),
         SpaceCrackError::InsufficientCrack {
@@ -298,8 +272,8 @@ fn building_ships() {
             have: 0
         }
     );
-    state.players[0].crack = 9;
-    let next_id = state.next_ship;
+    set_crack(&mut state, 0, 9);
+    let next_id = next_ship_id(&state);
     let events = act(&mut state, 0, Action::BuildShip { planet });
     assert_eq!(
         events,
@@ -311,10 +285,13 @@ fn building_ships() {
             crack_left: 2
         }]
     );
-    assert_eq!(state.ships[&next_id].size, 7);
-    assert_eq!(state.players[0].crack, 2);
-    assert_eq!(state.players[0].command_points, 4);
-    state.players[0].crack = 20;
+    assert_eq!(
+        state.ship(next_id).expect("the ship is on the board").size,
+        7
+    );
+    assert_eq!(state.players()[0].crack, 2);
+    assert_eq!(state.players()[0].command_points, 4);
+    set_crack(&mut state, 0, 20);
     assert_eq!(
         refuse(&mut state, 0, Action::BuildShip { planet }),
         SpaceCrackError::PlanetOccupied(planet)
@@ -341,7 +318,7 @@ fn build_on_occupied_merge_reinforces() {
     let home = at(7, 7);
     let a = ship(&mut state, 0, home, 5);
     ship(&mut state, 1, at(13, 12), 5);
-    state.players[0].crack = 10;
+    set_crack(&mut state, 0, 10);
     let events = act(&mut state, 0, Action::BuildShip { planet: home });
     assert_eq!(
         events,
@@ -354,7 +331,7 @@ fn build_on_occupied_merge_reinforces() {
             crack_left: 4
         }]
     );
-    assert_eq!(state.ships.len(), 2);
+    assert_eq!(state.ships().count(), 2);
 }
 
 /// Spend every point of seat 0 shuttling its ship between two planets.
@@ -405,8 +382,8 @@ fn turn_ends_when_everyone_has_finished_then_production_and_new_points() {
     // Seat 0 owns two size-6 planets (6), seat 1 one (3).
     assert_eq!(production[0].crack, 6);
     assert_eq!(production[1].crack, 3);
-    assert_eq!(state.players[0].crack, 6);
-    assert_eq!(state.players[1].crack, 3);
+    assert_eq!(state.players()[0].crack, 6);
+    assert_eq!(state.players()[1].crack, 3);
     assert_eq!(
         events[2],
         Event::TurnStarted {
@@ -416,7 +393,10 @@ fn turn_ends_when_everyone_has_finished_then_production_and_new_points() {
         }
     );
     assert_eq!(SpaceCrack::to_act(&state), Turn::AnyOf(vec![0, 1]));
-    assert_eq!(state.ships[&b].planet, at(13, 12));
+    assert_eq!(
+        state.ship(b).expect("the ship is on the board").planet,
+        at(13, 12)
+    );
 }
 
 #[test]
@@ -435,10 +415,10 @@ fn saved_points_are_capped() {
         let mut state = blank(config, 1);
         ship(&mut state, 0, at(7, 7), 5);
         act(&mut state, 0, Action::EndTurn);
-        assert_eq!(state.players[0].command_points, first, "cap {cap:?}");
-        assert_eq!(state.turn, 2);
+        assert_eq!(state.players()[0].command_points, first, "cap {cap:?}");
+        assert_eq!(state.turn(), 2);
         act(&mut state, 0, Action::EndTurn);
-        assert_eq!(state.players[0].command_points, second, "cap {cap:?}");
+        assert_eq!(state.players()[0].command_points, second, "cap {cap:?}");
     }
 }
 
@@ -466,8 +446,8 @@ fn pass_needs_allow_pass_but_the_timeout_does_not() {
         }]
     );
     act(&mut state, 1, Action::TurnTimeout);
-    assert_eq!(state.turn, 2);
-    assert_eq!(state.players[0].command_points, 10);
+    assert_eq!(state.turn(), 2);
+    assert_eq!(state.players()[0].command_points, 10);
 }
 
 #[test]
@@ -485,13 +465,13 @@ fn stuck_players_do_not_hold_the_turn_and_keep_capped_points() {
     assert!(SpaceCrack::legal(&state, 1).is_empty());
     shuttle(&mut state, 0, a, at(7, 7), at(7, 5), 5);
     // Turn 2: seat 1 has 3 crack (one size-6 planet), still stuck, 5 + 5 points.
-    assert_eq!(state.turn, 2);
-    assert_eq!(state.players[1].crack, 3);
-    assert_eq!(state.players[1].command_points, 10);
+    assert_eq!(state.turn(), 2);
+    assert_eq!(state.players()[1].crack, 3);
+    assert_eq!(state.players()[1].command_points, 10);
     shuttle(&mut state, 0, a, at(7, 5), at(7, 7), 5);
     // Turn 3: 6 crack, enough to build on its size-6 planet: no longer stuck.
-    assert_eq!(state.turn, 3);
-    assert_eq!(state.players[1].command_points, 10);
+    assert_eq!(state.turn(), 3);
+    assert_eq!(state.players()[1].command_points, 10);
     assert!(!state.is_stuck(1));
     assert_eq!(SpaceCrack::to_act(&state), Turn::AnyOf(vec![0, 1]));
     act(&mut state, 1, Action::BuildShip { planet: at(13, 12) });
@@ -502,9 +482,9 @@ fn when_nobody_can_act_turns_pass_by_themselves() {
     // One seat, no ship, 0 crack, one size-6 planet: stuck for two turns, then builds.
     let mut state = blank(Config::default(), 1);
     own(&mut state, 0, at(7, 7));
-    rules::after_change(&mut state, &mut Vec::new());
-    assert_eq!(state.turn, 3);
-    assert_eq!(state.players[0].crack, 6);
+    settle(&mut state, &mut Vec::new());
+    assert_eq!(state.turn(), 3);
+    assert_eq!(state.players()[0].crack, 6);
     assert_eq!(SpaceCrack::to_act(&state), Turn::AnyOf(vec![0]));
     // Everyone stuck for good (5 turns of 10% of 100 never buy a size-100 ship): the
     // game runs out its turns, production and all.
@@ -516,13 +496,13 @@ fn when_nobody_can_act_turns_pass_by_themselves() {
     let mut state = blank(config, 2);
     own(&mut state, 0, at(7, 7));
     own(&mut state, 1, at(13, 12));
-    state.planets[at(7, 7)].size = 100;
-    state.planets[at(13, 12)].size = 100;
+    set_size(&mut state, at(7, 7), 100);
+    set_size(&mut state, at(13, 12), 100);
     let mut events = Vec::new();
-    rules::after_change(&mut state, &mut events);
-    assert!(state.over);
-    assert_eq!(state.players[0].crack, 5 * 10);
-    assert_eq!(state.turns_left, 0);
+    settle(&mut state, &mut events);
+    assert!(state.is_over());
+    assert_eq!(state.players()[0].crack, 5 * 10);
+    assert_eq!(state.turns_left(), 0);
     assert!(matches!(events.last(), Some(Event::GameOver { .. })));
     assert_eq!(SpaceCrack::to_act(&state), Turn::Over);
 }
@@ -535,7 +515,7 @@ fn elimination_ends_a_two_player_game() {
     ship(&mut state, 1, target, 4);
     let events = act(&mut state, 0, mv(a, target));
     assert!(events.contains(&Event::PlayerEliminated { seat: 1 }));
-    assert!(state.over);
+    assert!(state.is_over());
     assert!(matches!(
         events.last(),
         Some(Event::GameOver { winners, .. }) if winners == &vec![0]
@@ -559,8 +539,8 @@ fn without_end_on_elimination_or_with_a_third_player_the_game_goes_on() {
     let a = ship(&mut state, 0, at(7, 7), 8);
     ship(&mut state, 1, at(9, 8), 4);
     act(&mut state, 0, mv(a, at(9, 8)));
-    assert!(state.players[1].eliminated);
-    assert!(!state.over);
+    assert!(state.players()[1].eliminated);
+    assert!(!state.is_over());
     assert_eq!(SpaceCrack::to_act(&state), Turn::AnyOf(vec![0]));
 
     let mut state = blank(Config::default(), 3);
@@ -568,8 +548,8 @@ fn without_end_on_elimination_or_with_a_third_player_the_game_goes_on() {
     ship(&mut state, 1, at(9, 8), 4);
     ship(&mut state, 2, at(1, 12), 4);
     act(&mut state, 0, mv(a, at(9, 8)));
-    assert!(state.players[1].eliminated);
-    assert!(!state.over);
+    assert!(state.players()[1].eliminated);
+    assert!(!state.is_over());
     assert_eq!(SpaceCrack::to_act(&state), Turn::AnyOf(vec![0, 2]));
     assert_eq!(
         refuse(&mut state, 1, Action::EndTurn),
@@ -602,9 +582,9 @@ fn the_game_lasts_exactly_the_configured_turns_and_produces_after_the_last() {
             .count();
     }
     assert_eq!(turns_seen, 5);
-    assert_eq!(state.turns_left, 0);
+    assert_eq!(state.turns_left(), 0);
     // 5 productions of one size-6 planet at 50% = 5 × 3.
-    assert_eq!(state.players[0].crack, 15);
+    assert_eq!(state.players()[0].crack, 15);
 }
 
 #[test]
@@ -623,7 +603,7 @@ fn most_planets_wins_then_most_crack_then_a_shared_win() {
     let mut state = blank(Config::default(), 2);
     ship(&mut state, 0, at(7, 7), 5);
     ship(&mut state, 1, at(13, 12), 5);
-    state.planets[at(13, 12)].size = 8;
+    set_size(&mut state, at(13, 12), 8);
     pass_to_the_end(&mut state);
     let outcome = SpaceCrack::outcome(&state).unwrap();
     assert_eq!(outcome.ranks, vec![2, 1]);
@@ -684,7 +664,7 @@ fn sequential_turns_rotate_the_first_seat() {
     act(&mut state, 1, Action::EndTurn);
     assert_eq!(SpaceCrack::to_act(&state), Turn::One(2));
     act(&mut state, 2, Action::EndTurn);
-    assert_eq!(state.turn, 2);
+    assert_eq!(state.turn(), 2);
     assert_eq!(SpaceCrack::to_act(&state), Turn::One(1));
     act(&mut state, 1, Action::EndTurn);
     assert_eq!(SpaceCrack::to_act(&state), Turn::One(2));
@@ -702,11 +682,11 @@ fn a_resigned_player_keeps_planets_passes_and_is_still_ranked() {
     ship(&mut state, 1, at(13, 12), 5);
     let events = act(&mut state, 0, Action::Resign);
     assert_eq!(events[0], Event::PlayerResigned { seat: 0 });
-    assert_eq!(state.players[0].status, Status::Resigned);
+    assert_eq!(state.players()[0].status, Status::Resigned);
     assert_eq!(SpaceCrack::to_act(&state), Turn::AnyOf(vec![1]));
     act(&mut state, 1, Action::EndTurn);
     // Next turn: the resigned seat auto-passes.
-    assert_eq!(state.turn, 2);
+    assert_eq!(state.turn(), 2);
     assert_eq!(SpaceCrack::to_act(&state), Turn::AnyOf(vec![1]));
     pass_to_the_end(&mut state);
     let outcome = SpaceCrack::outcome(&state).unwrap();
@@ -747,7 +727,7 @@ fn ejecting_the_last_active_player_runs_the_game_out() {
     ship(&mut state, 1, at(13, 12), 5);
     SpaceCrack::eject(&mut state, 0, "gone");
     SpaceCrack::eject(&mut state, 1, "gone");
-    assert!(state.over);
+    assert!(state.is_over());
     assert_eq!(SpaceCrack::to_act(&state), Turn::Over);
     let outcome = SpaceCrack::outcome(&state).unwrap();
     assert_eq!(outcome.ranks, vec![1, 1]);
@@ -757,7 +737,7 @@ fn ejecting_the_last_active_player_runs_the_game_out() {
 #[test]
 fn legal_lists_moves_builds_and_pass_and_each_is_accepted() {
     let (mut state, _, _) = duel();
-    state.players[0].crack = 6;
+    set_crack(&mut state, 0, 6);
     own(&mut state, 0, at(5, 6));
     let legal = SpaceCrack::legal(&state, 0);
     // 6 moves from an inner planet, builds on the empty owned planet only, pass.

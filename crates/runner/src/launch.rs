@@ -1,0 +1,156 @@
+//! Starting a match: a secret seed, the store row, the referee with its sink.
+
+use std::time::Duration;
+
+use arbiter_referee::{
+    IllegalAnswer, MatchHandle, MatchSetup, Program, Referee, SeatKind, SeatSetup,
+};
+use arbiter_rulesets::Ruleset;
+use arbiter_store::{AccountId, MatchId, NewMatch, RatingSystem, SeatRecord, Store, StoreError};
+use serde_json::Value;
+
+use crate::writer::{self, Recorded, StoreFailureHook};
+
+/// Who sits in a seat, as stored and as refereed.
+#[derive(Clone)]
+pub struct Entry {
+    /// The name shown to everyone.
+    pub name: String,
+    /// The account whose rating the match moves, if any.
+    pub account: Option<AccountId>,
+    pub play: Play,
+}
+
+/// How a seat's decisions reach the referee.
+#[derive(Clone)]
+pub enum Play {
+    /// Through a connection that attaches to the seat (and may come back).
+    Remote,
+    /// A house bot of the ruleset, run by the referee on a seed of its own.
+    House { bot: String },
+    /// An in-process player, such as a port's adapter speaking its client's protocol.
+    Program(Program),
+}
+
+/// Everything a match starts from.
+#[derive(Clone)]
+pub struct Launch {
+    pub ruleset: Ruleset,
+    /// Already normalized by the ruleset (stored as is, defaults filled in).
+    pub config: Value,
+    /// One per seat, in seat order.
+    pub entries: Vec<Entry>,
+    /// `None` for an unrated match.
+    pub rating: Option<RatingSystem>,
+    pub deadline: Duration,
+    pub time_bank: Duration,
+    pub illegal_answer: IllegalAnswer,
+    /// Only a test fixes the seed; otherwise it comes from the operating system.
+    pub seed: Option<u64>,
+}
+
+/// A match that runs.
+pub struct Launched {
+    pub match_id: MatchId,
+    pub handle: MatchHandle,
+    /// Ends once the store has the match's end; every entry is stored before it.
+    pub recorded: tokio::task::JoinHandle<Recorded>,
+}
+
+/// Why a match did not start (nothing runs; a row already written is marked aborted).
+#[derive(Debug, thiserror::Error)]
+pub enum LaunchError {
+    #[error("{0}")]
+    Config(String),
+    #[error("the server could not draw a seed; try again")]
+    NoEntropy,
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
+/// Record the match in `store` and start its referee. The seed comes from the
+/// operating system, never derived: a seed, or anything it could be recomputed from,
+/// would reveal every hidden hand and draw of the match.
+pub async fn launch(
+    store: &Store,
+    launch: Launch,
+    on_store_failure: Option<StoreFailureHook>,
+) -> Result<Launched, LaunchError> {
+    let seed = match launch.seed {
+        Some(seed) => seed,
+        None => secret_seed()?,
+    };
+    let game = &launch.ruleset.game;
+    let initial = game
+        .new_state(&launch.config, launch.entries.len(), seed)
+        .map_err(|e| LaunchError::Config(e.to_string()))?;
+    let new = NewMatch {
+        ruleset: launch.ruleset.id().to_string(),
+        config: launch.config.clone(),
+        seed,
+        initial_digest: initial.digest(),
+        seats: launch
+            .entries
+            .iter()
+            .map(|entry| SeatRecord {
+                name: entry.name.clone(),
+                account_id: entry.account,
+                bot: match &entry.play {
+                    Play::House { bot } => Some(bot.clone()),
+                    Play::Remote | Play::Program(_) => None,
+                },
+            })
+            .collect(),
+        rating: launch.rating,
+    };
+    // Every seed is drawn before the row is written: a refusal leaves nothing behind.
+    let seats = launch
+        .entries
+        .iter()
+        .map(|entry| {
+            Ok(match &entry.play {
+                Play::Remote => SeatSetup::remote(entry.name.clone()),
+                Play::House { bot } => SeatSetup::house(entry.name.clone(), bot, secret_seed()?),
+                Play::Program(program) => SeatSetup {
+                    name: entry.name.clone(),
+                    kind: SeatKind::Program(program.clone()),
+                },
+            })
+        })
+        .collect::<Result<Vec<_>, LaunchError>>()?;
+    let match_id = store.create_match(&new).await?;
+    let setup = MatchSetup {
+        match_id,
+        ruleset: launch.ruleset.clone(),
+        config: launch.config,
+        seed,
+        seats,
+        deadline: launch.deadline,
+        time_bank: launch.time_bank,
+        illegal_answer: launch.illegal_answer,
+    };
+    let (sink, recorded) = writer::spawn(store.clone(), on_store_failure);
+    match Referee::start(setup, std::sync::Arc::new(sink)) {
+        Ok(handle) => Ok(Launched {
+            match_id,
+            handle,
+            recorded,
+        }),
+        Err(error) => {
+            let reason = format!("the referee refused the match: {error}");
+            if let Err(e) = store.abort_match(match_id, &reason).await {
+                tracing::error!(match_id, error = %e, "cannot mark a match aborted");
+            }
+            Err(LaunchError::Config(error.to_string()))
+        }
+    }
+}
+
+/// A seed from the operating system's entropy.
+fn secret_seed() -> Result<u64, LaunchError> {
+    use rand::TryRngCore;
+    rand::rngs::OsRng.try_next_u64().map_err(|error| {
+        tracing::error!(%error, "the operating system gave no entropy");
+        LaunchError::NoEntropy
+    })
+}
