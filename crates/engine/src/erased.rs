@@ -51,6 +51,8 @@ pub trait DynGame: Send + Sync {
     fn policy(&self) -> Policy;
     /// The rules page, Markdown ([`Ruleset::RULES_PAGE`]).
     fn rules_page(&self) -> &'static str;
+    /// The web board renderer, an ES module ([`Ruleset::BOARD_JS`]).
+    fn board_js(&self) -> Option<&'static str>;
     /// `state` (one of this ruleset's) as text, if the ruleset draws one
     /// ([`Ruleset::text_board`]).
     fn text_board(&self, state: &dyn DynState) -> Option<String>;
@@ -145,6 +147,9 @@ impl<G: Ruleset> DynGame for Erased<G> {
     }
     fn rules_page(&self) -> &'static str {
         G::RULES_PAGE
+    }
+    fn board_js(&self) -> Option<&'static str> {
+        G::BOARD_JS
     }
     fn text_board(&self, state: &dyn DynState) -> Option<String> {
         let typed = state.as_any().downcast_ref::<ErasedState<G>>()?;

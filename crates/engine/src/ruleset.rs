@@ -24,6 +24,12 @@ pub trait Ruleset: Game + Sized {
     /// Served by the server and printed by `arbiter rulesets --rules`.
     const RULES_PAGE: &'static str;
 
+    /// The board renderer for the web pages: an ES module (`web/board.js` in the
+    /// ruleset's folder) exporting `render(view, context)`, served at
+    /// `/boards/<id>.js`. `None` until the ruleset has one: pages then show views as
+    /// JSON.
+    const BOARD_JS: Option<&'static str> = None;
+
     /// The names of the ruleset's own bots. The generic search (`mcts`, steered by
     /// [`Ruleset::guide`]) is offered beside them by the registry.
     const BOTS: &'static [&'static str];

@@ -65,7 +65,7 @@ mod tests {
     /// Each ruleset states its refereeing on purpose; none falls back to the lenient
     /// default by omission.
     #[test]
-    fn every_shipped_ruleset_has_a_deliberate_policy() {
+    fn every_shipped_ruleset_has_a_deliberate_policy_a_rules_page_and_a_board() {
         for ruleset in all() {
             assert_ne!(
                 ruleset.game.policy(),
@@ -76,6 +76,12 @@ mod tests {
             assert!(
                 ruleset.game.rules_page().starts_with("# "),
                 "{} has no rules page",
+                ruleset.id()
+            );
+            let board = ruleset.game.board_js().unwrap_or_default();
+            assert!(
+                board.contains("export function render("),
+                "{} has no web board renderer",
                 ruleset.id()
             );
         }

@@ -338,7 +338,7 @@ impl Session {
         let live = self.hub.matches.get(match_id).ok_or_else(|| {
             Refusal::new(
                 "no_such_match",
-                format!("no live match {match_id}; finished matches are at /api/matches/{match_id}/replay"),
+                format!("no live match {match_id}; finished matches are at /api/matches/{match_id}/replay (the page: /#/replay/{match_id})"),
             )
         })?;
         self.send(ServerMessage::Spectating {

@@ -140,10 +140,7 @@ async fn a_spacegoo_port_game_is_an_ordinary_match() {
             .iter()
             .find(|l| l.starts_with("This game is now available at"))
             .expect("a link to the game");
-        assert!(
-            link.ends_with(&format!("/api/matches/{match_id}/replay")),
-            "{link}"
-        );
+        assert!(link.ends_with(&format!("/#/replay/{match_id}")), "{link}");
     }
 
     // Stored, rated and replayable like a native match.

@@ -51,7 +51,7 @@ impl Default for SpacegooPortOptions {
             login_timeout: Duration::from_secs(120),
             max_connections: 1024,
             seed: None,
-            game_url: "http://127.0.0.1:8080/matches/{id}".to_string(),
+            game_url: "http://127.0.0.1:8080/#/replay/{id}".to_string(),
         }
     }
 }

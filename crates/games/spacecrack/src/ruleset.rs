@@ -17,6 +17,7 @@ impl Ruleset for SpaceCrack {
         ..Policy::LENIENT
     };
     const RULES_PAGE: &'static str = include_str!("../RULES.md");
+    const BOARD_JS: Option<&'static str> = Some(include_str!("../web/board.js"));
     const BOTS: &'static [&'static str] = bots::BOT_NAMES;
 
     fn bot(name: &str, seed: u64) -> Option<Box<dyn Bot<Self>>> {

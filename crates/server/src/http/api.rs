@@ -27,6 +27,7 @@ use crate::protocol::messages::RulesetInfo;
 pub fn routes() -> Router<AppState> {
     Router::new()
         .route("/rulesets", get(rulesets))
+        .route("/rulesets/{id}/rules", get(rules_page))
         .route("/matches", get(matches))
         .route("/matches/{id}", get(match_summary))
         .route("/matches/{id}/replay", get(replay))
@@ -116,6 +117,19 @@ type ApiResult<T> = Result<Json<T>, ApiError>;
 /// `GET /api/rulesets`
 async fn rulesets(State(app): State<AppState>) -> Json<Vec<RulesetInfo>> {
     Json(app.hub.ruleset_infos())
+}
+
+/// `GET /api/rulesets/{id}/rules`: the ruleset's rules page, as Markdown.
+async fn rules_page(State(app): State<AppState>, Path(id): Path<String>) -> ApiResult<Value> {
+    let ruleset = app
+        .hub
+        .ruleset(&id)
+        .map_err(|refusal| ApiError::not_found(refusal.message))?;
+    Ok(Json(json!({
+        "id": ruleset.id(),
+        "name": ruleset.game.name(),
+        "markdown": ruleset.game.rules_page(),
+    })))
 }
 
 /// `GET /api/matches?ruleset=&player=&status=&before=&limit=`, newest first.

@@ -1,15 +1,16 @@
-//! The HTTP side of the server: the JSON API, `/metrics`, the WebSocket endpoint of the
-//! native protocol, and a small index page.
+//! The HTTP side of the server: the web pages, the JSON API, `/metrics`, and the
+//! WebSocket endpoint of the native protocol.
 
 pub mod api;
 pub mod metrics;
+pub mod pages;
 pub mod replay_cache;
 pub mod serve;
 pub mod state;
 
 use axum::extract::State;
 use axum::http::header;
-use axum::response::{Html, IntoResponse};
+use axum::response::IntoResponse;
 use axum::routing::get;
 use axum::Router;
 use metrics::Gauges;
@@ -17,7 +18,9 @@ use state::AppState;
 
 pub fn router(state: AppState) -> Router {
     Router::new()
-        .route("/", get(index))
+        .route("/", get(pages::index))
+        .route("/web/{*path}", get(pages::web_file))
+        .route("/boards/{file}", get(pages::board))
         .route("/metrics", get(metrics))
         .route("/ws", get(crate::transport::ws::upgrade))
         .nest("/api", api::routes())
@@ -38,29 +41,4 @@ async fn metrics(State(app): State<AppState>) -> impl IntoResponse {
         )],
         text,
     )
-}
-
-async fn index(State(app): State<AppState>) -> Html<String> {
-    let rulesets: String = app
-        .hub
-        .rulesets
-        .iter()
-        .map(|r| {
-            format!(
-                "<li>{} ({}) — <a href=\"/api/leaderboard/{id}\">leaderboard</a>, \
-                 <a href=\"/api/matches?ruleset={id}\">matches</a></li>",
-                r.game.name(),
-                r.id(),
-                id = r.id()
-            )
-        })
-        .collect();
-    Html(format!(
-        "<!doctype html><html><head><meta charset=\"utf-8\"><title>Arbiter</title></head>\
-         <body><h1>Arbiter</h1><p>A referee server for turn-based strategy games. Bots \
-         connect with JSON lines over TCP or over WebSocket at <code>/ws</code>; the \
-         protocol is in <code>docs/protocol.md</code>.</p><ul>{rulesets}</ul>\
-         <p><a href=\"/api/rulesets\">/api/rulesets</a> · <a href=\"/metrics\">/metrics</a></p>\
-         </body></html>"
-    ))
 }

@@ -68,7 +68,8 @@ pub fn spawn_spacegoo(
     shutdown: CancellationToken,
 ) -> JoinHandle<()> {
     let mut options = SpacegooPortOptions {
-        game_url: format!("http://{http}/api/matches/{{id}}/replay"),
+        // The replay player, where a person watches the game again.
+        game_url: format!("http://{http}/#/replay/{{id}}"),
         ..SpacegooPortOptions::default()
     };
     if let Ok(spacegoo) = hub.ruleset(arbiter_spacegoo_port::games::RULESET) {

@@ -1,0 +1,146 @@
+// Space Crack board: the hex map of planets with owners and ships, and a panel
+// with each player's planets, crack, income and command points (RULES.md, "The view").
+import { h } from 'preact';
+import htm from 'htm';
+const html = htm.bind(h);
+
+// Okabe–Ito for seats, each also with its own marker shape and number.
+const SEAT_COLOURS = ['#E69F00', '#56B4E9', '#009E73', '#CC79A7', '#0072B2', '#D55E00'];
+// Pale versions for owned planets, so numbers on them stay dark-on-light.
+const SEAT_PALE = ['#F8E1B0', '#D3EBF8', '#B3E0D3', '#EED5E4', '#B3D3E8', '#F3CCB3'];
+const SEAT_INK = ['#000', '#000', '#000', '#000', '#fff', '#000'];
+const FONT = 'system-ui, -apple-system, Segoe UI, sans-serif';
+const R = 10; // hex radius in viewBox units
+const PW = 96; // panel width
+
+const pts = (list) => list.map(([x, y]) => `${x.toFixed(2)},${y.toFixed(2)}`).join(' ');
+
+// Doubled coordinates: columns step 2 in x, and a column's cells step 2 in y,
+// so flat-topped hexes sit 1.5 R apart across and √3 R apart down.
+const px = (p) => p.x * 0.75 * R;
+const py = (p) => (p.y * Math.sqrt(3) * R) / 2;
+
+function hexPoints(cx, cy, r) {
+  const out = [];
+  for (let i = 0; i < 6; i++) out.push([cx + r * Math.cos((i * Math.PI) / 3), cy + r * Math.sin((i * Math.PI) / 3)]);
+  return pts(out);
+}
+
+// Seat marker: colour plus a shape per seat plus a label (seat number or ship size).
+function seatMark(seat, cx, cy, r, label) {
+  const fill = SEAT_COLOURS[seat % SEAT_COLOURS.length];
+  const st = { fill, stroke: '#222', 'stroke-width': r * 0.12 };
+  const shapes = [
+    html`<circle cx=${cx} cy=${cy} r=${r} ...${st} />`,
+    html`<rect x=${cx - r * 0.9} y=${cy - r * 0.9} width=${r * 1.8} height=${r * 1.8} ...${st} />`,
+    html`<polygon points=${pts([[cx, cy - r * 1.25], [cx + r * 1.2, cy + r * 0.85], [cx - r * 1.2, cy + r * 0.85]])} ...${st} />`,
+    html`<polygon points=${pts([[cx, cy - r * 1.25], [cx + r * 1.25, cy], [cx, cy + r * 1.25], [cx - r * 1.25, cy]])} ...${st} />`,
+  ];
+  const fs = String(label).length > 2 ? r * 0.85 : r * 1.15;
+  return html`<g>
+    ${shapes[seat % shapes.length]}
+    <text x=${cx} y=${cy + fs * 0.36} font-size=${fs} text-anchor="middle" font-weight="bold"
+      fill=${SEAT_INK[seat % SEAT_INK.length]} font-family=${FONT}>${label}</text>
+  </g>`;
+}
+
+function planet(p, ship, ox, oy) {
+  const cx = ox + px(p), cy = oy + py(p);
+  const owned = p.owner != null;
+  const fill = owned ? SEAT_PALE[p.owner % SEAT_PALE.length] : '#EEEEEA';
+  const tip = `planet ${p.id}, size ${p.size}` +
+    (owned ? `, seat ${p.owner}'s` : ', unowned') + (p.core ? ', core' : '') + (p.frontier ? ', frontier' : '') +
+    (ship ? `; ship ${ship.id} of seat ${ship.owner}, size ${ship.size}` : '');
+  return html`<g>
+    <title>${tip}</title>
+    <polygon points=${hexPoints(cx, cy, R)} fill=${fill} stroke="#8a8a8a" stroke-width="0.4" />
+    ${owned && html`<polygon points=${hexPoints(cx, cy, R * 0.86)} fill="none"
+      stroke=${SEAT_COLOURS[p.owner % SEAT_COLOURS.length]} stroke-width="1.2"
+      stroke-dasharray=${p.frontier ? '2.2 1.4' : null} />`}
+    ${p.core && html`<polygon points=${hexPoints(cx, cy, R * 0.7)} fill="none" stroke="#333" stroke-width="0.45" />`}
+    <text x=${cx} y=${cy + R * 0.72} font-size="3.2" text-anchor="middle" fill="#333" font-family=${FONT}>${p.size}</text>
+    ${owned && html`<text x=${cx} y=${cy - R * 0.54} font-size="2.7" text-anchor="middle"
+      font-weight="bold" fill="#222" font-family=${FONT}>${p.owner}</text>`}
+    ${ship && seatMark(ship.owner, cx, cy + R * 0.02, R * 0.33, ship.size)}
+  </g>`;
+}
+
+export function render(view, ctx) {
+  const seats = (ctx && ctx.seats) || [];
+  const me = ctx && ctx.seat != null ? ctx.seat : null;
+  const planets = view.planets || [];
+  const players = view.players || [];
+  const name = (i) => seats[i] || `seat ${i}`;
+  const short = (s) => (s.length > 12 ? s.slice(0, 11) + '…' : s);
+
+  // Ships by planet; fall back to planet.ship ids if the list is missing.
+  const shipById = new Map((view.ships || []).map((s) => [s.id, s]));
+  const shipOn = (p) => (p.ship != null ? shipById.get(p.ship) : null);
+
+  // Board extent from the planets themselves (plus a hex radius of margin).
+  const xs = planets.map(px), ys = planets.map(py);
+  const minX = Math.min(...xs) - R, maxX = Math.max(...xs) + R;
+  const minY = Math.min(...ys) - R, maxY = Math.max(...ys) + R;
+  const bw = maxX - minX + 2, bh = maxY - minY + 2;
+  const ox = 1 - minX, oy = 1 - minY;
+
+  const acting = new Set(view.to_act || []);
+  const winners = new Set(view.winners || []);
+  const total = view.config && view.config.turns ? view.config.turns : view.turn + view.turns_left - 1;
+  const headline = view.over
+    ? `Game over · winner${winners.size === 1 ? '' : 's'}: ${[...winners].map(name).join(', ') || 'none'}`
+    : `Turn ${view.turn} of ${total} · ${view.turns_left} left`;
+  const title = `Space Crack, step ${(ctx && ctx.step) ?? ''}: ${headline}. ` +
+    players.map((p) => `${name(p.seat)} ${p.planets} planets, ${p.crack} crack`).join('; ');
+
+  // Each player gets a small card: planets (the score), crack and income, points, status.
+  const cardH = 25;
+  const cards = players.map((p, i) => {
+    const y = 16 + i * (cardH + 2);
+    const status = p.status !== 'playing' ? p.status // the ejection reason goes in the tooltip
+      : p.eliminated ? 'eliminated'
+      : winners.has(p.seat) ? '★ winner'
+      : view.over ? ''
+      : p.stuck ? 'stuck'
+      : p.finished ? 'done this turn'
+      : acting.has(p.seat) ? '◀ acting' : 'waiting';
+    return html`<g transform=${`translate(0 ${y})`}>
+      ${p.ejected && html`<title>ejected: ${p.ejected}</title>`}
+      <rect x="1" y="0" width=${PW - 2} height=${cardH} rx="2"
+        fill=${acting.has(p.seat) && !view.over ? '#fff3c4' : '#fafafa'} stroke="#bbb" stroke-width="0.4" />
+      ${seatMark(p.seat, 7, 6.5, 3.2, p.seat)}
+      <text x="13" y="8.2" font-size="5" font-weight="bold" fill="#111" font-family=${FONT}>
+        ${short(name(p.seat))}${me === p.seat ? ' (you)' : ''}
+      </text>
+      <text x="5" y="15" font-size="4.2" fill="#111" font-family=${FONT}>
+        ${p.planets} planets · ${p.crack} crack (+${p.income})
+      </text>
+      <text x="5" y="21.5" font-size="4.2" fill="#333" font-family=${FONT}>
+        ${p.command_points} command pts${status ? ` · ${status}` : ''}
+      </text>
+    </g>`;
+  });
+  const legendY = 16 + players.length * (cardH + 2) + 5;
+  const legend = [
+    'marker number: ship size',
+    'small number: planet size',
+    'top number: owner seat',
+    'black inner ring: core planet',
+    'dashed ring: frontier planet',
+  ];
+
+  const W = bw + PW + 4;
+  const H = Math.max(bh, legendY + legend.length * 5.5 + 2);
+  return html`<svg viewBox=${`0 0 ${W.toFixed(2)} ${H.toFixed(2)}`} width="100%" role="img"
+      style="max-height: 90vh; background: #fff">
+    <title>${title}</title>
+    ${planets.map((p) => planet(p, shipOn(p), ox, oy))}
+    <g transform=${`translate(${bw + 3} 0)`}>
+      <text x="2" y="6.5" font-size="5.2" font-weight="bold" fill="#111" font-family=${FONT}>Space Crack</text>
+      <text x="2" y="12.5" font-size="4.4" fill="#111" font-family=${FONT}>${headline}</text>
+      ${cards}
+      ${legend.map((t, i) => html`<text x="2" y=${legendY + i * 5.5} font-size="3.6" fill="#444"
+        font-family=${FONT}>${t}</text>`)}
+    </g>
+  </svg>`;
+}

@@ -1,0 +1,126 @@
+//! The web pages in a real browser: headless Chromium (Debian's `chromium`) driven by
+//! Playwright (`playwright-core` from npm, pinned in `web/tests/package-lock.json`).
+//! The server runs here with a finished match of every ruleset; `web/tests/pages.mjs`
+//! opens the pages as a person would, checks what they show, and writes screenshots to
+//! `docs/screenshots/`.
+//!
+//! So that the README's one test command is all the set-up, the test installs what it
+//! lacks: the npm packages (`npm ci`), and Chromium through `apt-get` when it runs as
+//! root on Debian. Otherwise it fails and says what to install: a browser test that
+//! quietly skipped would count as passing without having run.
+
+mod common;
+
+use std::path::PathBuf;
+use std::process::Stdio;
+
+use arbiter_server::client::{play, BotPlan};
+use common::*;
+use serde_json::Value;
+
+/// Chromium and the npm packages, installed if they are missing and can be.
+fn install_what_is_missing(tests: &std::path::Path) {
+    let runs = |program: &str, args: &[&str]| {
+        std::process::Command::new(program)
+            .args(args)
+            .status()
+            .is_ok_and(|status| status.success())
+    };
+    if !std::path::Path::new("/usr/bin/chromium").exists() && std::env::var_os("CHROMIUM").is_none()
+    {
+        let root = runs("sh", &["-c", "[ \"$(id -u)\" = 0 ]"]);
+        assert!(
+            root && runs("apt-get", &["update", "-qq"])
+                && runs("apt-get", &["install", "-y", "-qq", "chromium"]),
+            "the browser tests need Chromium: `apt-get install chromium` (Debian), or set \
+             CHROMIUM to a Chromium binary"
+        );
+    }
+    if !tests.join("node_modules/playwright-core").is_dir() {
+        let prefix = tests.to_string_lossy().to_string();
+        assert!(
+            runs(
+                "npm",
+                &["ci", "--prefix", &prefix, "--no-audit", "--no-fund"]
+            ),
+            "the browser tests need Node.js and npm (`apt-get install nodejs npm`) to \
+             install playwright-core: `npm ci --prefix web/tests`"
+        );
+    }
+}
+
+/// Two bots play one match of `ruleset` over the network; its id.
+async fn finished(server: &TestServer, ruleset: &str) -> i64 {
+    let plan = |name: &str| BotPlan {
+        server: server.tcp.clone(),
+        ruleset: ruleset.into(),
+        name: name.into(),
+        password: password(name),
+        games: 1,
+        config: Value::Null,
+        seats: None,
+    };
+    let (a, b) = (plan("ada"), plan("bo"));
+    let (ra, rb) = tokio::join!(
+        play(&a, random_players(ruleset)),
+        play(&b, random_players(ruleset))
+    );
+    let (ra, rb) = (ra.expect("ada played"), rb.expect("bo played"));
+    let id = ra.games[0].match_id;
+    assert_eq!(id, rb.games[0].match_id);
+    assert_eq!(finished_match(&server.http, id).await["status"], "finished");
+    id
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_pages_show_the_lobby_a_replay_a_leaderboard_and_a_player() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let tests = root.join("web/tests");
+    tokio::task::spawn_blocking({
+        let tests = tests.clone();
+        move || install_what_is_missing(&tests)
+    })
+    .await
+    .expect("the set-up ran");
+    let server = start(|_| {}).await;
+    // One finished match of every ruleset, so every board is drawn.
+    let mut matches = Vec::new();
+    for ruleset in arbiter_rulesets::all() {
+        let id = finished(&server, ruleset.id()).await;
+        matches.push(format!("{}={id}", ruleset.id()));
+    }
+    let shots = root.join("docs/screenshots");
+    std::fs::create_dir_all(&shots).expect("the screenshot folder");
+    let run = tokio::process::Command::new("node")
+        .arg(tests.join("pages.mjs"))
+        .env("ARBITER_URL", format!("http://{}", server.http))
+        .env("MATCHES", matches.join(","))
+        .env("PLAYER", "ada")
+        .env("SCREENSHOTS", &shots)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .output()
+        .await
+        .expect("node runs (install Node.js 20 or later)");
+    let stdout = String::from_utf8_lossy(&run.stdout);
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert!(
+        run.status.success(),
+        "the browser test failed:\n{stdout}\n{stderr}"
+    );
+    // Each check the script made is one line: proof that it ran them all.
+    let mut checks = vec!["lobby".to_string(), "rules".into(), "leaderboard".into()];
+    checks.extend(["player".into(), "phone".into()]);
+    checks.extend(
+        arbiter_rulesets::all()
+            .iter()
+            .map(|r| format!("replay {}", r.id())),
+    );
+    for check in checks {
+        assert!(
+            stdout.lines().any(|l| l == format!("ok {check}")),
+            "no `ok {check}` in:\n{stdout}\n{stderr}"
+        );
+    }
+    server.stop().await;
+}

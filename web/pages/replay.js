@@ -1,0 +1,216 @@
+// The replay player: every step's spectator view, drawn by the game's own board module
+// (/boards/<ruleset>.js) when it has one, else shown as JSON.
+import { Component } from 'preact';
+import { useEffect, useState } from 'preact/hooks';
+import { html } from '../lib/html.js';
+import { useApi } from '../lib/api.js';
+import { ErrorBox, Loading, playerHref, rulesetNames, useTitle } from '../lib/ui.js';
+
+const STEP_MS = 700; // time per step at 1×
+const SPEEDS = [0.5, 1, 2, 4];
+
+// One import per ruleset per page load; a failed import stays failed (the server has
+// no board for that game) rather than being retried every step.
+const boards = new Map();
+function loadBoard(ruleset) {
+  if (!boards.has(ruleset)) {
+    boards.set(ruleset, import(`/boards/${encodeURIComponent(ruleset)}.js`).then((mod) => {
+      if (typeof mod.render !== 'function') throw new Error('the board module has no render()');
+      return mod;
+    }));
+  }
+  return boards.get(ruleset);
+}
+
+function RawView({ view, note }) {
+  return html`<div class="raw-view">
+    ${note && html`<p class="note">${note}</p>`}
+    <pre>${JSON.stringify(view, null, 2)}</pre>
+  </div>`;
+}
+
+/** Catches a board that throws while Preact renders it, and falls back to JSON. */
+class BoardBoundary extends Component {
+  componentDidCatch(error) {
+    this.setState({ error });
+  }
+
+  render({ view, children }, { error }) {
+    if (error) return html`<${RawView} view=${view} note=${`The board could not be drawn (${error.message}); the raw view:`} />`;
+    return children;
+  }
+}
+
+function Board({ ruleset, view, seats, step }) {
+  const [board, setBoard] = useState({ mod: null, error: null });
+  useEffect(() => {
+    let current = true;
+    loadBoard(ruleset).then(
+      (mod) => current && setBoard({ mod, error: null }),
+      (error) => current && setBoard({ mod: null, error }),
+    );
+    return () => { current = false; };
+  }, [ruleset]);
+
+  if (board.error) return html`<${RawView} view=${view} note="This game has no board drawing yet; the raw view:" />`;
+  if (!board.mod) return html`<${Loading} what="Loading the board" />`;
+  let drawn;
+  try {
+    drawn = board.mod.render(view, { seats, seat: null, step });
+  } catch (error) {
+    return html`<${RawView} view=${view} note=${`The board could not be drawn (${error.message}); the raw view:`} />`;
+  }
+  return html`<${BoardBoundary} key=${ruleset} view=${view}>${drawn}<//>`;
+}
+
+/** The final ranking, shown once the last step is reached. */
+function Outcome({ outcome, seats, summary }) {
+  const order = seats.map((name, seat) => seat)
+    .sort((a, b) => (outcome.ranks?.[a] ?? 99) - (outcome.ranks?.[b] ?? 99) || a - b);
+  return html`<section class="outcome" data-testid="outcome" aria-labelledby="outcome-h">
+    <h2 id="outcome-h">Outcome</h2>
+    ${outcome.summary && html`<p class="summary">${outcome.summary}</p>`}
+    <div class="table-wrap"><table>
+      <thead><tr><th scope="col" class="num">Rank</th><th scope="col">Seat</th>
+        <th scope="col">Player</th><th scope="col" class="num">Score</th></tr></thead>
+      <tbody>${order.map((seat) => {
+        const info = summary?.seats?.[seat];
+        const name = seats[seat];
+        const ejected = outcome.ejected?.[seat];
+        return html`<tr key=${seat}>
+          <td class="num">${outcome.ranks?.[seat] ?? '–'}</td>
+          <td>${seat}</td>
+          <td>${info && info.account_id != null ? html`<a href=${playerHref(name)}>${name}</a>` : name}
+            ${ejected && html` <span class="muted">(ejected: ${ejected})</span>`}</td>
+          <td class="num">${outcome.scores?.[seat] ?? '–'}</td>
+        </tr>`;
+      })}</tbody>
+    </table></div>
+  </section>`;
+}
+
+/** Is the key press meant for a form control rather than for the player? */
+function forControl(event) {
+  const tag = event.target?.tagName;
+  if (tag === 'INPUT' || tag === 'SELECT' || tag === 'TEXTAREA' || event.target?.isContentEditable) {
+    // The slider moves itself with the arrows; everything else belongs to the control.
+    return true;
+  }
+  // A focused button or link activates itself with Space / Enter.
+  return (tag === 'BUTTON' || tag === 'A') && (event.key === ' ' || event.key === 'Enter');
+}
+
+function Player({ replay, summary }) {
+  const steps = replay.steps;
+  const last = steps.length - 1;
+  const [index, setIndex] = useState(0);
+  const [playing, setPlaying] = useState(false);
+  const [speed, setSpeed] = useState(1);
+  const clamp = (i) => Math.max(0, Math.min(last, i));
+
+  // Manual moves pause playback: the viewer wants to look at that step.
+  const go = (i) => { setPlaying(false); setIndex(clamp(i)); };
+  const toggle = () => {
+    if (!playing && index >= last) setIndex(0); // play again from the start
+    setPlaying(!playing);
+  };
+
+  useEffect(() => {
+    if (!playing) return undefined;
+    if (index >= last) { setPlaying(false); return undefined; }
+    const timer = setTimeout(() => setIndex((i) => clamp(i + 1)), STEP_MS / speed);
+    return () => clearTimeout(timer);
+  }, [playing, index, speed, last]);
+
+  useEffect(() => {
+    const onKey = (event) => {
+      if (event.altKey || event.ctrlKey || event.metaKey || forControl(event)) return;
+      const moves = {
+        ArrowLeft: (i) => i - 1, ArrowRight: (i) => i + 1, Home: () => 0, End: () => last,
+      };
+      if (moves[event.key]) {
+        event.preventDefault();
+        setPlaying(false);
+        setIndex((i) => clamp(moves[event.key](i)));
+      } else if (event.key === ' ' || event.key === 'Spacebar') {
+        event.preventDefault(); // not a page scroll
+        toggle();
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [last, playing, index]); // re-bound so toggle() sees the current state
+
+  const step = steps[index];
+  const atEnd = index === last;
+  return html`<div class="player">
+    <div class="board" data-testid="board" id="board" aria-live="off">
+      <${Board} ruleset=${replay.ruleset} view=${step.view} seats=${replay.seats} step=${step.step} />
+    </div>
+
+    <div class="controls" role="group" aria-label="Replay controls">
+      <div class="buttons">
+        <button type="button" id="first" data-testid="first" onClick=${() => go(0)} disabled=${index === 0}
+          aria-label="First step" title="First step (Home)">|◀</button>
+        <button type="button" id="prev" data-testid="prev" onClick=${() => go(index - 1)} disabled=${index === 0}
+          aria-label="Previous step" title="Previous step (←)">◀</button>
+        <button type="button" id="play" data-testid="play" class="play" onClick=${toggle}
+          data-state=${playing ? 'playing' : 'paused'} aria-label=${playing ? 'Pause' : 'Play'}
+          title=${playing ? 'Pause (Space)' : 'Play (Space)'}>${playing ? '❚❚ Pause' : '▶ Play'}</button>
+        <button type="button" id="next" data-testid="next" onClick=${() => go(index + 1)} disabled=${atEnd}
+          aria-label="Next step" title="Next step (→)">▶</button>
+        <button type="button" id="last" data-testid="last" onClick=${() => go(last)} disabled=${atEnd}
+          aria-label="Last step" title="Last step (End)">▶|</button>
+      </div>
+      <span class="counter" id="step-counter" data-testid="step-counter"
+        aria-live=${playing ? 'off' : 'polite'}
+        data-step=${index} data-last=${last}>step ${index} / ${last}</span>
+      <input type="range" id="slider" data-testid="slider" class="slider" min="0" max=${last} step="1"
+        value=${index} aria-label="Step" aria-valuetext=${`step ${index} of ${last}`}
+        onInput=${(e) => go(Number(e.currentTarget.value))} />
+      <label class="speed">Speed
+        <select id="speed" data-testid="speed" value=${String(speed)}
+          onChange=${(e) => setSpeed(Number(e.currentTarget.value))}>
+          ${SPEEDS.map((s) => html`<option key=${s} value=${String(s)}>${s}×</option>`)}
+        </select>
+      </label>
+    </div>
+    <p class="muted keys">Keys: ← → step, Home / End, Space play or pause.</p>
+
+    ${atEnd && replay.outcome && html`<${Outcome} outcome=${replay.outcome} seats=${replay.seats} summary=${summary} />`}
+    ${atEnd && !replay.outcome && replay.status === 'running' && html`<p class="note">The match is still being played; this is its latest step.</p>`}
+  </div>`;
+}
+
+export function Replay({ id }) {
+  const replay = useApi(`/api/matches/${encodeURIComponent(id)}/replay`);
+  // The summary adds player links; the replay stands on its own if it fails.
+  const summary = useApi(`/api/matches/${encodeURIComponent(id)}`);
+  const rulesets = useApi('/api/rulesets');
+  const data = replay.data;
+  const game = data ? rulesetNames(rulesets.data)[data.ruleset] || data.ruleset : '';
+  useTitle(`Replay #${id}`);
+
+  if (replay.error) {
+    return html`<h1>Replay of match #${id}</h1>
+      <${ErrorBox} error=${replay.error} retry=${replay.error.status === 404 ? null : replay.reload}>
+        Could not load this replay.
+      <//>`;
+  }
+  if (!data) return html`<h1>Replay of match #${id}</h1><${Loading} what="Loading the replay" />`;
+
+  const seats = summary.data?.seats;
+  return html`<h1>${game} <span class="muted">· match #${id}</span></h1>
+    <p class="players">${data.seats.map((name, i) => html`${i > 0 ? ' vs ' : ''}${
+      seats?.[i]?.account_id != null ? html`<a href=${playerHref(name)}>${name}</a>` : html`<span>${name}</span>`}`)}
+      ${data.status === 'running' && html` <span class="badge">running</span>`}
+    </p>
+    <p class="links">
+      <a href=${`#/rules/${encodeURIComponent(data.ruleset)}`}>Rules</a>
+      ${data.status !== 'running' && html` · <a id="download" data-testid="download"
+        href=${`/api/matches/${encodeURIComponent(id)}/record`} download=${`arbiter-${data.ruleset}-${id}.json`}>Download record</a>`}
+    </p>
+    ${data.steps.length === 0
+      ? html`<p class="note">This replay has no steps.</p>`
+      : html`<${Player} key=${id} replay=${data} summary=${summary.data} />`}`;
+}
