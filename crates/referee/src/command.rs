@@ -2,9 +2,9 @@
 
 use arbiter_engine::Seat;
 use serde_json::Value;
-use tokio::sync::mpsc;
+use tokio::sync::{mpsc, oneshot};
 
-use crate::messages::ToSeat;
+use crate::messages::{LegalActions, ToSeat};
 
 /// Identifies one attachment of a seat, so a stale connection's detach cannot cut off
 /// the connection that replaced it.
@@ -31,5 +31,10 @@ pub(crate) enum Command {
     },
     Spectate {
         messages: mpsc::Sender<ToSeat>,
+    },
+    /// What the seat may answer now (nothing when it owes no decision).
+    Legal {
+        seat: Seat,
+        reply: oneshot::Sender<LegalActions>,
     },
 }

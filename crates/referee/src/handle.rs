@@ -9,7 +9,7 @@ use serde_json::Value;
 use tokio::sync::{mpsc, watch};
 
 use crate::command::{Command, ConnectionId};
-use crate::messages::ToSeat;
+use crate::messages::{LegalActions, ToSeat};
 use crate::status::{MatchStatus, PlayerKind};
 
 /// Messages buffered for one connection. A reader that falls this far behind is cut
@@ -120,6 +120,16 @@ impl MatchHandle {
         let (sender, messages) = mpsc::channel(CONNECTION_BUFFER);
         self.send(Command::Spectate { messages: sender }).await?;
         Ok(SpectatorConnection { messages })
+    }
+
+    /// The actions `seat` may answer now: for a page that lets a person click a move.
+    /// Empty when the seat owes no decision. Where the ruleset's move space is
+    /// combinatorial, `Game::legal` is a sample (each ruleset's rules page says which).
+    pub async fn legal(&self, seat: Seat) -> Result<LegalActions, SeatError> {
+        self.remote_seat(seat)?;
+        let (reply, answer) = tokio::sync::oneshot::channel();
+        self.send(Command::Legal { seat, reply }).await?;
+        answer.await.map_err(|_| SeatError::MatchOver)
     }
 
     /// The match now.

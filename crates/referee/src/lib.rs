@@ -51,7 +51,7 @@ mod task;
 
 pub use arbiter_engine::{IllegalAnswer, Policy};
 pub use handle::{MatchAborted, MatchHandle, SeatConnection, SeatError, SpectatorConnection};
-pub use messages::ToSeat;
+pub use messages::{LegalActions, ToSeat};
 pub use referee::{Referee, MIN_DEADLINE};
 pub use setup::{MatchSetup, Program, SeatKind, SeatSetup};
 pub use sink::{DiscardSink, MatchSink, PendingEvent, RecordEvent, Stored};

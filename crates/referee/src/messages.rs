@@ -46,3 +46,11 @@ pub enum ToSeat {
         headline: String,
     },
 }
+
+/// What a seat may answer at one step of the match.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct LegalActions {
+    /// Log entries so far: the `step` of the view and prompt these actions answer.
+    pub step: usize,
+    pub actions: Vec<Value>,
+}

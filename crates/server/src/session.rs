@@ -270,6 +270,7 @@ impl Session {
                 action,
             } => self.act(match_id, seat, action).await,
             ClientMessage::Resign { match_id, seat } => self.resign(match_id, seat).await,
+            ClientMessage::Legal { match_id } => self.legal(match_id).await,
             ClientMessage::Ping => {
                 self.send(ServerMessage::Pong);
                 Ok(())
@@ -386,5 +387,24 @@ impl Session {
             .resign(own)
             .await
             .map_err(|e| Refusal::new("match_over", e.to_string()))
+    }
+
+    /// The seat's legal actions now, from the referee (only the seat's own: the
+    /// account must hold it).
+    async fn legal(&mut self, match_id: Option<i64>) -> Reply {
+        let account = self.account()?.clone();
+        let (live, seat) = self.hub.matches.seat_for(account.id, match_id)?;
+        let legal = live
+            .handle
+            .legal(seat)
+            .await
+            .map_err(|e| Refusal::new("match_over", e.to_string()))?;
+        self.send(ServerMessage::Legal {
+            match_id: live.id,
+            seat,
+            step: legal.step,
+            actions: legal.actions,
+        });
+        Ok(())
     }
 }

@@ -26,7 +26,7 @@ use tokio::sync::{mpsc, watch};
 use tokio::time::{self, Instant};
 
 use crate::command::Command;
-use crate::messages::ToSeat;
+use crate::messages::{LegalActions, ToSeat};
 use crate::sink::{MatchSink, RecordEvent, Stored};
 use crate::status::{MatchStatus, Phase, PlayerKind, SeatStatus};
 use arbiter_engine::{IllegalAnswer, Policy};
@@ -202,6 +202,19 @@ impl MatchTask {
                 }
             }
             Command::Spectate { messages } => self.add_spectator(messages),
+            Command::Legal { seat, reply } => {
+                let owes = self.seats.get(seat).is_some_and(|slot| slot.owed.is_some());
+                let _ = reply.send(LegalActions {
+                    step: self.record.log.len(),
+                    // The seat's own moves, from the state it is playing: they tell it
+                    // nothing its view does not (its own hand, its own options).
+                    actions: if owes {
+                        self.state.legal(seat)
+                    } else {
+                        Vec::new()
+                    },
+                });
+            }
         }
     }
 

@@ -31,26 +31,45 @@ pub async fn board(State(app): State<AppState>, Path(file): Path<String>) -> Res
         .and_then(|id| app.hub.ruleset(id).ok())
         .and_then(|ruleset| ruleset.game.board_js());
     match board {
-        Some(source) => with_type("text/javascript; charset=utf-8", source.as_bytes()),
+        Some(source) => with_type("text/javascript; charset=utf-8", source),
         None => not_found(&format!("no board renderer at /boards/{file}")),
     }
 }
 
 fn asset_response(path: &str) -> Response {
+    if let Some(dir) = std::env::var_os(WEB_DIR) {
+        return from_disk(std::path::Path::new(&dir), path);
+    }
     match assets::ASSETS.iter().find(|(name, _)| *name == path) {
-        Some((name, bytes)) => with_type(content_type(name), bytes),
+        Some((name, bytes)) => with_type(content_type(name), *bytes),
         None => not_found(&format!("no page file {path:?}")),
     }
 }
 
-fn with_type(content_type: &'static str, bytes: &'static [u8]) -> Response {
+/// Set to the `web/` folder, pages are read from it on every request instead of from
+/// the copy built into the binary: edit a page, reload the browser.
+const WEB_DIR: &str = "ARBITER_WEB_DIR";
+
+fn from_disk(dir: &std::path::Path, path: &str) -> Response {
+    // Only plain relative names below the folder.
+    let safe = !path.is_empty()
+        && path
+            .split('/')
+            .all(|part| !part.is_empty() && part != ".." && part != "." && !part.contains('\\'));
+    match safe.then(|| std::fs::read(dir.join(path))) {
+        Some(Ok(bytes)) => with_type(content_type(path), bytes),
+        _ => not_found(&format!("no page file {path:?} in {WEB_DIR}")),
+    }
+}
+
+fn with_type(content_type: &'static str, bytes: impl Into<axum::body::Body>) -> Response {
     (
         [
             (header::CONTENT_TYPE, content_type),
             // Pages change with the binary: always ask, so an upgrade shows at once.
             (header::CACHE_CONTROL, "no-cache"),
         ],
-        bytes,
+        bytes.into(),
     )
         .into_response()
 }

@@ -93,6 +93,11 @@ pub enum ClientMessage {
         #[serde(default)]
         seat: Option<usize>,
     },
+    /// The actions your seat may answer now (for a page that shows moves to click).
+    Legal {
+        #[serde(rename = "match", default)]
+        match_id: Option<i64>,
+    },
     /// Liveness check; answered with `pong`.
     Ping,
 }
@@ -122,6 +127,7 @@ pub const CLIENT_TYPES: &[&str] = &[
     "unspectate",
     "act",
     "resign",
+    "legal",
     "ping",
 ];
 
@@ -284,6 +290,15 @@ pub enum ServerMessage {
     Unspectated {
         #[serde(rename = "match")]
         match_id: i64,
+    },
+    /// The actions a seat may answer at `step` (empty when it owes no decision). A
+    /// sample where the ruleset's moves are combinatorial (its rules page says so).
+    Legal {
+        #[serde(rename = "match")]
+        match_id: i64,
+        seat: usize,
+        step: usize,
+        actions: Vec<Value>,
     },
     Pong,
     /// A request was refused, or the connection is about to be closed.

@@ -1,0 +1,77 @@
+//! `legal`: a seat asks which actions it may answer now, as the web page does to show
+//! moves to click. For every ruleset a person plays a whole match against a house bot
+//! answering each prompt with an action from the list, and none is refused; only the
+//! seat's holder may ask.
+
+mod common;
+
+use common::*;
+use serde_json::json;
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_listed_action_is_accepted_until_the_match_ends_in_every_ruleset() {
+    let server = start(|_| {}).await;
+    for ruleset in arbiter_rulesets::all() {
+        let id = ruleset.id();
+        let name = format!("{id}-player");
+        let mut person = registered(&server.tcp, &name).await;
+        let started = match_against_a_bot(&mut person, id).await;
+        let match_id = started["match"].as_i64().expect("a match id");
+        let mut answered = 0;
+        loop {
+            let message = until(&mut person, 60, |m| {
+                matches!(
+                    m["type"].as_str(),
+                    Some("prompt" | "legal" | "rejected" | "outcome")
+                )
+            })
+            .await;
+            match message["type"].as_str() {
+                Some("prompt") => {
+                    person
+                        .send(&json!({"type": "legal", "match": match_id}))
+                        .await
+                        .expect("send");
+                }
+                Some("legal") => {
+                    assert_eq!(message["match"], match_id, "{message}");
+                    assert_eq!(message["seat"], 0, "{message}");
+                    // Empty when the decision was already answered (a sealed round).
+                    if let Some(action) = message["actions"].get(0) {
+                        person
+                            .send(&json!({"type": "act", "match": match_id, "action": action}))
+                            .await
+                            .expect("send");
+                        answered += 1;
+                    }
+                }
+                Some("rejected") => panic!("{id}: a listed action was refused: {message}"),
+                _ => break,
+            }
+        }
+        assert!(answered > 0, "{id}: the person never answered");
+        let stored = finished_match(&server.http, match_id).await;
+        assert_eq!(stored["status"], "finished", "{id}: {stored}");
+        assert!(
+            stored["seats"][0]["ejected"].is_null(),
+            "{id}: the person was ejected: {stored}"
+        );
+    }
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn only_the_seat_holder_may_ask_for_its_moves() {
+    let server = start(|_| {}).await;
+    let mut owner = registered(&server.tcp, "owner").await;
+    let started = match_against_a_bot(&mut owner, "nim").await;
+    let match_id = started["match"].as_i64().expect("a match id");
+    let mut other = registered(&server.tcp, "other").await;
+    other
+        .send(&json!({"type": "legal", "match": match_id}))
+        .await
+        .expect("send");
+    let refused = until(&mut other, 10, |m| m["type"] == "error").await;
+    assert_eq!(refused["code"], "not_seated", "{refused}");
+    server.stop().await;
+}
