@@ -1,6 +1,7 @@
 // Arbiter's browser front end: a hash router over the pages, so the server only ever
 // serves one HTML file. Routes: #/ lobby, #/rules/<id>, #/leaderboards,
-// #/leaderboard/<id>, #/player/<name>, #/replay/<match>, #/watch/<match>.
+// #/leaderboard/<id>, #/player/<name>, #/replay/<match>, #/watch/<match>,
+// #/match/<match> (your seat), #/play/<ruleset>/<bot>, #/account?next=<path>.
 import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { html } from './lib/html.js';
@@ -10,14 +11,9 @@ import { Rules } from './pages/rules.js';
 import { Leaderboard, Leaderboards } from './pages/leaderboard.js';
 import { Player } from './pages/player.js';
 import { Replay } from './pages/replay.js';
-
-function Watch({ id }) {
-  useTitle(`Match #${id}`);
-  return html`<h1>Watch match #${id}</h1>
-    <p class="note">Watching a match live is coming soon. Until then, its <a
-      href=${`#/replay/${encodeURIComponent(id)}`}>replay</a> shows the steps played so far,
-      and the whole game once it has ended.</p>`;
-}
+import { Watch } from './pages/watch.js';
+import { Match, Play } from './pages/match.js';
+import { Account, AccountBar } from './pages/account.js';
 
 function NotFound({ path }) {
   useTitle('Not found');
@@ -25,7 +21,8 @@ function NotFound({ path }) {
     <p>There is no page at <code>#${path}</code>. <a href="#/">Back to the lobby</a>.</p>`;
 }
 
-// [pattern, page, nav section]; captured groups are URI-decoded into the page's prop.
+// [pattern, page, nav section]; captured groups are URI-decoded into the page's props,
+// followed by the query (`?a=b` after the path) as URLSearchParams.
 const ROUTES = [
   [/^\/$/, () => html`<${Lobby} />`, 'lobby'],
   [/^\/rules\/([^/]+)$/, (id) => html`<${Rules} id=${id} />`, 'lobby'],
@@ -34,6 +31,9 @@ const ROUTES = [
   [/^\/player\/([^/]+)$/, (name) => html`<${Player} name=${name} />`, null],
   [/^\/replay\/(\d+)$/, (id) => html`<${Replay} id=${id} />`, 'lobby'],
   [/^\/watch\/(\d+)$/, (id) => html`<${Watch} id=${id} />`, 'lobby'],
+  [/^\/match\/(\d+)$/, (id) => html`<${Match} id=${id} />`, 'lobby'],
+  [/^\/play\/([^/]+)\/([^/]+)$/, (ruleset, bot) => html`<${Play} ruleset=${ruleset} bot=${bot} />`, 'lobby'],
+  [/^\/account$/, (query) => html`<${Account} query=${query} />`, 'account'],
 ];
 
 function currentPath() {
@@ -44,10 +44,12 @@ function decode(part) {
   try { return decodeURIComponent(part); } catch { return part; }
 }
 
-function route(path) {
+function route(full) {
+  const [path, search = ''] = full.split(/\?(.*)/s);
+  const query = new URLSearchParams(search);
   for (const [pattern, page, section] of ROUTES) {
     const m = pattern.exec(path);
-    if (m) return { page: page(...m.slice(1).map(decode)), section };
+    if (m) return { page: page(...m.slice(1).map(decode), query), section };
   }
   return { page: html`<${NotFound} path=${path} />`, section: null };
 }
@@ -77,3 +79,5 @@ function App() {
 }
 
 render(html`<${App} />`, document.getElementById('app'));
+// The header's account corner is its own root: index.html draws the header before this runs.
+render(html`<${AccountBar} />`, document.getElementById('account'));

@@ -1,7 +1,12 @@
-// The lobby: every game, the matches being played now, and the latest finished ones.
+// The lobby: every game (with a match against a house bot a click away), the matches
+// being played now, and the latest finished ones.
+import { useState } from 'preact/hooks';
 import { html } from '../lib/html.js';
 import { useApi } from '../lib/api.js';
+import { connectionState, whenReady } from '../lib/connection.js';
+import { playBot } from '../lib/live.js';
 import { ErrorBox, Loading, MatchList, rulesetNames, useTitle } from '../lib/ui.js';
+import { accountHref } from './account.js';
 
 const LIVE_EVERY_MS = 4000;
 const RECENT_LIMIT = 20;
@@ -10,13 +15,49 @@ function seatsText([min, max]) {
   return min === max ? `${min} players` : `${min}–${max} players`;
 }
 
+/** Pick a bot, press Play: a table with that bot, started, and off to the match page. */
+function PlayBot({ ruleset }) {
+  const bots = ruleset.bots || [];
+  const [bot, setBot] = useState(bots.includes('random') ? 'random' : bots[0]);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState(null);
+  if (bots.length === 0) return null;
+  const play = async () => {
+    setError(null);
+    if (!connectionState().name) {
+      // Guests sign in first and come back to #/play, which starts this very match.
+      location.hash = accountHref(`/play/${encodeURIComponent(ruleset.id)}/${encodeURIComponent(bot)}`);
+      return;
+    }
+    setBusy(true);
+    try {
+      await whenReady();
+      const started = await playBot(ruleset.id, bot);
+      location.hash = `#/match/${started.match}`;
+    } catch (e) {
+      setError(e.message);
+      setBusy(false);
+    }
+  };
+  const selectId = `bot-${ruleset.id}`;
+  return html`<div class="play-bot" data-testid=${`play-${ruleset.id}`}>
+    <label for=${selectId}>Play vs bot</label>
+    <select id=${selectId} data-testid="bot" value=${bot} onChange=${(e) => setBot(e.currentTarget.value)}>
+      ${bots.map((b) => html`<option key=${b} value=${b}>${b}</option>`)}
+    </select>
+    <button type="button" class="primary" data-testid="play-now" onClick=${play} disabled=${busy}>
+      ${busy ? 'Starting…' : 'Play now'}</button>
+    ${error && html`<p class="form-error" role="alert">${error}</p>`}
+  </div>`;
+}
+
 function RulesetCard({ ruleset }) {
   const id = encodeURIComponent(ruleset.id);
   return html`<article class="card">
     <h3>${ruleset.name}</h3>
     <p class="muted"><code>${ruleset.id}</code> · ${seatsText(ruleset.seats)}
       ${ruleset.deadline_ms ? ` · ${ruleset.deadline_ms / 1000} s per move` : ''}</p>
-    ${ruleset.bots && ruleset.bots.length > 0 && html`<p>Bots: ${ruleset.bots.join(', ')}</p>`}
+    <${PlayBot} ruleset=${ruleset} />
     <p class="links">
       <a class="button" href=${`#/rules/${id}`}>Rules</a>
       <a class="button" href=${`#/leaderboard/${id}`}>Leaderboard</a>

@@ -1,67 +1,13 @@
 // The replay player: every step's spectator view, drawn by the game's own board module
 // (/boards/<ruleset>.js) when it has one, else shown as JSON.
-import { Component } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { html } from '../lib/html.js';
 import { useApi } from '../lib/api.js';
 import { ErrorBox, Loading, playerHref, rulesetNames, useTitle } from '../lib/ui.js';
+import { Board } from '../lib/board.js';
 
 const STEP_MS = 700; // time per step at 1×
 const SPEEDS = [0.5, 1, 2, 4];
-
-// One import per ruleset per page load; a failed import stays failed (the server has
-// no board for that game) rather than being retried every step.
-const boards = new Map();
-function loadBoard(ruleset) {
-  if (!boards.has(ruleset)) {
-    boards.set(ruleset, import(`/boards/${encodeURIComponent(ruleset)}.js`).then((mod) => {
-      if (typeof mod.render !== 'function') throw new Error('the board module has no render()');
-      return mod;
-    }));
-  }
-  return boards.get(ruleset);
-}
-
-function RawView({ view, note }) {
-  return html`<div class="raw-view">
-    ${note && html`<p class="note">${note}</p>`}
-    <pre>${JSON.stringify(view, null, 2)}</pre>
-  </div>`;
-}
-
-/** Catches a board that throws while Preact renders it, and falls back to JSON. */
-class BoardBoundary extends Component {
-  componentDidCatch(error) {
-    this.setState({ error });
-  }
-
-  render({ view, children }, { error }) {
-    if (error) return html`<${RawView} view=${view} note=${`The board could not be drawn (${error.message}); the raw view:`} />`;
-    return children;
-  }
-}
-
-function Board({ ruleset, view, seats, step }) {
-  const [board, setBoard] = useState({ mod: null, error: null });
-  useEffect(() => {
-    let current = true;
-    loadBoard(ruleset).then(
-      (mod) => current && setBoard({ mod, error: null }),
-      (error) => current && setBoard({ mod: null, error }),
-    );
-    return () => { current = false; };
-  }, [ruleset]);
-
-  if (board.error) return html`<${RawView} view=${view} note="This game has no board drawing yet; the raw view:" />`;
-  if (!board.mod) return html`<${Loading} what="Loading the board" />`;
-  let drawn;
-  try {
-    drawn = board.mod.render(view, { seats, seat: null, step });
-  } catch (error) {
-    return html`<${RawView} view=${view} note=${`The board could not be drawn (${error.message}); the raw view:`} />`;
-  }
-  return html`<${BoardBoundary} key=${ruleset} view=${view}>${drawn}<//>`;
-}
 
 /** The final ranking, shown once the last step is reached. */
 function Outcome({ outcome, seats, summary }) {

@@ -76,6 +76,15 @@ try {
   await page.screenshot({ path: path.join(shots, 'lobby-phone.png'), fullPage: true });
   console.log('ok phone');
 
+  // Play: a person registers, plays each ruleset to the end against a house bot by
+  // clicking listed moves, and sees the result; a guest in another browser watches.
+  await page.setViewportSize({ width: 1100, height: 800 });
+  await register(page, `web${Date.now() % 100000}`);
+  for (const [ruleset] of matches) {
+    await playAgainstABot(page, ruleset);
+    console.log(`ok play ${ruleset}`);
+  }
+
   check(errors.length === 0, `no errors in the page:\n${errors.join('\n')}`);
 } finally {
   await browser.close();
@@ -112,3 +121,67 @@ async function replay(page, ruleset, id) {
   // At the end the result shows, with the stored summary.
   await page.getByTestId('outcome').filter({ hasText: stored.outcome.summary }).waitFor();
 }
+
+/// Register `name` from the account page; the header then shows it.
+async function register(page, name) {
+  await page.goto(`${base}/#/account`);
+  await page.getByTestId('account-name').fill(name);
+  await page.getByTestId('account-password').fill(`pw-${name}-secret`);
+  await page.getByTestId('register').click();
+  await page.getByTestId('account-name-shown').filter({ hasText: name }).waitFor();
+}
+
+/// From the lobby, "Play now" against the `random` bot; click the first listed move at
+/// every turn until the result shows. Meanwhile a guest watches the match live and must
+/// see it move and end.
+async function playAgainstABot(page, ruleset) {
+  // By link, not by reload: a reload would open a new connection, signed out.
+  await page.evaluate(() => { location.hash = '#/'; });
+  const play = page.getByTestId(`play-${ruleset}`);
+  await play.getByTestId('bot').selectOption('random');
+  await play.getByTestId('play-now').click();
+  // A hash route: no page load to wait for.
+  await page.waitForFunction(() => /^#\/match\/\d+/.test(location.hash));
+  const id = page.url().match(/#\/match\/(\d+)/)[1];
+
+  const guest = await browser.newContext();
+  const watcher = await guest.newPage({ viewport: { width: 900, height: 800 } });
+  watcher.on('pageerror', (e) => errors.push(`watcher page error: ${e.message}`));
+  await watcher.goto(`${base}/#/watch/${id}`);
+  const watched = watcher.getByTestId('step-counter');
+  await watched.waitFor();
+  const firstSeen = stepOf(await watched.innerText());
+
+  let clicks = 0;
+  const result = page.getByTestId('result');
+  while (!(await result.isVisible())) {
+    const move = page.getByTestId('move').first();
+    try {
+      await move.waitFor({ timeout: 5000 });
+    } catch {
+      continue; // the bot is thinking, or the match just ended: look again
+    }
+    if (clicks === 0) {
+      await page.screenshot({ path: path.join(shots, `play-${ruleset}.png`), fullPage: true });
+    }
+    await move.click().catch(() => {}); // the list may re-render under the click
+    clicks += 1;
+  }
+  check(clicks > 0, `${ruleset}: the person clicked no move`);
+  await page.getByTestId('headline').waitFor();
+
+  // The watcher saw the match move and end.
+  await watcher.getByTestId('result').waitFor();
+  const lastSeen = stepOf(await watched.innerText());
+  check(lastSeen > firstSeen, `${ruleset}: the watcher saw step ${firstSeen} then ${lastSeen}`);
+  if (ruleset === 'tae') {
+    await watcher.screenshot({ path: path.join(shots, 'watch-tae.png'), fullPage: true });
+  }
+  await guest.close();
+}
+
+function stepOf(text) {
+  const found = text.match(/(\d+)/);
+  return found ? Number(found[1]) : -1;
+}
+

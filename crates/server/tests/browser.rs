@@ -1,8 +1,10 @@
 //! The web pages in a real browser: headless Chromium (Debian's `chromium`) driven by
 //! Playwright (`playwright-core` from npm, pinned in `web/tests/package-lock.json`).
 //! The server runs here with a finished match of every ruleset; `web/tests/pages.mjs`
-//! opens the pages as a person would, checks what they show, and writes screenshots to
-//! `docs/screenshots/`.
+//! opens the pages as a person would (lobby, rules, every replay, leaderboard, player
+//! page; then registers and plays every ruleset to the end against a house bot by
+//! clicking listed moves while a guest watches live), checks what they show, and writes
+//! screenshots to `docs/screenshots/`.
 //!
 //! So that the README's one test command is all the set-up, the test installs what it
 //! lacks: the npm packages (`npm ci`), and Chromium through `apt-get` when it runs as
@@ -73,7 +75,7 @@ async fn finished(server: &TestServer, ruleset: &str) -> i64 {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn the_pages_show_the_lobby_a_replay_a_leaderboard_and_a_player() {
+async fn a_person_browses_replays_and_plays_every_ruleset_while_a_guest_watches() {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
     let tests = root.join("web/tests");
     tokio::task::spawn_blocking({

@@ -1,7 +1,8 @@
 //! `legal`: a seat asks which actions it may answer now, as the web page does to show
 //! moves to click. For every ruleset a person plays a whole match against a house bot
-//! answering each prompt with an action from the list, and none is refused; only the
-//! seat's holder may ask.
+//! answering each prompt with an action from the list, and none is refused unless the
+//! match moved on in between (Space Crack's turns are concurrent: the bot may take the
+//! ship first); only the seat's holder may ask.
 
 mod common;
 
@@ -18,15 +19,18 @@ async fn every_listed_action_is_accepted_until_the_match_ends_in_every_ruleset()
         let started = match_against_a_bot(&mut person, id).await;
         let match_id = started["match"].as_i64().expect("a match id");
         let mut answered = 0;
+        // The step of the newest view, and of the list the last answer came from.
+        let (mut seen, mut listed) = (0, 0);
         loop {
             let message = until(&mut person, 60, |m| {
                 matches!(
                     m["type"].as_str(),
-                    Some("prompt" | "legal" | "rejected" | "outcome")
+                    Some("view" | "prompt" | "legal" | "rejected" | "outcome")
                 )
             })
             .await;
             match message["type"].as_str() {
+                Some("view") => seen = message["step"].as_u64().expect("a step"),
                 Some("prompt") => {
                     person
                         .send(&json!({"type": "legal", "match": match_id}))
@@ -37,6 +41,7 @@ async fn every_listed_action_is_accepted_until_the_match_ends_in_every_ruleset()
                     assert_eq!(message["match"], match_id, "{message}");
                     assert_eq!(message["seat"], 0, "{message}");
                     // Empty when the decision was already answered (a sealed round).
+                    listed = message["step"].as_u64().expect("a step");
                     if let Some(action) = message["actions"].get(0) {
                         person
                             .send(&json!({"type": "act", "match": match_id, "action": action}))
@@ -45,7 +50,17 @@ async fn every_listed_action_is_accepted_until_the_match_ends_in_every_ruleset()
                         answered += 1;
                     }
                 }
-                Some("rejected") => panic!("{id}: a listed action was refused: {message}"),
+                Some("rejected") => {
+                    assert!(
+                        seen > listed,
+                        "{id}: a listed action was refused at the step it was listed for: {message}"
+                    );
+                    // Stale: ask again, as the page does.
+                    person
+                        .send(&json!({"type": "legal", "match": match_id}))
+                        .await
+                        .expect("send");
+                }
                 _ => break,
             }
         }

@@ -373,6 +373,7 @@ mod tests {
             ),
             (r#"{"type":"act","action":"nop"}"#, "act"),
             (r#"{"type":"resign"}"#, "resign"),
+            (r#"{"type":"legal","match":9}"#, "legal"),
             (r#"{"type":"ping"}"#, "ping"),
         ];
         assert_eq!(cases.len(), CLIENT_TYPES.len() + 1);

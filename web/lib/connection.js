@@ -1,0 +1,210 @@
+// The page's one WebSocket to the server's native protocol (docs/protocol.md): a bus
+// that hands each message to the subscribers of its type, `send`, `request`, and the
+// account the connection is logged in as. A dropped socket is reopened after a short
+// delay and logged in again, so a closed laptop lid does not cost anyone a seat.
+import { useEffect, useState } from 'preact/hooks';
+
+const PING_MS = 20000; // the server closes a WebSocket silent for 60 s
+const REQUEST_MS = 20000;
+const RETRY_MS = [500, 1000, 2000, 5000, 10000];
+const NAME_KEY = 'arbiter.account'; // only the name: the password never leaves memory
+
+const subscribers = new Map(); // type → Set<fn>; '*' gets every message
+const pending = []; // requests sent and not yet answered, oldest first
+let queue = []; // messages held until the connection is ready
+let socket = null;
+let ready = false; // welcomed, and logged in again if we had been
+let retries = 0;
+let credentials = null; // {name, password}, for logging in again after a reconnect
+let state = { status: 'connecting', name: null, resumed: [] };
+const stateListeners = new Set();
+
+function setState(change) {
+  state = { ...state, ...change };
+  for (const fn of stateListeners) fn(state);
+}
+
+/** Call `fn(message)` for every message of `type` ('*' for all); returns the unsubscribe. */
+export function on(type, fn) {
+  if (!subscribers.has(type)) subscribers.set(type, new Set());
+  subscribers.get(type).add(fn);
+  return () => subscribers.get(type).delete(fn);
+}
+
+function emit(message) {
+  for (const key of [message.type, '*']) {
+    for (const fn of [...(subscribers.get(key) || [])]) {
+      try { fn(message); } catch (e) { console.error(e); }
+    }
+  }
+}
+
+function transmit(message) {
+  socket.send(JSON.stringify(message));
+}
+
+/** Send now if the connection is ready, else as soon as it is (after a reconnect too). */
+export function send(message) {
+  if (ready) transmit(message);
+  else queue.push({ message });
+}
+
+/**
+ * Send `message` and resolve with the next `replyType` message (optionally one that
+ * `accept` likes), or reject on `error`. The server answers a connection's requests in
+ * order, so an error belongs to the oldest request still waiting.
+ */
+export function request(message, replyType, { accept = () => true, timeout = REQUEST_MS, now = false } = {}) {
+  return new Promise((resolve, reject) => {
+    const entry = { replyType, accept, resolve, reject, timer: null };
+    entry.timer = setTimeout(() => {
+      drop(entry);
+      reject(new Error('The server did not answer in time.'));
+    }, timeout);
+    const go = () => { pending.push(entry); transmit(message); };
+    if (ready || (now && socket?.readyState === WebSocket.OPEN)) go();
+    else queue.push({ message, entry, go });
+  });
+}
+
+function drop(entry) {
+  clearTimeout(entry.timer);
+  const i = pending.indexOf(entry);
+  if (i >= 0) pending.splice(i, 1);
+  queue = queue.filter((q) => q.entry !== entry);
+}
+
+/** Settle the request this message answers; true when it was one. */
+function settle(message) {
+  if (message.type === 'error') {
+    const entry = pending[0];
+    if (!entry) return false;
+    drop(entry);
+    const error = new Error(message.message || message.code);
+    error.code = message.code;
+    entry.reject(error);
+    return true;
+  }
+  const entry = pending.find((p) => p.replyType === message.type && p.accept(message));
+  if (!entry) return false;
+  drop(entry);
+  entry.resolve(message);
+  return true;
+}
+
+function becomeReady() {
+  ready = true;
+  retries = 0;
+  const held = queue;
+  queue = [];
+  for (const q of held) {
+    if (q.go) q.go();
+    else transmit(q.message);
+  }
+  setState({ status: 'open' });
+}
+
+async function onWelcome() {
+  if (!credentials) {
+    becomeReady();
+    return;
+  }
+  try {
+    const reply = await request({ type: 'login', ...credentials }, 'logged_in', { now: true });
+    setState({ name: reply.name, resumed: reply.resumed || [] });
+  } catch (e) {
+    // Lost again mid-login: the next reconnect tries again.
+    if (!e.code) return;
+    // Refused (throttled, say): carry on as a guest rather than retrying forever.
+    credentials = null;
+    setState({ name: null, resumed: [], notice: `Could not log in again: ${e.message}` });
+  }
+  becomeReady();
+}
+
+function connect() {
+  const url = `${location.protocol === 'https:' ? 'wss:' : 'ws:'}//${location.host}/ws`;
+  const ws = new WebSocket(url);
+  socket = ws;
+  ready = false;
+  setState({ status: 'connecting' });
+  ws.onmessage = (event) => {
+    let message;
+    try { message = JSON.parse(event.data); } catch { return; }
+    if (message.type === 'welcome') onWelcome();
+    // An error nobody waits for (a refused `act`, say) is marked for the pages.
+    const answered = settle(message);
+    emit(message.type === 'error' && !answered ? { ...message, unclaimed: true } : message);
+  };
+  ws.onclose = () => {
+    if (socket !== ws) return; // replaced on purpose (log out)
+    ready = false;
+    for (const entry of [...pending]) {
+      drop(entry);
+      entry.reject(new Error('The connection to the server was lost.'));
+    }
+    setState({ status: 'offline' });
+    const delay = RETRY_MS[Math.min(retries, RETRY_MS.length - 1)];
+    retries += 1;
+    setTimeout(connect, delay);
+  };
+}
+
+/** Log in (or register, which also logs in) and keep the password for reconnects. */
+export async function logIn(name, password, { register = false } = {}) {
+  const reply = register
+    ? await request({ type: 'register', name, password }, 'registered')
+    : await request({ type: 'login', name, password }, 'logged_in');
+  credentials = { name, password };
+  try { localStorage.setItem(NAME_KEY, reply.name); } catch { /* private mode */ }
+  setState({ name: reply.name, resumed: reply.resumed || [], notice: null });
+  return reply;
+}
+
+/** The protocol has no log-out message: drop the password and start over as a guest. */
+export function logOut() {
+  credentials = null;
+  setState({ name: null, resumed: [], notice: null });
+  const old = socket;
+  for (const entry of [...pending]) {
+    drop(entry);
+    entry.reject(new Error('Logged out.'));
+  }
+  connect();
+  old.onclose = null;
+  old.close();
+}
+
+/** The name last used on this browser, to fill in the form. */
+export function rememberedName() {
+  try { return localStorage.getItem(NAME_KEY) || ''; } catch { return ''; }
+}
+
+export function connectionState() {
+  return state;
+}
+
+/** {status: 'connecting'|'open'|'offline', name (null for a guest), resumed, notice}. */
+export function useConnection() {
+  const [current, setCurrent] = useState(state);
+  useEffect(() => {
+    stateListeners.add(setCurrent);
+    setCurrent(state);
+    return () => stateListeners.delete(setCurrent);
+  }, []);
+  return current;
+}
+
+/** Resolves once the connection is ready (welcomed and logged in again if it was). */
+export function whenReady() {
+  if (ready) return Promise.resolve(state);
+  return new Promise((resolve) => {
+    const check = (s) => {
+      if (s.status === 'open') { stateListeners.delete(check); resolve(s); }
+    };
+    stateListeners.add(check);
+  });
+}
+
+setInterval(() => { if (ready) transmit({ type: 'ping' }); }, PING_MS);
+connect();
