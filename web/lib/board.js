@@ -37,7 +37,8 @@ class BoardBoundary extends Component {
   }
 }
 
-export function Board({ ruleset, view, seats, step, seat = null }) {
+/** The ruleset's board module once loaded: `{ mod, error }` (both null while loading). */
+export function useBoardModule(ruleset) {
   const [board, setBoard] = useState({ mod: null, error: null });
   useEffect(() => {
     let current = true;
@@ -47,6 +48,11 @@ export function Board({ ruleset, view, seats, step, seat = null }) {
     );
     return () => { current = false; };
   }, [ruleset]);
+  return board;
+}
+
+export function Board({ ruleset, view, seats, step, seat = null }) {
+  const board = useBoardModule(ruleset);
 
   if (board.error) return html`<${RawView} view=${view} note="This game has no board drawing yet; the raw view:" />`;
   if (!board.mod) return html`<${Loading} what="Loading the board" />`;

@@ -1,6 +1,7 @@
 // Readable labels for the actions a seat may send, so a move list reads "Take 2 from
-// heap 3" rather than JSON. Games without a labeller here get the generic one, which
-// turns keys and snake_case into words; the button's title always has the exact JSON.
+// heap 3" rather than JSON. A ruleset words its own moves in its board module
+// (`export function label(action)`); others get the generic labeller, which turns keys
+// and snake_case into words. The button's title always has the exact JSON.
 
 const words = (s) => String(s).replace(/_/g, ' ');
 const capital = (s) => s.charAt(0).toUpperCase() + s.slice(1);
@@ -25,39 +26,12 @@ function generic(value) {
   return 'kind' in value ? `${generic(value.kind)} ${rest}`.trim() : rest;
 }
 
-// Heaps are numbered from 1 on the board, from 0 in the JSON.
-const take = (t) => `${t.count} from heap ${t.heap + 1}`;
-
-const LABELS = {
-  nim(a) {
-    if (a.take) return `Take ${take(a.take)}`;
-    if (Array.isArray(a.double)) return `Double: take ${a.double.map(take).join(' and ')}`;
-    return null;
-  },
-  spacegoo(a) {
-    if (a === 'nop' || (a && 'nop' in a)) return 'Wait this round (nop)';
-    const s = a.send;
-    if (s) return `Send ${(s.ships || []).join('/')} ships from planet ${s.origin} to planet ${s.target}`;
-    return null;
-  },
-  qgame(a) {
-    if (a === 'pass') return 'Pass';
-    if (a === 'replace') return 'Replace your hand';
-    if (Array.isArray(a)) {
-      return `Place ${a.map((p) => `${p['1tile']?.color} ${p['1tile']?.shape} at (${p.coordinate?.row}, ${p.coordinate?.column})`).join(', ')}`;
-    }
-    return null;
-  },
-  spacecrack(a) {
-    if (a.type === 'move_ship') return `Move ship ${a.ship} to planet ${a.planet}`;
-    if (a.type === 'build_ship') return `Build a ship on planet ${a.planet}`;
-    return null;
-  },
-};
-
-/** A short label for `action` in `ruleset`. */
-export function moveLabel(ruleset, action) {
+/**
+ * A short label for `action`: the ruleset's own wording when its board module exports
+ * `label(action)` (it lives in the ruleset's folder, with the board), else the generic.
+ */
+export function moveLabel(board, action) {
   let label = null;
-  try { label = LABELS[ruleset]?.(action); } catch { label = null; }
+  try { label = board?.label?.(action) ?? null; } catch { label = null; }
   return capital(label || generic(action) || JSON.stringify(action));
 }

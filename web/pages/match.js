@@ -4,7 +4,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { html } from '../lib/html.js';
 import { useApi } from '../lib/api.js';
-import { Board } from '../lib/board.js';
+import { Board, useBoardModule } from '../lib/board.js';
 import { useConnection, whenReady } from '../lib/connection.js';
 import { act, playBot, resign, useMatch } from '../lib/live.js';
 import { Events, Players, Result, clockText, seatToMove, useNow } from '../lib/matchbits.js';
@@ -47,12 +47,14 @@ function TurnLine({ state }) {
 function MoveList({ state }) {
   const [filter, setFilter] = useState('');
   const [all, setAll] = useState(false);
+  // The ruleset words its own moves, beside its board.
+  const { mod: board } = useBoardModule(state.ruleset);
   const { legal, prompt, sent } = state;
   if (!prompt || sent != null) return null;
   if (!legal) return html`<${Loading} what="Loading your moves" />`;
   if (legal.actions.length === 0) return html`<p class="note">Nothing to answer right now.</p>`;
 
-  const labelled = legal.actions.map((action) => ({ action, label: moveLabel(state.ruleset, action) }));
+  const labelled = legal.actions.map((action) => ({ action, label: moveLabel(board, action) }));
   const needle = filter.trim().toLowerCase();
   const matching = needle ? labelled.filter((m) => m.label.toLowerCase().includes(needle)) : labelled;
   const shown = all ? matching : matching.slice(0, SHOWN_MOVES);

@@ -6,13 +6,12 @@
 //        ejected: [null|reason...], next: seat, winner: seat|null}
 import { h } from 'preact';
 import htm from 'htm';
+import { seatMark } from '/web/lib/seats.js';
 
 const html = htm.bind(h);
 
-// Okabe–Ito colours, each seat also with its own shape and number, so nothing relies
-// on colour alone. Seats are numbered from 0, as the server's summaries do.
-const SEAT_COLOURS = ['#E69F00', '#56B4E9', '#009E73', '#CC79A7'];
-const SHAPES = ['circle', 'square', 'triangle', 'diamond'];
+// Seats are numbered from 0, as the server's summaries do; each has the shared
+// colour, shape and number (web/lib/seats.js), so nothing relies on colour alone.
 const CARD_TEXT = {
   hidden: 'card hidden',
   plain: 'plain card',
@@ -25,22 +24,6 @@ const PER_ROW = 14; // stones per line before a heap wraps
 const STONE = 24; // spacing between stones
 const ROW_H = 30;
 const SEAT_H = 34;
-
-/** A seat's marker: a filled shape centred on (x, y). */
-function marker(seat, x, y, r = 9) {
-  const fill = SEAT_COLOURS[seat % SEAT_COLOURS.length];
-  const common = { fill, stroke: '#222', 'stroke-width': 1.2 };
-  switch (SHAPES[seat % SHAPES.length]) {
-    case 'square':
-      return h('rect', { ...common, x: x - r * 0.85, y: y - r * 0.85, width: r * 1.7, height: r * 1.7 });
-    case 'triangle':
-      return h('polygon', { ...common, points: `${x},${y - r} ${x + r},${y + r * 0.8} ${x - r},${y + r * 0.8}` });
-    case 'diamond':
-      return h('polygon', { ...common, points: `${x},${y - r} ${x + r},${y} ${x},${y + r} ${x - r},${y}` });
-    default:
-      return h('circle', { ...common, cx: x, cy: y, r });
-  }
-}
 
 /** The card as a small labelled rectangle: "?" hidden, "×1" plain, "×2" double, struck when spent. */
 function card(state, x, y) {
@@ -101,7 +84,7 @@ export function render(view, ctx = {}) {
         fill="#fff4d6" stroke="#E69F00" />`}
       ${over && view.winner === s && html`<rect x="2" y=${cy - 15} width=${W - 4} height="30" rx="4"
         fill="#e3f4ec" stroke="#009E73" />`}
-      ${marker(s, 18, cy)}
+      ${seatMark(s, 18, cy, 9)}
       <text x="34" y=${cy + 5} font-size="14" text-decoration=${ejected[s] ? 'line-through' : null}>
         seat ${s} · ${shorten(nameOf(s), 13)}</text>
       ${card(cards[s] ?? 'hidden', 212, cy)}
@@ -128,4 +111,14 @@ export function render(view, ctx = {}) {
     <line x1="6" x2=${W - 6} y1=${seatsTop - 8} y2=${seatsTop - 8} stroke="#ccc" />
     ${seatRows}
   </svg>`;
+}
+
+// Heaps are numbered from 1 on the board, from 0 in the JSON.
+const take = (t) => `${t.count} from heap ${t.heap + 1}`;
+
+/** The move list's wording for an action (the page falls back to a generic one). */
+export function label(a) {
+  if (a.take) return `Take ${take(a.take)}`;
+  if (Array.isArray(a.double)) return `Double: take ${a.double.map(take).join(' and ')}`;
+  return null;
 }

@@ -2,12 +2,10 @@
 // and the viewer's own hand when the view carries it (see RULES.md, "The view").
 import { h } from 'preact';
 import htm from 'htm';
+import { FONT, pts, seatMark } from '/web/lib/seats.js';
+
 const html = htm.bind(h);
 
-// Okabe–Ito for seats, each also with its own marker shape and number.
-const SEAT_COLOURS = ['#E69F00', '#56B4E9', '#009E73', '#CC79A7', '#0072B2', '#D55E00'];
-const SEAT_INK = ['#000', '#000', '#000', '#000', '#fff', '#000'];
-const FONT = 'system-ui, -apple-system, Segoe UI, sans-serif';
 
 // Tile colours, each with a pale tint for the cell and a letter so that
 // red/green/orange are never told apart by hue alone.
@@ -21,7 +19,6 @@ const TILE = {
 };
 const C = 10; // cell size in viewBox units
 
-const pts = (list) => list.map(([x, y]) => `${x.toFixed(2)},${y.toFixed(2)}`).join(' ');
 
 // A star with n points: alternating outer and inner radii.
 function starPoints(cx, cy, n, ro, ri) {
@@ -73,23 +70,6 @@ function tile(t, x, y, s) {
     ${shape(t.shape, x + s / 2, y + s * 0.53, s * 0.33, ink)}
     <text x=${x + s * 0.1} y=${y + s * 0.24} font-size=${s * 0.2} font-weight="bold" fill="#222"
       font-family=${FONT}>${letter}</text>
-  </g>`;
-}
-
-// Seat marker: colour plus a shape per seat plus the seat number.
-function seatMark(seat, cx, cy, r) {
-  const fill = SEAT_COLOURS[seat % SEAT_COLOURS.length];
-  const st = { fill, stroke: '#222', 'stroke-width': r * 0.12 };
-  const shapes = [
-    html`<circle cx=${cx} cy=${cy} r=${r} ...${st} />`,
-    html`<rect x=${cx - r * 0.9} y=${cy - r * 0.9} width=${r * 1.8} height=${r * 1.8} ...${st} />`,
-    html`<polygon points=${pts([[cx, cy - r * 1.15], [cx + r * 1.1, cy + r * 0.8], [cx - r * 1.1, cy + r * 0.8]])} ...${st} />`,
-    html`<polygon points=${pts([[cx, cy - r * 1.2], [cx + r * 1.2, cy], [cx, cy + r * 1.2], [cx - r * 1.2, cy]])} ...${st} />`,
-  ];
-  return html`<g>
-    ${shapes[seat % shapes.length]}
-    <text x=${cx} y=${cy + r * 0.42} font-size=${r * 1.15} text-anchor="middle" font-weight="bold"
-      fill=${SEAT_INK[seat % SEAT_INK.length]} font-family=${FONT}>${seat}</text>
   </g>`;
 }
 
@@ -182,4 +162,14 @@ export function render(view, ctx) {
       </g>`}
     </g>
   </svg>`;
+}
+
+/** The move list's wording for an action (the page falls back to a generic one). */
+export function label(a) {
+  if (a === 'pass') return 'Pass';
+  if (a === 'replace') return 'Replace your hand';
+  if (Array.isArray(a)) {
+    return `Place ${a.map((p) => `${p['1tile']?.color} ${p['1tile']?.shape} at (${p.coordinate?.row}, ${p.coordinate?.column})`).join(', ')}`;
+  }
+  return null;
 }

@@ -2,18 +2,15 @@
 // with each player's planets, crack, income and command points (RULES.md, "The view").
 import { h } from 'preact';
 import htm from 'htm';
+import { FONT, SEAT_COLOURS, pts, seatMark } from '/web/lib/seats.js';
+
 const html = htm.bind(h);
 
-// Okabe–Ito for seats, each also with its own marker shape and number.
-const SEAT_COLOURS = ['#E69F00', '#56B4E9', '#009E73', '#CC79A7', '#0072B2', '#D55E00'];
 // Pale versions for owned planets, so numbers on them stay dark-on-light.
 const SEAT_PALE = ['#F8E1B0', '#D3EBF8', '#B3E0D3', '#EED5E4', '#B3D3E8', '#F3CCB3'];
-const SEAT_INK = ['#000', '#000', '#000', '#000', '#fff', '#000'];
-const FONT = 'system-ui, -apple-system, Segoe UI, sans-serif';
 const R = 10; // hex radius in viewBox units
 const PW = 96; // panel width
 
-const pts = (list) => list.map(([x, y]) => `${x.toFixed(2)},${y.toFixed(2)}`).join(' ');
 
 // Doubled coordinates: columns step 2 in x, and a column's cells step 2 in y,
 // so flat-topped hexes sit 1.5 R apart across and √3 R apart down.
@@ -24,24 +21,6 @@ function hexPoints(cx, cy, r) {
   const out = [];
   for (let i = 0; i < 6; i++) out.push([cx + r * Math.cos((i * Math.PI) / 3), cy + r * Math.sin((i * Math.PI) / 3)]);
   return pts(out);
-}
-
-// Seat marker: colour plus a shape per seat plus a label (seat number or ship size).
-function seatMark(seat, cx, cy, r, label) {
-  const fill = SEAT_COLOURS[seat % SEAT_COLOURS.length];
-  const st = { fill, stroke: '#222', 'stroke-width': r * 0.12 };
-  const shapes = [
-    html`<circle cx=${cx} cy=${cy} r=${r} ...${st} />`,
-    html`<rect x=${cx - r * 0.9} y=${cy - r * 0.9} width=${r * 1.8} height=${r * 1.8} ...${st} />`,
-    html`<polygon points=${pts([[cx, cy - r * 1.25], [cx + r * 1.2, cy + r * 0.85], [cx - r * 1.2, cy + r * 0.85]])} ...${st} />`,
-    html`<polygon points=${pts([[cx, cy - r * 1.25], [cx + r * 1.25, cy], [cx, cy + r * 1.25], [cx - r * 1.25, cy]])} ...${st} />`,
-  ];
-  const fs = String(label).length > 2 ? r * 0.85 : r * 1.15;
-  return html`<g>
-    ${shapes[seat % shapes.length]}
-    <text x=${cx} y=${cy + fs * 0.36} font-size=${fs} text-anchor="middle" font-weight="bold"
-      fill=${SEAT_INK[seat % SEAT_INK.length]} font-family=${FONT}>${label}</text>
-  </g>`;
 }
 
 function planet(p, ship, ox, oy) {
@@ -143,4 +122,11 @@ export function render(view, ctx) {
         font-family=${FONT}>${t}</text>`)}
     </g>
   </svg>`;
+}
+
+/** The move list's wording for an action (the page falls back to a generic one). */
+export function label(a) {
+  if (a.type === 'move_ship') return `Move ship ${a.ship} to planet ${a.planet}`;
+  if (a.type === 'build_ship') return `Build a ship on planet ${a.planet}`;
+  return null;
 }

@@ -8,17 +8,17 @@
 // owner_id 0 is neutral; owner 1 is seat 0 and owner 2 is seat 1.
 import { h } from 'preact';
 import htm from 'htm';
+import { seatColour, seatInk } from '/web/lib/seats.js';
 
 const html = htm.bind(h);
 
-// Okabe–Ito orange and blue, told apart by colour-blind viewers too; each owner's
-// planets also carry its number, and its fleets have their own shape.
-const OWNER = {
-  0: { fill: '#d9d9d9', stroke: '#777', text: '#222', label: '' },
-  1: { fill: '#E69F00', stroke: '#7a5200', text: '#000', label: '1' },
-  2: { fill: '#0072B2', stroke: '#003a5c', text: '#fff', label: '2' },
-};
-const owner = (id) => OWNER[id] ?? { fill: '#CC79A7', stroke: '#5e2a4d', text: '#000', label: String(id) };
+// Player n is seat n - 1: the shared seat colours (web/lib/seats.js), told apart by
+// colour-blind viewers too; each owner's planets also carry its number, and its fleets
+// have their own shape. Owner 0 is neutral.
+const NEUTRAL = { fill: '#d9d9d9', stroke: '#777', text: '#222', label: '' };
+const owner = (id) => (id > 0
+  ? { fill: seatColour(id - 1), stroke: '#333', text: seatInk(id - 1), label: String(id) }
+  : NEUTRAL);
 
 const S = 22; // pixels per map unit
 const HEADER = 76; // room above the map for the round and the players
@@ -157,4 +157,12 @@ export function render(view, ctx = {}) {
     <g class="planets">${planetNodes}</g>
     <g class="fleets">${markers}</g>
   </svg>`;
+}
+
+/** The move list's wording for an action (the page falls back to a generic one). */
+export function label(a) {
+  if (a === 'nop' || (a && 'nop' in a)) return 'Wait this round (nop)';
+  const s = a.send;
+  if (s) return `Send ${(s.ships || []).join('/')} ships from planet ${s.origin} to planet ${s.target}`;
+  return null;
 }

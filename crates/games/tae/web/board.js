@@ -3,11 +3,10 @@
 // and each player's public (and, in a seat's own view, private) numbers.
 import { h } from 'preact';
 import htm from 'htm';
+import { FONT, pts, seatMark } from '/web/lib/seats.js';
+
 const html = htm.bind(h);
 
-// Okabe–Ito for seats, each also with its own marker shape and number.
-const SEAT_COLOURS = ['#E69F00', '#56B4E9', '#009E73', '#CC79A7', '#0072B2', '#D55E00'];
-const FONT = 'system-ui, -apple-system, Segoe UI, sans-serif';
 const C = 10; // cell size in viewBox units
 const M = 6; // margin for the coordinate labels
 const T = 1; // top margin, so the top region outlines are not clipped
@@ -24,26 +23,6 @@ const KIND = {
 const ab = (k) => (KIND[k] ? KIND[k][1] : k);
 const RES = [['technology', 'Tech'], ['raw_materials', 'Raw'], ['money', 'Money'], ['people', 'People']];
 
-const pts = (list) => list.map(([x, y]) => `${x.toFixed(2)},${y.toFixed(2)}`).join(' ');
-
-// Seat marker: colour plus a shape per seat plus a label.
-function seatMark(seat, cx, cy, r, label) {
-  const fill = SEAT_COLOURS[seat % SEAT_COLOURS.length];
-  const st = { fill, stroke: '#222', 'stroke-width': r * 0.12 };
-  const shapes = [
-    html`<circle cx=${cx} cy=${cy} r=${r} ...${st} />`,
-    html`<rect x=${cx - r * 0.9} y=${cy - r * 0.9} width=${r * 1.8} height=${r * 1.8} ...${st} />`,
-    html`<polygon points=${pts([[cx, cy - r * 1.25], [cx + r * 1.2, cy + r * 0.85], [cx - r * 1.2, cy + r * 0.85]])} ...${st} />`,
-    html`<polygon points=${pts([[cx, cy - r * 1.25], [cx + r * 1.25, cy], [cx, cy + r * 1.25], [cx - r * 1.25, cy]])} ...${st} />`,
-  ];
-  const ink = seat % SEAT_COLOURS.length === 4 ? '#fff' : '#000';
-  const dy = seat % 4 === 2 ? r * 0.15 : 0; // the triangle's middle sits low
-  return html`<g>
-    ${shapes[seat % shapes.length]}
-    <text x=${cx} y=${cy + dy + r * 0.36} font-size=${r * 0.95} text-anchor="middle" font-weight="bold"
-      fill=${ink} font-family=${FONT}>${label}</text>
-  </g>`;
-}
 
 // A four-pointed star for artifacts; hollow once its artifact is taken.
 function artifactMark(cx, cy, r, present) {
