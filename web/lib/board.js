@@ -51,14 +51,18 @@ export function useBoardModule(ruleset) {
   return board;
 }
 
-export function Board({ ruleset, view, seats, step, seat = null }) {
+/**
+ * `moves` and `play` only on the play page, while the seat is to answer: boards that
+ * can make moves clickable do (the move list stays beside them).
+ */
+export function Board({ ruleset, view, seats, step, seat = null, moves = null, play = null }) {
   const board = useBoardModule(ruleset);
 
   if (board.error) return html`<${RawView} view=${view} note="This game has no board drawing yet; the raw view:" />`;
   if (!board.mod) return html`<${Loading} what="Loading the board" />`;
   let drawn;
   try {
-    drawn = board.mod.render(view, { seats, seat, step });
+    drawn = board.mod.render(view, { seats, seat, step, moves, play });
   } catch (error) {
     return html`<${RawView} view=${view} note=${`The board could not be drawn (${error.message}); the raw view:`} />`;
   }

@@ -121,7 +121,9 @@ function Seat({ state, game, offline }) {
       <div class="board" data-testid="board" id="board">
         ${state.view == null
           ? html`<${Loading} what="Waiting for the board" />`
-          : html`<${Board} ruleset=${state.ruleset} view=${state.view} seats=${state.seats} seat=${state.seat} step=${state.step} />`}
+          : html`<${Board} ruleset=${state.ruleset} view=${state.view} seats=${state.seats} seat=${state.seat} step=${state.step}
+              moves=${state.prompt && state.sent == null ? state.legal?.actions ?? null : null}
+              play=${(action) => act(state.id, action)} />`}
       </div>
       <div class="side" aria-label="Your turn">
         <${TurnLine} state=${state} />

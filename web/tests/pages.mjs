@@ -11,6 +11,8 @@ const shots = need('SCREENSHOTS');
 const player = need('PLAYER');
 const matches = need('MATCHES').split(',').map((pair) => pair.split('='));
 const nimMatch = Object.fromEntries(matches).nim;
+// The rulesets whose boards draw clickable moves (the others play from the move list).
+const BOARD_MOVES = new Set(['nim']);
 
 function need(name) {
   const value = process.env[name];
@@ -153,9 +155,13 @@ async function playAgainstABot(page, ruleset) {
   const firstSeen = stepOf(await watched.innerText());
 
   let clicks = 0;
+  let boardClicks = 0;
   const result = page.getByTestId('result');
   while (!(await result.isVisible())) {
-    const move = page.getByTestId('move').first();
+    // Where the board draws moves (Secret Nim's stones), click on the board itself.
+    const onBoard = page.getByTestId('board').getByTestId('board-move');
+    const fromBoard = (await onBoard.count()) > 0;
+    const move = fromBoard ? onBoard.first() : page.getByTestId('move').first();
     try {
       await move.waitFor({ timeout: 5000 });
     } catch {
@@ -166,8 +172,11 @@ async function playAgainstABot(page, ruleset) {
     }
     await move.click().catch(() => {}); // the list may re-render under the click
     clicks += 1;
+    if (fromBoard) boardClicks += 1;
   }
   check(clicks > 0, `${ruleset}: the person clicked no move`);
+  // Boards that draw their moves must be played on the board.
+  if (BOARD_MOVES.has(ruleset)) check(boardClicks > 0, `${ruleset}: no move was clicked on the board`);
   await page.getByTestId('headline').waitFor();
 
   // The watcher saw the match move and end.

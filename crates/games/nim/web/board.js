@@ -1,6 +1,9 @@
 // Secret Nim's board for the browser: the heaps as rows of stones, each seat's card,
 // who moves next and who won. Served as /boards/nim.js; the page calls
-// render(view, {seats, seat, step}) and mounts the returned Preact vnode.
+// render(view, {seats, seat, step, moves, play}) and mounts the returned Preact vnode.
+// When the seat is to answer, `moves` holds its legal actions and `play(action)` sends
+// one: a stone is then a button that takes it and the stones after it (by mouse, or by
+// Tab and Enter).
 //
 // view: {heaps: [n...], cards: ["hidden"|"plain"|"double"|"spent"...],
 //        ejected: [null|reason...], next: seat, winner: seat|null}
@@ -43,6 +46,14 @@ function shorten(name, max = 16) {
 }
 
 export function render(view, ctx = {}) {
+  // The seat's legal single takes (`ctx.moves`, when it is to answer), by "heap:count";
+  // doubles stay in the move list.
+  const takes = new Map((ctx.moves ?? []).filter((a) => a && a.take)
+    .map((a) => [`${a.take.heap}:${a.take.count}`, a]));
+  const clickable = (action, text, shape) => html`<g class="board-move" role="button" tabindex="0"
+      data-testid="board-move" aria-label=${text} onClick=${() => ctx.play?.(action)}
+      onKeyDown=${(e) => { if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); ctx.play?.(action); } }}>
+    <title>${text}</title>${shape}</g>`;
   const heaps = view.heaps ?? [];
   const cards = view.cards ?? [];
   const ejected = view.ejected ?? [];
@@ -60,7 +71,12 @@ export function render(view, ctx = {}) {
     for (let i = 0; i < count; i++) {
       const cx = 118 + (i % PER_ROW) * STONE;
       const cy = top + Math.floor(i / PER_ROW) * ROW_H;
-      stones.push(html`<circle cx=${cx} cy=${cy} r="10" fill="#8c7b6b" stroke="#3d3328" stroke-width="1.2" />`);
+      // Clicking a stone takes it and every stone after it, when that is a legal take.
+      const take = takes.get(`${k}:${count - i}`);
+      stones.push(take
+        ? clickable(take, `Take ${count - i} from heap ${k + 1}`,
+          html`<circle class="takes" cx=${cx} cy=${cy} r="10" stroke-width="1.2" />`)
+        : html`<circle cx=${cx} cy=${cy} r="10" fill="#8c7b6b" stroke="#3d3328" stroke-width="1.2" />`);
     }
     return html`<g class="heap">
       <text x="10" y=${top + 5} font-size="14" font-weight="bold">Heap ${k + 1}</text>
