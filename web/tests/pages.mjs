@@ -12,7 +12,7 @@ const player = need('PLAYER');
 const matches = need('MATCHES').split(',').map((pair) => pair.split('='));
 const nimMatch = Object.fromEntries(matches).nim;
 // The rulesets whose boards draw clickable moves (the others play from the move list).
-const BOARD_MOVES = new Set(['nim']);
+const BOARD_MOVES = new Set(['nim', 'spacecrack']);
 
 function need(name) {
   const value = process.env[name];
@@ -157,11 +157,20 @@ async function playAgainstABot(page, ruleset) {
   let clicks = 0;
   let boardClicks = 0;
   const result = page.getByTestId('result');
+  let rounds = 0;
   while (!(await result.isVisible())) {
+    // A page that stopped making progress fails here rather than hanging the test.
+    check(++rounds < 4000, `${ruleset}: no result after ${clicks} clicks`);
     // Where the board draws moves (Secret Nim's stones), click on the board itself.
-    const onBoard = page.getByTestId('board').getByTestId('board-move');
-    const fromBoard = (await onBoard.count()) > 0;
-    const move = fromBoard ? onBoard.first() : page.getByTestId('move').first();
+    // A two-step move (Space Crack: select a ship, then where it goes) shows its second
+    // step as a board move once the first is clicked.
+    const board = page.getByTestId('board');
+    const onBoard = board.getByTestId('board-move');
+    const toSelect = board.getByTestId('board-select');
+    let move = page.getByTestId('move').first();
+    let fromBoard = false;
+    if ((await onBoard.count()) > 0) [move, fromBoard] = [onBoard.first(), true];
+    else if ((await toSelect.count()) > 0) [move, fromBoard] = [toSelect.first(), true];
     try {
       await move.waitFor({ timeout: 5000 });
     } catch {

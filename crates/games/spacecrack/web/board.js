@@ -2,6 +2,7 @@
 // with each player's planets, crack, income and command points (RULES.md, "The view").
 import { h } from 'preact';
 import htm from 'htm';
+import { useState } from 'preact/hooks';
 import { FONT, SEAT_COLOURS, pts, seatMark } from '/web/lib/seats.js';
 
 const html = htm.bind(h);
@@ -23,15 +24,17 @@ function hexPoints(cx, cy, r) {
   return pts(out);
 }
 
-function planet(p, ship, ox, oy) {
+function planet(p, ship, ox, oy, play) {
   const cx = ox + px(p), cy = oy + py(p);
   const owned = p.owner != null;
   const fill = owned ? SEAT_PALE[p.owner % SEAT_PALE.length] : '#EEEEEA';
   const tip = `planet ${p.id}, size ${p.size}` +
     (owned ? `, seat ${p.owner}'s` : ', unowned') + (p.core ? ', core' : '') + (p.frontier ? ', frontier' : '') +
     (ship ? `; ship ${ship.id} of seat ${ship.owner}, size ${ship.size}` : '');
-  return html`<g>
-    <title>${tip}</title>
+  // On the play page a planet may be a button: select your ship, move it here, build.
+  const does = play && play.on(p, ship);
+  const body = html`
+    <title>${does ? does.text : tip}</title>
     <polygon points=${hexPoints(cx, cy, R)} fill=${fill} stroke="#8a8a8a" stroke-width="0.4" />
     ${owned && html`<polygon points=${hexPoints(cx, cy, R * 0.86)} fill="none"
       stroke=${SEAT_COLOURS[p.owner % SEAT_COLOURS.length]} stroke-width="1.2"
@@ -41,10 +44,60 @@ function planet(p, ship, ox, oy) {
     ${owned && html`<text x=${cx} y=${cy - R * 0.54} font-size="2.7" text-anchor="middle"
       font-weight="bold" fill="#222" font-family=${FONT}>${p.owner}</text>`}
     ${ship && seatMark(ship.owner, cx, cy + R * 0.02, R * 0.33, ship.size)}
-  </g>`;
+    ${does && html`<polygon class=${`mark ${does.kind}`} points=${hexPoints(cx, cy, R * 0.93)} fill="none"
+      stroke-width=${does.kind === 'selected' ? 1.6 : 1.1} stroke-dasharray=${does.kind === 'build' ? '1.2 1' : null} />`}`;
+  if (!does) return html`<g>${body}</g>`;
+  return html`<g class="board-move" role="button" tabindex="0" aria-label=${does.text}
+      data-testid=${does.kind === 'select' || does.kind === 'selected' ? 'board-select' : 'board-move'}
+      onClick=${does.run} onKeyDown=${(e) => { if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); does.run(); } }}>
+    ${body}</g>`;
+}
+
+/**
+ * What clicking each planet does while the seat is to answer (`ctx.moves`): click your
+ * ship to select it, then a highlighted neighbour to move there; with no ship selected,
+ * a planet marked with a dashed ring builds a ship. Everything else (end turn, resign)
+ * is in the move list beside the board.
+ */
+function interaction(moves, play, selected, select) {
+  const moveTo = new Map(); // ship -> (planet -> action)
+  const builds = new Map(); // planet -> action
+  for (const a of moves) {
+    if (a?.type === 'move_ship') {
+      if (!moveTo.has(a.ship)) moveTo.set(a.ship, new Map());
+      moveTo.get(a.ship).set(a.planet, a);
+    } else if (a?.type === 'build_ship') builds.set(a.planet, a);
+  }
+  return {
+    on(p, ship) {
+      // Where the selected ship may go comes first: onto your own ship (reinforcing it)
+      // is a move, not a change of selection.
+      const move = selected != null && moveTo.get(selected)?.get(p.id);
+      if (move) return { kind: 'target', text: `Move ship ${selected} to planet ${p.id}`, run: () => play(move) };
+      if (ship && moveTo.has(ship.id)) {
+        const picked = selected === ship.id;
+        return { kind: picked ? 'selected' : 'select', text: picked ? `Ship ${ship.id} selected (click to drop)` : `Select ship ${ship.id}`,
+          run: () => select(picked ? null : ship.id) };
+      }
+      const build = selected == null && builds.get(p.id);
+      if (build) return { kind: 'build', text: `Build a ship on planet ${p.id}`, run: () => play(build) };
+      return null;
+    },
+  };
+}
+
+/** The board with a selected ship remembered between clicks (reset by each new step). */
+function Playable({ view, ctx }) {
+  const [selected, select] = useState(null);
+  return draw(view, ctx, interaction(ctx.moves, ctx.play, selected, select));
 }
 
 export function render(view, ctx) {
+  if (ctx && ctx.moves && ctx.play) return html`<${Playable} key=${ctx.step} view=${view} ctx=${ctx} />`;
+  return draw(view, ctx, null);
+}
+
+function draw(view, ctx, play) {
   const seats = (ctx && ctx.seats) || [];
   const me = ctx && ctx.seat != null ? ctx.seat : null;
   const planets = view.planets || [];
@@ -113,7 +166,7 @@ export function render(view, ctx) {
   return html`<svg viewBox=${`0 0 ${W.toFixed(2)} ${H.toFixed(2)}`} width="100%" role="img"
       style="max-height: 90vh; background: #fff">
     <title>${title}</title>
-    ${planets.map((p) => planet(p, shipOn(p), ox, oy))}
+    ${planets.map((p) => planet(p, shipOn(p), ox, oy, play))}
     <g transform=${`translate(${bw + 3} 0)`}>
       <text x="2" y="6.5" font-size="5.2" font-weight="bold" fill="#111" font-family=${FONT}>Space Crack</text>
       <text x="2" y="12.5" font-size="4.4" fill="#111" font-family=${FONT}>${headline}</text>
