@@ -45,28 +45,6 @@ pub struct GreedyBot {
     rng: GameRng,
 }
 
-impl GreedyBot {
-    /// Points of `action`, tried on `scratch` (a copy of the map).
-    fn points(state: &State, seat: Seat, action: &Action, scratch: &mut Map) -> i64 {
-        match action {
-            Action::Pass => -1,
-            Action::Replace => 0,
-            Action::Place(placements) => {
-                let hand = &state.players[seat].hand;
-                if validate_placements(&state.map, hand, placements).is_err() {
-                    return i64::MIN;
-                }
-                let finish = if placements.len() == hand.len() {
-                    state.fbo
-                } else {
-                    0
-                };
-                i64::from(score_tentatively(scratch, placements, state.qbo) + finish)
-            }
-        }
-    }
-}
-
 impl Bot<Qgame> for GreedyBot {
     fn decide(&mut self, state: &State, seat: Seat) -> Action {
         let mut best: Vec<Action> = Vec::new();
@@ -81,7 +59,7 @@ impl Bot<Qgame> for GreedyBot {
             }
         }
         for action in options {
-            let points = GreedyBot::points(state, seat, &action, &mut scratch);
+            let points = points(state, seat, &action, &mut scratch);
             if points > best_points {
                 best_points = points;
                 best.clear();
@@ -95,5 +73,27 @@ impl Bot<Qgame> for GreedyBot {
         }
         let pick = self.rng.random_range(0..best.len());
         best.swap_remove(pick)
+    }
+}
+
+/// Points of `action` now (finish bonus included), tried on `scratch` (a copy of the
+/// map). Pass scores below replace, so greedy players and the search prefer a fresh hand
+/// to doing nothing when nothing scores. Shared by `greedy` and the search guide.
+pub(crate) fn points(state: &State, seat: Seat, action: &Action, scratch: &mut Map) -> i64 {
+    match action {
+        Action::Pass => -1,
+        Action::Replace => 0,
+        Action::Place(placements) => {
+            let hand = &state.players[seat].hand;
+            if validate_placements(&state.map, hand, placements).is_err() {
+                return i64::MIN;
+            }
+            let finish = if placements.len() == hand.len() {
+                state.fbo
+            } else {
+                0
+            };
+            i64::from(score_tentatively(scratch, placements, state.qbo) + finish)
+        }
     }
 }

@@ -5,8 +5,7 @@
 //! Q-Game runs to about a thousand decisions at a fifth of a millisecond each, so an
 //! uninformed search would neither find multi-tile turns nor ever finish a rollout.
 
-use crate::placement::validate_placements;
-use crate::scoring::score_tentatively;
+use crate::bots::points;
 use crate::{Action, Qgame, State, Strategy};
 use arbiter_engine::guide::fingerprint;
 use arbiter_engine::guide::margin_rewards;
@@ -24,27 +23,6 @@ const MARGIN_SCALE: f64 = 60.0;
 const EXPLORATION: f64 = 0.2;
 
 pub struct QgameGuide;
-
-/// Points of `action` now (finish bonus included); pass below replace, so the tree
-/// prefers a fresh hand to doing nothing when nothing scores.
-fn points(state: &State, seat: Seat, action: &Action, scratch: &mut crate::Map) -> i64 {
-    match action {
-        Action::Pass => -1,
-        Action::Replace => 0,
-        Action::Place(placements) => {
-            let hand = &state.players[seat].hand;
-            if validate_placements(&state.map, hand, placements).is_err() {
-                return i64::MIN;
-            }
-            let finish = if placements.len() == hand.len() {
-                state.fbo
-            } else {
-                0
-            };
-            i64::from(score_tentatively(scratch, placements, state.qbo) + finish)
-        }
-    }
-}
 
 /// The `limit` best of `legal` plus the `dag` and `ldasg` whole turns, by immediate
 /// points.
