@@ -1,13 +1,15 @@
 // The page's one WebSocket to the server's native protocol (docs/protocol.md): a bus
 // that hands each message to the subscribers of its type, `send`, `request`, and the
-// account the connection is logged in as. A dropped socket is reopened after a short
-// delay and logged in again, so a closed laptop lid does not cost anyone a seat.
+// account the connection is logged in as. Logging in gives a session token, kept in
+// this browser's storage (never the password): a reload or a dropped socket logs in
+// again with it (`resume`), so neither a reload nor a closed laptop lid costs a seat.
 import { useEffect, useState } from 'preact/hooks';
 
 const PING_MS = 20000; // the server closes a WebSocket silent for 60 s
 const REQUEST_MS = 20000;
 const RETRY_MS = [500, 1000, 2000, 5000, 10000];
-const NAME_KEY = 'arbiter.account'; // only the name: the password never leaves memory
+const NAME_KEY = 'arbiter.account'; // the name last used, to fill in the form
+const SESSION_KEY = 'arbiter.session'; // the session token; the password is never kept
 
 const subscribers = new Map(); // type → Set<fn>; '*' gets every message
 const pending = []; // requests sent and not yet answered, oldest first
@@ -15,7 +17,6 @@ let queue = []; // messages held until the connection is ready
 let socket = null;
 let ready = false; // welcomed, and logged in again if we had been
 let retries = 0;
-let credentials = null; // {name, password}, for logging in again after a reconnect
 let state = { status: 'connecting', name: null, resumed: [] };
 const stateListeners = new Set();
 
@@ -104,20 +105,42 @@ function becomeReady() {
   setState({ status: 'open' });
 }
 
+function storage(key, value) {
+  try {
+    if (value === undefined) return localStorage.getItem(key);
+    if (value === null) localStorage.removeItem(key);
+    else localStorage.setItem(key, value);
+  } catch { /* storage off (private mode): this page load only */ }
+  return null;
+}
+
+let memorySession = null; // where storage is off, the session lasts this page load
+
+/** The session token this browser is signed in with (for the API's Bearer), or null. */
+export function sessionToken() {
+  return storage(SESSION_KEY) || memorySession;
+}
+
+function keepSession(token) {
+  memorySession = token;
+  storage(SESSION_KEY, token);
+}
+
 async function onWelcome() {
-  if (!credentials) {
+  const session = sessionToken();
+  if (!session) {
     becomeReady();
     return;
   }
   try {
-    const reply = await request({ type: 'login', ...credentials }, 'logged_in', { now: true });
+    const reply = await request({ type: 'resume', session }, 'logged_in', { now: true });
     setState({ name: reply.name, resumed: reply.resumed || [] });
   } catch (e) {
     // Lost again mid-login: the next reconnect tries again.
     if (!e.code) return;
-    // Refused (throttled, say): carry on as a guest rather than retrying forever.
-    credentials = null;
-    setState({ name: null, resumed: [], notice: `Could not log in again: ${e.message}` });
+    // Expired or logged out elsewhere: carry on as a guest rather than retrying forever.
+    keepSession(null);
+    setState({ name: null, resumed: [], notice: `Please log in again: ${e.message}` });
   }
   becomeReady();
 }
@@ -150,34 +173,41 @@ function connect() {
   };
 }
 
-/** Log in (or register, which also logs in) and keep the password for reconnects. */
+/** Log in (or register, which also logs in) and keep the session for reloads. */
 export async function logIn(name, password, { register = false } = {}) {
   const reply = register
     ? await request({ type: 'register', name, password }, 'registered')
     : await request({ type: 'login', name, password }, 'logged_in');
-  credentials = { name, password };
-  try { localStorage.setItem(NAME_KEY, reply.name); } catch { /* private mode */ }
+  keepSession(reply.session || null);
+  storage(NAME_KEY, reply.name);
   setState({ name: reply.name, resumed: reply.resumed || [], notice: null });
   return reply;
 }
 
-/** The protocol has no log-out message: drop the password and start over as a guest. */
-export function logOut() {
-  credentials = null;
-  setState({ name: null, resumed: [], notice: null });
+/**
+ * End the session on the server (its token stops working everywhere), forget it here,
+ * and start over as a guest on a fresh connection.
+ */
+export async function logOut() {
+  keepSession(null);
   const old = socket;
+  old.onclose = null; // the server closes it after `logged_out`; a fresh one follows
+  if (ready) {
+    // A lost answer changes nothing here: the token is forgotten either way.
+    await request({ type: 'logout' }, 'logged_out', { timeout: 3000 }).catch(() => {});
+  }
+  setState({ name: null, resumed: [], notice: null });
   for (const entry of [...pending]) {
     drop(entry);
     entry.reject(new Error('Logged out.'));
   }
   connect();
-  old.onclose = null;
   old.close();
 }
 
 /** The name last used on this browser, to fill in the form. */
 export function rememberedName() {
-  try { return localStorage.getItem(NAME_KEY) || ''; } catch { return ''; }
+  return storage(NAME_KEY) || '';
 }
 
 export function connectionState() {

@@ -162,7 +162,6 @@ export function Match({ id }) {
   if (!conn.name) {
     return html`<h1>Match #${id}</h1>
       <p>Log in to take your seat in this match.</p>
-      <p class="muted">The page keeps your password only until it is reloaded or you log out.</p>
       <p class="links"><a class="button primary" href=${accountHref(`/match/${id}`)} data-testid="login-link">Log in</a></p>
       ${elsewhere}`;
   }

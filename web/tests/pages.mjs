@@ -12,7 +12,9 @@ const player = need('PLAYER');
 const matches = need('MATCHES').split(',').map((pair) => pair.split('='));
 const nimMatch = Object.fromEntries(matches).nim;
 // The rulesets whose boards draw clickable moves (the others play from the move list).
-const BOARD_MOVES = new Set(['nim', 'spacecrack']);
+const BOARD_MOVES = new Set(['nim', 'spacecrack', 'tae']);
+// The board's screenshot is taken a few moves in, when the game is under way.
+const SHOT_AT = 6;
 
 function need(name) {
   const value = process.env[name];
@@ -161,22 +163,28 @@ async function playAgainstABot(page, ruleset) {
   while (!(await result.isVisible())) {
     // A page that stopped making progress fails here rather than hanging the test.
     check(++rounds < 4000, `${ruleset}: no result after ${clicks} clicks`);
-    // Where the board draws moves (Secret Nim's stones), click on the board itself.
-    // A two-step move (Space Crack: select a ship, then where it goes) shows its second
-    // step as a board move once the first is clicked.
+    // Wait for something to click: the board and the move list both come from the
+    // seat's legal moves, so once one shows, the other has too. Then prefer the board:
+    // a move drawn on it (a stone, a target, a Confirm), else something to select
+    // first (a ship, a hand tile), else a pass-like button, and only then the list.
     const board = page.getByTestId('board');
-    const onBoard = board.getByTestId('board-move');
-    const toSelect = board.getByTestId('board-select');
-    let move = page.getByTestId('move').first();
-    let fromBoard = false;
-    if ((await onBoard.count()) > 0) [move, fromBoard] = [onBoard.first(), true];
-    else if ((await toSelect.count()) > 0) [move, fromBoard] = [toSelect.first(), true];
+    const anything = page.locator(
+      '[data-testid="board"] [data-testid^="board-"], [data-testid="move"]').first();
     try {
-      await move.waitFor({ timeout: 5000 });
+      await anything.waitFor({ timeout: 5000 });
     } catch {
       continue; // the bot is thinking, or the match just ended: look again
     }
-    if (clicks === 0) {
+    let move = page.getByTestId('move').first();
+    let fromBoard = false;
+    for (const kind of ['board-move', 'board-select', 'board-pass']) {
+      const found = board.getByTestId(kind);
+      if ((await found.count()) > 0) {
+        [move, fromBoard] = [found.first(), true];
+        break;
+      }
+    }
+    if (clicks === 0 || clicks === SHOT_AT) {
       await page.screenshot({ path: path.join(shots, `play-${ruleset}.png`), fullPage: true });
     }
     await move.click().catch(() => {}); // the list may re-render under the click
@@ -185,7 +193,10 @@ async function playAgainstABot(page, ruleset) {
   }
   check(clicks > 0, `${ruleset}: the person clicked no move`);
   // Boards that draw their moves must be played on the board.
-  if (BOARD_MOVES.has(ruleset)) check(boardClicks > 0, `${ruleset}: no move was clicked on the board`);
+  if (BOARD_MOVES.has(ruleset)) {
+    check(boardClicks === clicks,
+      `${ruleset}: ${clicks - boardClicks} of ${clicks} moves needed the move list, not the board`);
+  }
   await page.getByTestId('headline').waitFor();
 
   // The watcher saw the match move and end.

@@ -9,7 +9,7 @@ use std::collections::HashMap;
 use std::net::SocketAddr;
 use std::sync::Arc;
 
-use arbiter_store::Account;
+use arbiter_store::{Account, SessionToken};
 use serde_json::Value;
 use tokio::task::AbortHandle;
 
@@ -34,6 +34,8 @@ pub struct Session {
     transport: &'static str,
     peer: SocketAddr,
     account: Option<Account>,
+    /// The session token this connection logged in with or was given, closed by `logout`.
+    session: Option<SessionToken>,
     /// Messages per second, with bursts.
     rate: TokenBucket,
     /// Protocol errors tolerated; refills slowly so an occasional mistake is forgiven.
@@ -65,6 +67,7 @@ impl Session {
             transport,
             peer,
             account: None,
+            session: None,
             rate,
             strikes,
             spectating: HashMap::new(),
@@ -192,6 +195,8 @@ impl Session {
         match message {
             ClientMessage::Register { name, password } => self.register(&name, &password).await,
             ClientMessage::Login { name, password } => self.login(&name, &password).await,
+            ClientMessage::Resume { session } => self.resume(&session).await,
+            ClientMessage::Logout => self.logout().await,
             ClientMessage::Rulesets => {
                 self.send(ServerMessage::Rulesets {
                     rulesets: self.hub.ruleset_infos(),
@@ -287,10 +292,13 @@ impl Session {
         }
         let account = self.hub.store.register(name, password).await?;
         tracing::info!(account = account.id, name = %account.name, "registered");
+        let session = self.hub.store.open_session(account.id).await?;
         self.send(ServerMessage::Registered {
             name: account.name.clone(),
+            session: session.reveal().to_string(),
         });
         self.account = Some(account);
+        self.session = Some(session);
         Ok(())
     }
 
@@ -306,9 +314,31 @@ impl Session {
             .store
             .login_from(name, password, Some(self.peer.ip()))
             .await?;
+        let session = self.hub.store.open_session(account.id).await?;
+        self.logged_in(account, session).await;
+        Ok(())
+    }
+
+    /// `resume`: log in with a session token instead of a password.
+    async fn resume(&mut self, token: &str) -> Reply {
+        if self.account.is_some() {
+            return Err(Refusal::new(
+                "already_logged_in",
+                "this connection is logged in",
+            ));
+        }
+        let account = self.hub.store.resume_session(token).await?;
+        let session = SessionToken::from_client(token);
+        self.logged_in(account, session).await;
+        Ok(())
+    }
+
+    /// Tell the client who it is, and give it back every seat it holds in a live match.
+    async fn logged_in(&mut self, account: Account, session: SessionToken) {
         let seats = self.hub.matches.seats_of(account.id);
         self.send(ServerMessage::LoggedIn {
             name: account.name.clone(),
+            session: session.reveal().to_string(),
             resumed: seats.iter().map(|(live, _)| live.id).collect(),
         });
         // Resuming sends `joined`, the seat's view and any pending prompt.
@@ -316,6 +346,18 @@ impl Session {
             self.hub.matches.attach(&live, seat, &self.outbox).await;
         }
         self.account = Some(account);
+        self.session = Some(session);
+    }
+
+    /// `logout`: the session's token stops working, and the connection closes (seats
+    /// stay the account's: logging in again anywhere resumes them).
+    async fn logout(&mut self) -> Reply {
+        self.account()?;
+        if let Some(session) = self.session.take() {
+            self.hub.store.close_session(session.reveal()).await?;
+        }
+        self.send(ServerMessage::LoggedOut);
+        self.outbox.close();
         Ok(())
     }
 

@@ -22,6 +22,9 @@ pub enum StoreError {
     /// `retry_after`. Refused before any password is checked.
     #[error("too many failed logins; try again in {} s", retry_after.as_secs().max(1))]
     Throttled { retry_after: std::time::Duration },
+    /// A session token that was never issued, was closed, or has expired.
+    #[error("this session is unknown or has expired; log in again")]
+    UnknownSession,
     #[error("no account named {0:?}")]
     UnknownAccount(String),
     #[error("no account with id {0}")]

@@ -22,7 +22,9 @@ mod ratings;
 #[cfg(feature = "testing")]
 pub mod testing;
 
-pub use accounts::{Account, AccountId, MAX_NAME_LEN, MAX_PASSWORD_LEN};
+pub use accounts::{
+    Account, AccountId, SessionToken, MAX_NAME_LEN, MAX_PASSWORD_LEN, SESSION_LIFETIME,
+};
 pub use connect::{Backend, Store, DATABASE_FILE};
 pub use error::StoreError;
 pub use matches::{

@@ -105,7 +105,51 @@ async fn bad_names_and_passwords_are_refused(db: &TestDb) {
     assert_eq!(store.account_by_name("a;DROP").await.expect("lookup"), None);
 }
 
+async fn a_session_stands_for_its_account_until_closed(db: &TestDb) {
+    let store = &db.store;
+    let ann = store.register("ann", "pw").await.expect("register");
+    let first = store.open_session(ann.id).await.expect("open");
+    let second = store.open_session(ann.id).await.expect("open another");
+    assert_ne!(first, second, "every session gets its own token");
+    let token = first.reveal();
+    assert_eq!(token.len(), 64);
+    assert_eq!(store.resume_session(token).await.expect("resume"), ann);
+    // Case does not matter in hex; anything else is refused without a lookup.
+    assert_eq!(
+        store
+            .resume_session(&token.to_ascii_uppercase())
+            .await
+            .expect("resume")
+            .id,
+        ann.id
+    );
+    for bad in ["", "nope", &"g".repeat(64), &token[..63]] {
+        assert!(
+            matches!(
+                store.resume_session(bad).await,
+                Err(StoreError::UnknownSession)
+            ),
+            "{bad:?}"
+        );
+    }
+    // Closing one session ends that one only.
+    store.close_session(token).await.expect("close");
+    assert!(matches!(
+        store.resume_session(token).await,
+        Err(StoreError::UnknownSession)
+    ));
+    assert_eq!(
+        store
+            .resume_session(second.reveal())
+            .await
+            .expect("the other session lives")
+            .id,
+        ann.id
+    );
+}
+
 on_both_backends!(
+    a_session_stands_for_its_account_until_closed,
     register_then_login,
     wrong_password_and_unknown_name_look_the_same,
     names_are_unique_ignoring_case,

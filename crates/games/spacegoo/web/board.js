@@ -1,13 +1,24 @@
-// Spacegoo's board for the browser: planets sized by production and filled by owner,
-// their three ship counts, and fleets on their way. Served as /boards/spacegoo.js; the
-// page calls render(view, {seats, seat, step}) and mounts the returned Preact vnode.
+// Spacegoo's board for the browser: the round, each player's totals, the map (planets
+// sized by production and filled by owner, their ship counts, fleets on their way), and a
+// list of every planet and fleet. Served as /boards/spacegoo.js; the page calls
+// render(view, {seats, seat, step, moves, play}) and mounts the returned Preact vnode.
+//
+// When the seat owes its order (`moves` and `play` given), the map is played: click one
+// of your planets that has ships (board-select), then the planet to send to (board-move);
+// a panel above the map then takes how many ships of each type to send, says when they
+// land and what should happen there, and sends the order ("Send", the first board-move).
+// "Do nothing this round" (board-pass) sends `nop`; Cancel or Escape drops the order.
+// The legal list is only a sample (all or half of a planet's ships), so the send is built
+// here from the view and the server judges it.
 //
 // view: {planets: [{id, x, y, owner_id, ships: [a,b,c], production: [a,b,c]}],
 //        fleets: [{id, owner_id, ships, origin, target, eta, alive}],
-//        round, max_rounds, game_over, winner, end_reason, disqualified: [..]}
+//        round, max_rounds, player_id?, game_over, winner, end_reason, disqualified: [..],
+//        your_command?}
 // owner_id 0 is neutral; owner 1 is seat 0 and owner 2 is seat 1.
 import { h } from 'preact';
 import htm from 'htm';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { seatColour, seatInk } from '/web/lib/seats.js';
 
 const html = htm.bind(h);
@@ -21,16 +32,83 @@ const owner = (id) => (id > 0
   : NEUTRAL);
 
 const S = 22; // pixels per map unit
-const HEADER = 76; // room above the map for the round and the players
+const MARGIN = 76; // room around the outer planets for their labels (larger on a phone)
 
 const sum = (xs) => (xs ?? []).reduce((a, b) => a + b, 0);
 const shipsText = (ships) => (ships ?? []).join('/');
+const add = (a, b) => a.map((n, k) => n + (b[k] ?? 0));
 
 /** Travel time as the game computes it: the Euclidean distance rounded up. */
 const distance = (a, b) => Math.ceil(Math.hypot(a.x - b.x, a.y - b.y));
 
 /** Planet radius in pixels: grows with total production, capped to avoid overlaps. */
-const radius = (planet) => Math.min(11 + 1.8 * sum(planet.production), 31);
+const radius = (planet) => Math.min(14 + 1.6 * sum(planet.production), 31);
+
+// Rock, paper, scissors: type 0 beats 1, 1 beats 2, 2 beats 0.
+const BEATS = ['1', '2', '0'];
+
+// The battle as RULES.md tells it (battle.rs): damage factors by
+// (defender type - attacker type) mod 3: the same type, the type it beats, the one that beats it.
+const MATCHUPS = [[0.1, 1], [0.25, 2], [0.01, 1]];
+
+/** The defender after one volley of `attacker` (both sides fire from the values before). */
+function volley(attacker, defender) {
+  return defender.map((n, d) => {
+    let left = n;
+    for (let a = 0; a < 3; a++) {
+      const [m, least] = MATCHUPS[(d - a + 3) % 3];
+      left -= Math.max(attacker[a] * m, attacker[a] > 0 ? least : 0);
+    }
+    return Math.max(0, left);
+  });
+}
+
+/** Both sides' remainders after a battle, truncated as the game does. */
+function battle(s1, s2) {
+  let a = s1.slice();
+  let b = s2.slice();
+  for (let i = 0; i < 100000 && sum(a) > 0 && sum(b) > 0; i++) [a, b] = [volley(b, a), volley(a, b)];
+  return [a.map(Math.trunc), b.map(Math.trunc)];
+}
+
+/**
+ * What a new fleet of `me` from `origin` to `target` meets, if nobody sends anything else:
+ * the target produces (when owned) each round from now to the landing, fleets already on
+ * their way there land in their rounds, then ours. Returns the landing round and who
+ * holds the target afterwards with how many ships.
+ */
+function forecast(view, me, origin, target, ships) {
+  const eta = (view.round ?? 0) + distance(origin, target);
+  const fleets = [
+    ...(view.fleets ?? []).filter((f) => f.target === target.id && f.eta <= eta),
+    { owner_id: me, ships, eta },
+  ];
+  let holder = target.owner_id;
+  let garrison = (target.ships ?? [0, 0, 0]).slice();
+  for (let r = view.round ?? 0; r <= eta; r++) {
+    if (holder !== 0) garrison = add(garrison, target.production ?? [0, 0, 0]);
+    const sides = [];
+    for (const f of fleets) {
+      if (f.eta !== r) continue;
+      const side = sides.find((s) => s.owner === f.owner_id);
+      if (side) side.ships = add(side.ships, f.ships);
+      else sides.push({ owner: f.owner_id, ships: f.ships.slice() });
+    }
+    if (sides.length === 0) continue;
+    let [survivor, ...rest] = sides;
+    for (const other of rest) {
+      const [first, second] = battle(survivor.ships, other.ships);
+      survivor = sum(second) > 0 ? { owner: other.owner, ships: second } : { owner: survivor.owner, ships: first };
+    }
+    if (survivor.owner === holder) garrison = add(garrison, survivor.ships);
+    else {
+      const [attacker, defender] = battle(survivor.ships, garrison);
+      if (sum(defender) > 0) garrison = defender;
+      else [holder, garrison] = [survivor.owner, attacker];
+    }
+  }
+  return { eta, holder, garrison };
+}
 
 function fleetMarker(ownerId, x, y, angle) {
   const o = owner(ownerId);
@@ -42,27 +120,275 @@ function fleetMarker(ownerId, x, y, angle) {
     fill=${o.fill} stroke=${o.stroke} stroke-width="1.2">${shape}</g>`;
 }
 
-function shorten(name, max = 14) {
+/** A player's fleet shape as a small inline picture, for the lines above and below the map. */
+const playerMark = (id) => html`<svg class="sg-mark" viewBox="-10 -10 21 20" width="16" height="16"
+  aria-hidden="true" focusable="false">${fleetMarker(id, 0, 0, 0)}</svg>`;
+
+// The board's own styles (the page's stylesheet is shared by every game). The map scales
+// to the width it gets; below 560 px it shows each planet's total ships in larger type
+// instead of the three counts, and leaves out planet numbers and landing rounds (the list
+// under the map and the order panel have them all).
+const STYLE = `
+.sg { container-type: inline-size; }
+.sg .sg-svg { display: block; width: 100%; max-width: 900px; height: auto; max-height: 75vh; margin: 0 auto; }
+.sg .sg-head { display: flex; flex-wrap: wrap; align-items: baseline; gap: 0.1rem 1rem; margin: 0 0 0.4rem; }
+.sg .sg-head p { margin: 0; }
+.sg .sg-players { list-style: none; margin: 0; padding: 0; display: flex; flex-wrap: wrap; gap: 0.1rem 1rem; font-size: 0.95rem; }
+.sg .sg-mark { vertical-align: -2px; margin-right: 0.25rem; }
+.sg .sg-panel { border: 1px solid #9a9ca5; border-radius: 8px; background: #f5f6f8; padding: 0.5rem 0.6rem; margin: 0 0 0.5rem; }
+.sg .sg-panel p { margin: 0.2rem 0; }
+.sg .sg-row { display: flex; flex-wrap: wrap; align-items: center; gap: 0.4rem; margin: 0.35rem 0; }
+.sg .sg-row label { display: flex; align-items: center; gap: 0.3rem; font-weight: 600; flex: 1 1 14rem; min-width: 0; }
+.sg .sg-row select { flex: 1 1 auto; min-width: 0; width: 100%; }
+.sg .sg-ships { display: flex; flex-wrap: wrap; gap: 0.4rem 0.6rem; margin: 0.35rem 0; }
+.sg .sg-ships label { flex: 1 1 4.5rem; display: grid; gap: 0.1rem; font-weight: 600; min-width: 0; }
+.sg .sg-ships small { font-weight: 400; color: #5c5c66; }
+.sg .sg-ships input { min-width: 0; }
+.sg .sg-forecast { font-size: 0.95rem; }
+.sg .sg-hit { cursor: pointer; }
+.sg .sg-hit:focus { outline: none; }
+.sg .sg-focus { display: none; }
+.sg .sg-hit:focus-visible .sg-focus { display: inline; }
+.sg .sg-hit:hover .mark, .sg .sg-hit:focus .mark { stroke-width: 7; }
+.sg .mark { fill: none; }
+.sg .mark.select { stroke: #0072B2; }
+.sg .mark.selected { stroke: #000; }
+.sg .mark.target { stroke: #009E73; }
+.sg .sg-tot { display: none; }
+.sg .sg-list { margin-top: 0.4rem; }
+.sg .sg-list summary { cursor: pointer; min-height: 44px; line-height: 2; padding: 0.3rem 0; }
+.sg .sg-list table { border-collapse: collapse; font-size: 0.9rem; margin: 0.25rem 0 0.75rem; }
+.sg .sg-list caption { text-align: left; font-weight: 700; padding: 0.2rem 0; }
+.sg .sg-list th, .sg .sg-list td { padding: 0.2rem 0.6rem 0.2rem 0; text-align: left; border-bottom: 1px solid #e3e4e8; }
+.sg .sg-list td.n { font-variant-numeric: tabular-nums; }
+@container (max-width: 560px) {
+  .sg .sg-trip { display: none; }
+  .sg .sg-tot { display: inline; font-size: 38px; }
+  .sg .sg-id, .sg .sg-eta { display: none; }
+  .sg .sg-tag { font-size: 30px; }
+  .sg .sg-fl { font-size: 28px; }
+  .sg .sg-own { font-size: 28px; }
+}
+`;
+
+function shorten(name, max = 18) {
   return name.length > max ? `${name.slice(0, max - 1)}…` : name;
 }
 
+/** Enter and Space press an SVG group that acts as a button, as a click does. */
+const pressKeys = (run) => (e) => {
+  if (e.key === 'Enter' || e.key === ' ') {
+    e.preventDefault();
+    run();
+  }
+};
+
 export function render(view, ctx = {}) {
+  const me = view.player_id ?? (ctx.seat != null ? ctx.seat + 1 : null);
+  if (ctx.moves && ctx.moves.length > 0 && ctx.play && me && !view.game_over && !view.your_command) {
+    // One order per round: what is being put together lasts until the round resolves
+    // (the step also moves when the other seat's order arrives, so it is not the key).
+    return html`<${Playable} key=${`round-${view.round}`} view=${view} ctx=${ctx} me=${me} />`;
+  }
+  return html`<${Static} view=${view} ctx=${ctx} />`;
+}
+
+/** The board without controls (replays, watching, waiting for the round to resolve). */
+function Static({ view, ctx }) {
+  return draw(view, ctx, null, null, null, usePortraitPhone());
+}
+
+// On a phone held upright the map is drawn turned a quarter (it is wider than high, and
+// point-symmetric, so nothing else changes): its planets then come out larger.
+const PORTRAIT = '(max-width: 600px) and (orientation: portrait)';
+function usePortraitPhone() {
+  const ask = () => typeof matchMedia === 'function' && matchMedia(PORTRAIT).matches;
+  const [portrait, setPortrait] = useState(ask);
+  useEffect(() => {
+    if (typeof matchMedia !== 'function') return undefined;
+    const query = matchMedia(PORTRAIT);
+    const changed = () => setPortrait(query.matches);
+    query.addEventListener('change', changed);
+    return () => query.removeEventListener('change', changed);
+  }, []);
+  return portrait;
+}
+
+/** The order being put together: source planet, then target, then ships per type. */
+function Playable({ view, ctx, me }) {
+  const [order, setOrder] = useState({ source: null, target: null, ships: ['', '', ''] });
+  const turned = usePortraitPhone();
+  const sendRef = useRef(null);
+  const rootRef = useRef(null);
+  const focusNext = useRef(null); // 'send', or a planet id to focus after the next render
+
+  const planets = view.planets ?? [];
+  const byId = new Map(planets.map((p) => [p.id, p]));
+  const sources = planets.filter((p) => p.owner_id === me && sum(p.ships) > 0);
+  const source = order.source != null ? byId.get(order.source) : null;
+  const target = source && order.target != null ? byId.get(order.target) : null;
+  // What will leave: whole numbers from 0 to what is on the planet (never negative: a
+  // negative count disqualifies its sender).
+  const ships = source
+    ? order.ships.map((v, k) => Math.max(0, Math.min(source.ships[k], Math.floor(Number(v)) || 0)))
+    : [0, 0, 0];
+
+  const all = (p) => p.ships.map((n) => String(Math.max(0, n)));
+  const pickSource = (id) => setOrder({ source: id, target: null, ships: all(byId.get(id)) });
+  const pickTarget = (id, focus = true) => {
+    if (focus) focusNext.current = 'send';
+    setOrder((o) => ({ ...o, target: id }));
+  };
+  const cancel = () => {
+    if (order.source == null) return;
+    const within = rootRef.current && rootRef.current.contains(document.activeElement);
+    if (within || document.activeElement === document.body) focusNext.current = order.source;
+    setOrder({ source: null, target: null, ships: ['', '', ''] });
+  };
+  const send = () => {
+    if (!source || !target || sum(ships) === 0) return;
+    ctx.play({ send: { origin: source.id, target: target.id, ships } });
+  };
+  const nop = () => ctx.play('nop');
+
+  useEffect(() => {
+    const next = focusNext.current;
+    focusNext.current = null;
+    if (next === 'send') sendRef.current?.focus();
+    else if (next != null) rootRef.current?.querySelector(`[data-planet="${next}"]`)?.focus();
+  });
+  // Escape drops the order wherever the focus is (a clicked planet may have lost it).
+  useEffect(() => {
+    if (order.source == null) return undefined;
+    const onKey = (e) => {
+      if (e.key === 'Escape' && !e.defaultPrevented) {
+        e.preventDefault();
+        cancel();
+      }
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  });
+
+  const play = {
+    me,
+    source,
+    target,
+    /** What a planet does when clicked now, or null. */
+    on(p) {
+      const tip = `planet ${p.id} (${p.owner_id === me ? 'yours' : p.owner_id ? 'the opponent’s' : 'neutral'}, ships ${shipsText(p.ships)})`;
+      if (!source) {
+        if (p.owner_id !== me || sum(p.ships) === 0) return null;
+        return { kind: 'source', text: `Send ships from ${tip}`, run: () => pickSource(p.id) };
+      }
+      if (p.id === source.id) return { kind: 'selected', text: `Sending from ${tip}; press to cancel`, run: cancel };
+      if (target && p.id === target.id) {
+        return { kind: 'chosen', text: `Sending to ${tip}`, run: () => sendRef.current?.focus() };
+      }
+      return { kind: 'target', text: `Send to ${tip}, ${distance(source, p)} rounds away`, run: () => pickTarget(p.id) };
+    },
+  };
+
+  const round = view.round ?? 0;
+  const nopButton = html`<button type="button" data-testid="board-pass" onClick=${nop}>Do nothing this round</button>`;
+  let panel;
+  if (!source) {
+    panel = html`<div class="sg-panel" role="group" aria-label="Your order">
+      <p><strong>Your order for round ${round}.</strong> ${sources.length
+        ? 'Pick one of your planets (solid ring) to send ships from, or do nothing.'
+        : 'None of your planets has ships to send: do nothing this round.'}</p>
+      <div class="sg-row">${nopButton}</div>
+    </div>`;
+  } else if (!target) {
+    panel = html`<div class="sg-panel" role="group" aria-label="Your order">
+      <p><strong>From planet ${source.id}</strong> (ships ${shipsText(source.ships)}).
+        Now pick where to send them (dashed ring); Escape cancels.</p>
+      <div class="sg-row">
+        <button type="button" onClick=${cancel}>Cancel</button>
+        ${nopButton}
+      </div>
+    </div>`;
+  } else {
+    const d = distance(source, target);
+    const eta = round + d;
+    const late = view.max_rounds != null && eta >= view.max_rounds;
+    const f = sum(ships) > 0 ? forecast(view, me, source, target, ships) : null;
+    const whose = (id) => (id === me ? 'yours' : id ? `${ctx.seats?.[id - 1] ?? `player ${id}`}’s` : 'neutral');
+    let outlook = null;
+    if (late) outlook = `The game ends after round ${view.max_rounds - 1}, before this fleet lands.`;
+    else if (f && f.holder === me) {
+      outlook = target.owner_id === me
+        ? `planet ${target.id} stays yours, with ${shipsText(f.garrison)} ships.`
+        : `you take planet ${target.id}, with ${shipsText(f.garrison)} ships left.`;
+      outlook = `If nobody sends anything else: ${outlook}`;
+    } else if (f) {
+      outlook = `If nobody sends anything else: not enough, planet ${target.id} stays ${whose(f.holder)} with ${shipsText(f.garrison)} ships.`;
+    }
+    const setShips = (k, value) => setOrder((o) => ({ ...o, ships: o.ships.map((v, i) => (i === k ? value : v)) }));
+    const preset = (fn) => setOrder((o) => ({ ...o, ships: source.ships.map((n) => String(Math.max(0, fn(n)))) }));
+    const others = planets.filter((p) => p.id !== source.id);
+    panel = html`<form class="sg-panel" aria-label="Your order" noValidate
+        onSubmit=${(e) => { e.preventDefault(); send(); }}>
+      <div class="sg-row">
+        <label>From <select value=${source.id} aria-label="Send from planet"
+            onChange=${(e) => setOrder((o) => ({ ...o, source: Number(e.currentTarget.value),
+              target: Number(e.currentTarget.value) === o.target ? null : o.target,
+              ships: all(byId.get(Number(e.currentTarget.value))) }))}>
+          ${sources.map((p) => html`<option value=${p.id}>planet ${p.id} (${shipsText(p.ships)})</option>`)}
+        </select></label>
+        <label>To <select value=${target.id} aria-label="Send to planet"
+            onChange=${(e) => pickTarget(Number(e.currentTarget.value), false)}>
+          ${others.map((p) => html`<option value=${p.id}>planet ${p.id} · ${whose(p.owner_id)} · ${distance(source, p)} rounds</option>`)}
+        </select></label>
+      </div>
+      <p>Distance ${d}: the fleet lands in round ${eta}${late ? '' : ` (${d} rounds from now)`}.</p>
+      <div class="sg-ships">
+        ${[0, 1, 2].map((k) => html`<label>
+          <span>Type ${k} <small>(beats ${BEATS[k]})</small></span>
+          <input type="number" inputmode="numeric" min="0" max=${source.ships[k]} step="1"
+            data-testid=${`ships-${k}`} value=${order.ships[k]}
+            onInput=${(e) => setShips(k, e.currentTarget.value)} />
+          <small>of ${source.ships[k]}</small>
+        </label>`)}
+      </div>
+      <div class="sg-row">
+        <span>Set:</span>
+        <button type="button" onClick=${() => preset((n) => n)}>All</button>
+        <button type="button" onClick=${() => preset((n) => Math.floor(n / 2))}>Half</button>
+        <button type="button" onClick=${() => preset(() => 0)}>None</button>
+      </div>
+      ${outlook && html`<p class="sg-forecast" aria-live="polite">${outlook}</p>`}
+      ${sum(ships) === 0 && html`<p class="form-error">Choose at least one ship to send.</p>`}
+      <div class="sg-row">
+        <button type="submit" class="primary" data-testid="board-move" ref=${sendRef}
+          disabled=${sum(ships) === 0}>Send ${shipsText(ships)} to planet ${target.id}</button>
+        <button type="button" onClick=${cancel}>Cancel</button>
+        ${nopButton}
+      </div>
+    </form>`;
+  }
+  return draw(view, ctx, play, panel, rootRef, turned);
+}
+
+function draw(view, ctx, play, panel, rootRef, turned) {
   const planets = view.planets ?? [];
   const fleets = view.fleets ?? [];
   const byId = new Map(planets.map((p) => [p.id, p]));
   const nameOf = (ownerId) => ctx.seats?.[ownerId - 1] ?? `player ${ownerId}`;
+  const me = view.player_id ?? (ctx.seat != null ? ctx.seat + 1 : null);
 
+  // Where a planet is drawn: map units to pixels, turned a quarter on an upright phone.
+  const pos = (p) => (turned ? [-p.y * S, p.x * S] : [p.x * S, p.y * S]);
   // Fit the view box to the planets, with room for the labels around them.
-  const xs = planets.map((p) => p.x);
-  const ys = planets.map((p) => p.y);
-  const margin = 52;
-  const minX = Math.min(0, ...xs) * S - margin;
-  const maxX = Math.max(0, ...xs) * S + margin;
-  const minY = Math.min(0, ...ys) * S - margin;
-  const maxY = Math.max(0, ...ys) * S + margin;
+  const xs = planets.map((p) => pos(p)[0]);
+  const ys = planets.map((p) => pos(p)[1]);
+  const minX = Math.min(0, ...xs) - MARGIN;
+  const maxX = Math.max(0, ...xs) + MARGIN;
+  const minY = Math.min(0, ...ys) - MARGIN;
+  const maxY = Math.max(0, ...ys) + MARGIN;
   const width = Math.max(maxX - minX, 420);
   const left = (minX + maxX) / 2 - width / 2;
-  const top = minY - HEADER;
+  const top = minY;
   const height = maxY - top;
 
   // Totals per player, the quickest read of who is ahead.
@@ -74,6 +400,8 @@ export function render(view, ctx = {}) {
     if (totals[f.owner_id]) { totals[f.owner_id].ships += sum(f.ships); totals[f.owner_id].fleets++; }
   }
 
+  // While planets are buttons, nothing else on the map takes the pointer.
+  const still = play ? 'none' : null;
   const routes = [];
   const markers = [];
   for (const f of fleets) {
@@ -83,86 +411,157 @@ export function render(view, ctx = {}) {
     // eta is the arrival round; a fleet covers its trip in distance() rounds.
     const trip = Math.max(1, distance(from, to));
     const progress = view.round != null ? Math.min(1, Math.max(0, 1 - (f.eta - view.round) / trip)) : 0.5;
-    const x0 = from.x * S; const y0 = from.y * S;
-    const x1 = to.x * S; const y1 = to.y * S;
+    const [x0, y0] = pos(from);
+    const [x1, y1] = pos(to);
     const x = x0 + (x1 - x0) * progress;
     const y = y0 + (y1 - y0) * progress;
     const angle = (Math.atan2(y1 - y0, x1 - x0) * 180) / Math.PI;
     const o = owner(f.owner_id);
-    routes.push(html`<line x1=${x0} y1=${y0} x2=${x1} y2=${y1} stroke=${o.fill} stroke-width="1.5"
-      stroke-dasharray="4 4" opacity="0.6" />`);
-    markers.push(html`<g class="fleet">
+    routes.push(html`<line x1=${x0} y1=${y0} x2=${x1} y2=${y1} stroke=${o.fill} stroke-width="2"
+      stroke-dasharray="5 5" opacity="0.7" />`);
+    markers.push(html`<g class="fleet" pointer-events=${still}>
       <title>Fleet ${f.id} of ${nameOf(f.owner_id)} (player ${f.owner_id}): ${shipsText(f.ships)} ships,
-        planet ${f.origin} → ${f.target}, arriving in round ${f.eta}</title>
+        planet ${f.origin} → ${f.target}, landing in round ${f.eta}</title>
       ${fleetMarker(f.owner_id, x, y, angle)}
-      <text x=${x} y=${y - 10} font-size="14" text-anchor="middle" fill="#111" stroke="#fff" stroke-width="3"
-        paint-order="stroke">${sum(f.ships)}</text>
+      <text class="sg-fl" x=${x} y=${y - 11} font-size="14" text-anchor="middle" fill="#111" stroke="#fff" stroke-width="3"
+        paint-order="stroke">${sum(f.ships)}<tspan class="sg-eta"> · R${f.eta}</tspan></text>
     </g>`);
   }
 
-  const planetNodes = planets.map((p) => {
+  // The planned route, from the chosen source to the chosen target.
+  let plan = null;
+  if (play?.source && play?.target) {
+    const a = play.source; const b = play.target;
+    const [ax, ay] = pos(a); const [bx, by] = pos(b);
+    const len = Math.hypot(bx - ax, by - ay);
+    const ux = (bx - ax) / len; const uy = (by - ay) / len;
+    const x0 = ax + ux * (radius(a) + 8); const y0 = ay + uy * (radius(a) + 8);
+    const x1 = bx - ux * (radius(b) + 12); const y1 = by - uy * (radius(b) + 12);
+    const angle = (Math.atan2(uy, ux) * 180) / Math.PI;
+    plan = html`<g class="plan" pointer-events="none">
+      <line x1=${x0} y1=${y0} x2=${x1} y2=${y1} stroke="#000" stroke-width="4" stroke-dasharray="12 6" />
+      <polygon points="0,0 -16,-9 -16,9" fill="#000"
+        transform=${`translate(${x1.toFixed(1)} ${y1.toFixed(1)}) rotate(${angle.toFixed(1)})`} />
+    </g>`;
+  }
+
+  // While giving an order, the opponent's planets come first, then neutral ones, then
+  // yours: the order Tab visits them in when choosing where to send.
+  const rank = (p) => (p.owner_id === me ? 2 : p.owner_id === 0 ? 1 : 0);
+  const drawn = play ? planets.slice().sort((a, b) => rank(a) - rank(b) || a.id - b.id) : planets;
+  const planetNodes = drawn.map((p) => {
     const o = owner(p.owner_id);
     const r = radius(p);
-    const x = p.x * S; const y = p.y * S;
+    const [x, y] = pos(p);
     const whose = p.owner_id ? `${nameOf(p.owner_id)} (player ${p.owner_id})` : 'neutral';
-    return html`<g class="planet">
-      <title>Planet ${p.id}, ${whose}: ships ${shipsText(p.ships)}, production ${shipsText(p.production)}</title>
+    const info = `Planet ${p.id}, ${whose}: ships ${shipsText(p.ships)}, production ${shipsText(p.production)}`;
+    const does = play ? play.on(p) : null;
+    // Rings tell what a click does: solid for a planet to send from, thick black for the
+    // chosen one, dashed for where the ships can go; "from" and "to" name the chosen pair.
+    const ring = does && {
+      source: html`<circle class="mark select" cx=${x} cy=${y} r=${r + 7} stroke-width="4" />`,
+      selected: html`<circle class="mark selected" cx=${x} cy=${y} r=${r + 7} stroke-width="6" />`,
+      target: html`<circle class="mark target" cx=${x} cy=${y} r=${r + 7} stroke-width="4" stroke-dasharray="7 5" />`,
+      chosen: html`<circle class="mark selected" cx=${x} cy=${y} r=${r + 7} stroke-width="6" stroke-dasharray="7 5" />`,
+    }[does.kind];
+    const tag = does && (does.kind === 'selected' ? 'from' : does.kind === 'chosen' ? 'to' : null);
+    const body = html`
+      <title>${does ? `${does.text}. ${info}` : info}</title>
+      ${does && html`<circle cx=${x} cy=${y} r=${Math.max(r + 10, 34)} fill="transparent" />`}
+      ${does && html`<circle class="sg-focus" cx=${x} cy=${y} r=${r + 14} fill="none" stroke="#E69F00" stroke-width="5" />`}
       <circle cx=${x} cy=${y} r=${r} fill=${o.fill} stroke=${o.stroke} stroke-width="2"
         stroke-dasharray=${p.owner_id ? null : '4 3'} />
-      ${o.label && html`<text x=${x} y=${y + 7} font-size="20" font-weight="bold" text-anchor="middle"
-        fill=${o.text}>${o.label}</text>`}
-      <text x=${x} y=${y + r + 16} font-size="15" text-anchor="middle" fill="#111" stroke="#fff"
-        stroke-width="3" paint-order="stroke">${shipsText(p.ships)}</text>
-      <text x=${x} y=${y - r - 5} font-size="12" text-anchor="middle" fill="#555">#${p.id}</text>
-    </g>`;
+      ${ring}
+      ${o.label && html`<text class="sg-own" x=${x} y=${y + 1} dominant-baseline="central" font-size="20"
+        font-weight="bold" text-anchor="middle" fill=${o.text}>${o.label}</text>`}
+      <text class="sg-trip" x=${x} y=${y + r + 5} dominant-baseline="hanging" font-size="15" text-anchor="middle"
+        fill="#111" stroke="#fff" stroke-width="3" paint-order="stroke">${shipsText(p.ships)}</text>
+      <text class="sg-tot" x=${x} y=${y + r + 4} dominant-baseline="hanging" font-size="15" text-anchor="middle"
+        fill="#111" font-weight="bold" stroke="#fff" stroke-width="4" paint-order="stroke">${sum(p.ships)}</text>
+      <text class=${tag ? 'sg-tag' : 'sg-id'} x=${x} y=${y - r - 6} font-size="13" text-anchor="middle" fill="#444"
+        font-weight=${tag ? 'bold' : null}>${tag ? `${tag} ` : ''}#${p.id}</text>`;
+    if (!does) return html`<g class="planet">${body}</g>`;
+    const testid = does.kind === 'source' || does.kind === 'selected' ? 'board-select' : 'board-move';
+    return html`<g class="planet sg-hit" role="button" tabindex="0" aria-label=${does.text} data-planet=${p.id}
+        data-testid=${testid} aria-pressed=${does.kind === 'selected' || does.kind === 'chosen' ? 'true' : null}
+        onClick=${does.run} onKeyDown=${pressKeys(does.run)}>${body}</g>`;
   });
 
+  // Above the map: the round and each player's totals, in page text that wraps on a phone.
   const status = view.game_over
-    ? (view.end_reason || (view.winner ? `${nameOf(view.winner)} won` : 'game over'))
-    : `Round ${view.round ?? '?'}${view.max_rounds ? ` / ${view.max_rounds}` : ''}`;
-  const legend = [1, 2].map((id, k) => {
+    ? (view.end_reason || (view.winner ? `${nameOf(view.winner)} won` : 'Game over'))
+    : `Round ${view.round ?? '?'}${view.max_rounds ? ` of ${view.max_rounds}` : ''}`;
+  const left_ = !view.game_over && view.max_rounds && view.round != null
+    ? `${view.max_rounds - view.round} rounds left` : view.game_over ? `after round ${view.round}` : '';
+  const players = [1, 2].map((id) => {
     const t = totals[id];
     const dq = view.disqualified?.[id - 1];
-    const lx = left + 12 + k * (width / 2);
-    const o = owner(id);
-    return html`<g class="legend">
-      ${fleetMarker(id, lx + 8, top + 45, 0)}
-      <text x=${lx + 22} y=${top + 50} font-size="16">
-        <tspan font-weight="bold">${id}. ${shorten(nameOf(id))}</tspan>
-        <tspan fill="#333"> ${t.ships} ships, ${t.planets} pl.${dq ? ' · disqualified' : ''}</tspan>
-      </text>
-      ${view.winner === id && html`<text x=${lx + 22} y=${top + 68} font-size="15" font-weight="bold" fill=${o.stroke}>★ winner</text>`}
-    </g>`;
+    const who = `${me === id ? ' (you)' : ''}: `;
+    return html`<li>${playerMark(id)}<strong>${id}. ${shorten(nameOf(id))}</strong>${who}${t.ships} ships, ${t.planets} planet${t.planets === 1 ? '' : 's'}, ${t.fleets} fleet${t.fleets === 1 ? '' : 's'}${
+      dq ? html` · <strong>disqualified</strong> (${dq})` : ''}${view.winner === id ? html` · <strong>★ winner</strong>` : ''}</li>`;
   });
+  const sealed = view.your_command && !view.game_over
+    ? html`<p>Your order this round: <strong>${label(view.your_command) ?? JSON.stringify(view.your_command)}</strong> (sealed until the round resolves)</p>`
+    : null;
 
-  // The title says the state in its own words (the visible header shows the end reason).
+  // The title says the state in its own words.
   const end = view.game_over
     ? ` Game over; ${view.winner ? `winner: ${nameOf(view.winner)} (player ${view.winner})` : 'no winner'}.`
     : '';
-  const title = `Spacegoo board at round ${view.round ?? '?'}${view.max_rounds ? ` of ${view.max_rounds}` : ''}.${end} ${[1, 2].map((id) => `${nameOf(id)} (player ${id}): ${totals[id].ships} ships on ${totals[id].planets} planets and ${totals[id].fleets} fleets`).join('; ')}.`;
+  const title = `Spacegoo map at round ${view.round ?? '?'}${view.max_rounds ? ` of ${view.max_rounds}` : ''}.${end} ${[1, 2].map((id) => `${nameOf(id)} (player ${id}): ${totals[id].ships} ships on ${totals[id].planets} planets and ${totals[id].fleets} fleets`).join('; ')}.`;
 
-  // min-width keeps the labels legible on a phone; the page's board area scrolls instead.
-  return html`<svg class="board-svg spacegoo" viewBox=${`${left} ${top} ${width} ${height}`}
-      xmlns="http://www.w3.org/2000/svg" font-family="system-ui, sans-serif" style="max-width: 900px; min-width: 540px; width: 100%;">
-    <title>${title}</title>
-    <desc>Planets are circles sized by production, filled orange with 1 for player 1, blue with 2 for player 2,
-      grey and dashed when neutral; below each, its ships of types 0/1/2. Fleets are triangles (player 1) or
-      squares (player 2) on the dashed line to their target, labelled with their ship count.</desc>
-    <rect x=${left} y=${top} width=${width} height=${height} fill="#fbfbfd" />
-    <text x=${left + 12} y=${top + 24} font-size="20" font-weight="bold">${status}</text>
-    ${view.game_over && html`<text x=${left + width - 12} y=${top + 24} font-size="16" text-anchor="end"
-      fill="#555">round ${view.round}</text>`}
-    ${legend}
-    <g class="routes">${routes}</g>
-    <g class="planets">${planetNodes}</g>
-    <g class="fleets">${markers}</g>
-  </svg>`;
+  // Under the map: every planet by owner and every fleet, as text.
+  const order = (p) => (p.owner_id === 0 ? 3 : p.owner_id === me ? 0 : p.owner_id);
+  const listed = planets.slice().sort((a, b) => order(a) - order(b) || a.id - b.id);
+  const ownerText = (id) => (id ? `${id}. ${shorten(nameOf(id), 14)}${id === me ? ' (you)' : ''}` : 'neutral');
+  const list = html`<details class="sg-list">
+    <summary>Planets and fleets as a list</summary>
+    <table>
+      <caption>Planets (ships and production per type 0/1/2)</caption>
+      <thead><tr><th scope="col">Planet</th><th scope="col">Owner</th><th scope="col">Ships</th><th scope="col">Production</th></tr></thead>
+      <tbody>${listed.map((p) => html`<tr>
+        <td>#${p.id}</td><td>${ownerText(p.owner_id)}</td>
+        <td class="n">${shipsText(p.ships)} (${sum(p.ships)})</td><td class="n">${shipsText(p.production)}</td></tr>`)}</tbody>
+    </table>
+    ${fleets.length === 0 ? html`<p class="muted">No fleets in flight.</p>` : html`<table>
+      <caption>Fleets in flight</caption>
+      <thead><tr><th scope="col">Owner</th><th scope="col">Ships</th><th scope="col">Route</th><th scope="col">Lands</th></tr></thead>
+      <tbody>${fleets.slice().sort((a, b) => a.eta - b.eta || a.id - b.id).map((f) => html`<tr>
+        <td>${ownerText(f.owner_id)}</td><td class="n">${shipsText(f.ships)} (${sum(f.ships)})</td>
+        <td>#${f.origin} → #${f.target}</td>
+        <td class="n">round ${f.eta}${view.round != null && !view.game_over ? ` (in ${f.eta - view.round})` : ''}</td></tr>`)}</tbody>
+    </table>`}
+  </details>`;
+
+  return html`<div class="sg" ref=${rootRef}>
+    <style>${STYLE}</style>
+    <div class="sg-head">
+      <p><strong data-testid="round">${status}</strong>${left_ && html` <span class="muted">(${left_})</span>`}</p>
+      <ul class="sg-players" aria-label="Players">${players}</ul>
+    </div>
+    ${sealed}
+    ${panel}
+    <svg class="board-svg spacegoo sg-svg" viewBox=${`${left} ${top} ${width} ${height}`} role="img"
+        xmlns="http://www.w3.org/2000/svg" font-family="system-ui, sans-serif">
+      <title>${title}</title>
+      <desc>Planets are circles sized by production, filled orange with 1 for player 1, blue with 2 for player 2,
+        grey and dashed when neutral; below each, its ships of types 0/1/2 (on a narrow screen, their total, and the planet numbers only in the list below). Fleets are
+        triangles (player 1) or squares (player 2) on the dashed line to their target, labelled with their ship count
+        and R with the round they land in.${play ? ' While you give your order, a solid ring marks a planet you can send from, a dashed ring one you can send to.' : ''}</desc>
+      <rect x=${left} y=${top} width=${width} height=${height} fill="#fbfbfd" />
+      <g class="routes" pointer-events=${still}>${routes}</g>
+      ${plan}
+      <g class="planets">${planetNodes}</g>
+      <g class="fleets">${markers}</g>
+    </svg>
+    ${list}
+  </div>`;
 }
 
 /** The move list's wording for an action (the page falls back to a generic one). */
 export function label(a) {
-  if (a === 'nop' || (a && 'nop' in a)) return 'Wait this round (nop)';
-  const s = a.send;
+  if (a === 'nop' || (a && typeof a === 'object' && 'nop' in a)) return 'Do nothing this round (nop)';
+  const s = a && a.send;
   if (s) return `Send ${(s.ships || []).join('/')} ships from planet ${s.origin} to planet ${s.target}`;
   return null;
 }

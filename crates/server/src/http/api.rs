@@ -346,7 +346,8 @@ fn json_response(body: Arc<str>) -> Response {
         .into_response()
 }
 
-/// The account named by an `Authorization: Basic` header with the right password.
+/// The account named by an `Authorization` header: `Basic` with the right password,
+/// or `Bearer` with a live session token.
 async fn authenticate(
     app: &AppState,
     headers: &HeaderMap,
@@ -362,10 +363,22 @@ async fn authenticate(
     let value = headers
         .get(header::AUTHORIZATION)
         .and_then(|v| v.to_str().ok())
-        .ok_or_else(|| unauthorized("a seat's views need HTTP Basic credentials of its account"))?;
+        .ok_or_else(|| {
+            unauthorized("a seat's views need its account's HTTP Basic credentials or session")
+        })?;
+    // A page signed in with a session token (the protocol's `resume`) sends it as Bearer.
+    if let Some(token) = value.strip_prefix("Bearer ") {
+        return match app.hub.store.resume_session(token.trim()).await {
+            Ok(account) => Ok(account.id),
+            Err(StoreError::UnknownSession) => Err(unauthorized(
+                "this session is unknown or has expired; log in again",
+            )),
+            Err(error) => Err(error.into()),
+        };
+    }
     let encoded = value
         .strip_prefix("Basic ")
-        .ok_or_else(|| unauthorized("only Basic authorization is supported"))?;
+        .ok_or_else(|| unauthorized("only Basic or Bearer (session) authorization is supported"))?;
     let decoded = base64::engine::general_purpose::STANDARD
         .decode(encoded.trim())
         .ok()

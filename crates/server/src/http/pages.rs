@@ -26,11 +26,19 @@ pub async fn web_file(Path(path): Path<String>) -> Response {
 
 /// `GET /boards/{file}`: `<ruleset>.js`, that ruleset's board renderer.
 pub async fn board(State(app): State<AppState>, Path(file): Path<String>) -> Response {
-    let board = file
-        .strip_suffix(".js")
-        .and_then(|id| app.hub.ruleset(id).ok())
-        .and_then(|ruleset| ruleset.game.board_js());
-    match board {
+    let Some(ruleset) = file.strip_suffix(".js").and_then(|id| app.hub.ruleset(id).ok()) else {
+        return not_found(&format!("no board renderer at /boards/{file}"));
+    };
+    if let Some(dir) = std::env::var_os(BOARDS_DIR) {
+        let path = std::path::Path::new(&dir)
+            .join(ruleset.game.id())
+            .join("web/board.js");
+        return match std::fs::read(&path) {
+            Ok(bytes) => with_type("text/javascript; charset=utf-8", bytes),
+            Err(_) => not_found(&format!("no board renderer at {}", path.display())),
+        };
+    }
+    match ruleset.game.board_js() {
         Some(source) => with_type("text/javascript; charset=utf-8", source),
         None => not_found(&format!("no board renderer at /boards/{file}")),
     }
@@ -49,6 +57,10 @@ fn asset_response(path: &str) -> Response {
 /// Set to the `web/` folder, pages are read from it on every request instead of from
 /// the copy built into the binary: edit a page, reload the browser.
 const WEB_DIR: &str = "ARBITER_WEB_DIR";
+
+/// Set to the games' folder (`crates/games`), each board is read from
+/// `<folder>/<ruleset>/web/board.js` on every request: edit a board, reload the page.
+const BOARDS_DIR: &str = "ARBITER_BOARDS_DIR";
 
 fn from_disk(dir: &std::path::Path, path: &str) -> Response {
     // Only plain relative names below the folder.

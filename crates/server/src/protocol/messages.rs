@@ -16,6 +16,12 @@ pub enum ClientMessage {
     Register { name: String, password: String },
     /// Log in; a seat this account holds in a running match is resumed.
     Login { name: String, password: String },
+    /// Log in with the `session` token a `registered` or `logged_in` reply gave (a web
+    /// page keeps it across reloads instead of the password); seats resume as on login.
+    Resume { session: String },
+    /// End this connection's session: its token stops working, and the connection
+    /// closes after `logged_out`.
+    Logout,
     /// List the rulesets with their seat counts, bots, default configs and deadlines.
     Rulesets,
     /// Wait in the matchmaking queue of a ruleset (`config` fields default).
@@ -113,6 +119,8 @@ pub struct ParseError {
 pub const CLIENT_TYPES: &[&str] = &[
     "register",
     "login",
+    "resume",
+    "logout",
     "rulesets",
     "queue",
     "leave_queue",
@@ -225,9 +233,14 @@ pub enum ServerMessage {
     },
     Registered {
         name: String,
+        /// A token that logs this account in again (`resume`) until it expires or is
+        /// closed (`logout`); for this client only.
+        session: String,
     },
     LoggedIn {
         name: String,
+        /// As in `registered`: the session to `resume` with later.
+        session: String,
         /// Live matches in which this account holds a seat (resumed on this connection).
         resumed: Vec<i64>,
     },
@@ -301,6 +314,8 @@ pub enum ServerMessage {
         actions: Vec<Value>,
     },
     Pong,
+    /// The session is closed; the connection closes next.
+    LoggedOut,
     /// A request was refused, or the connection is about to be closed.
     Error {
         code: String,
@@ -343,6 +358,8 @@ mod tests {
                 "register",
             ),
             (r#"{"type":"login","name":"a","password":"p"}"#, "login"),
+            (r#"{"type":"resume","session":"ab"}"#, "resume"),
+            (r#"{"type":"logout"}"#, "logout"),
             (r#"{"type":"rulesets"}"#, "rulesets"),
             (
                 r#"{"type":"queue","ruleset":"tae","config":{"hand":6},"seats":3}"#,

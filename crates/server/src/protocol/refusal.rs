@@ -30,6 +30,7 @@ impl From<StoreError> for Refusal {
             StoreError::NameTaken(_) => "name_taken",
             StoreError::WeakPassword | StoreError::PasswordTooLong { .. } => "bad_password",
             StoreError::BadCredentials => "bad_credentials",
+            StoreError::UnknownSession => "bad_session",
             StoreError::Throttled { retry_after } => {
                 return Refusal {
                     retry_after: Some(*retry_after),

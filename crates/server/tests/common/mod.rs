@@ -104,14 +104,23 @@ pub fn random_players(ruleset: &str) -> DeciderFactory {
 
 /// `GET path` (with Basic credentials if given): the status and the JSON body.
 pub async fn http_get(http: &str, path: &str, basic: Option<(&str, &str)>) -> (u16, Value) {
+    let authorization = basic.map(|(name, password)| {
+        use base64::Engine;
+        let token = base64::engine::general_purpose::STANDARD.encode(format!("{name}:{password}"));
+        format!("Basic {token}")
+    });
+    http_get_authorized(http, path, authorization.as_deref()).await
+}
+
+/// `GET path` with this `Authorization` header value, if any.
+pub async fn http_get_authorized(
+    http: &str,
+    path: &str,
+    authorization: Option<&str>,
+) -> (u16, Value) {
     let mut stream = TcpStream::connect(http).await.expect("connect to HTTP");
-    let auth = basic
-        .map(|(name, password)| {
-            use base64::Engine;
-            let token =
-                base64::engine::general_purpose::STANDARD.encode(format!("{name}:{password}"));
-            format!("Authorization: Basic {token}\r\n")
-        })
+    let auth = authorization
+        .map(|value| format!("Authorization: {value}\r\n"))
         .unwrap_or_default();
     let request = format!("GET {path} HTTP/1.1\r\nHost: {http}\r\n{auth}Connection: close\r\n\r\n");
     stream

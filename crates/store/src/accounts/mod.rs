@@ -2,11 +2,13 @@
 
 mod names;
 mod passwords;
+mod sessions;
 mod throttle;
 
 pub(crate) use throttle::LoginThrottle;
 
 pub use names::MAX_NAME_LEN;
+pub use sessions::{SessionToken, SESSION_LIFETIME};
 pub use passwords::MAX_PASSWORD_LEN;
 
 use serde::Serialize;
