@@ -29,7 +29,7 @@ const ROUTES = [
   [/^\/leaderboards$/, () => html`<${Leaderboards} />`, 'leaderboards'],
   [/^\/leaderboard\/([^/]+)$/, (id) => html`<${Leaderboard} id=${id} />`, 'leaderboards'],
   [/^\/player\/([^/]+)$/, (name) => html`<${Player} name=${name} />`, null],
-  [/^\/replay\/(\d+)$/, (id) => html`<${Replay} id=${id} />`, 'lobby'],
+  [/^\/replay\/(\d+)$/, (id, query) => html`<${Replay} id=${id} query=${query} />`, 'lobby'],
   [/^\/watch\/(\d+)$/, (id) => html`<${Watch} id=${id} />`, 'lobby'],
   [/^\/match\/(\d+)$/, (id) => html`<${Match} id=${id} />`, 'lobby'],
   [/^\/play\/([^/]+)\/([^/]+)$/, (ruleset, bot) => html`<${Play} ruleset=${ruleset} bot=${bot} />`, 'lobby'],

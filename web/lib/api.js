@@ -1,5 +1,6 @@
 // Fetching the JSON API, with errors worded for the page rather than the console.
 import { useEffect, useState, useCallback } from 'preact/hooks';
+import { sessionToken } from './connection.js';
 
 /** An API failure: `message` is ready to show; `status` is 0 when the server was unreachable. */
 export class ApiError extends Error {
@@ -11,11 +12,17 @@ export class ApiError extends Error {
   }
 }
 
-/** GET `path` and parse its JSON; throws ApiError with a readable message. */
-export async function getJSON(path, { signal } = {}) {
+/**
+ * GET `path` and parse its JSON; throws ApiError with a readable message. With `auth`,
+ * the signed-in session goes along as `Authorization: Bearer` (a seat's private replay).
+ */
+export async function getJSON(path, { signal, auth = false } = {}) {
+  const headers = { accept: 'application/json' };
+  const token = auth ? sessionToken() : null;
+  if (token) headers.authorization = `Bearer ${token}`;
   let response;
   try {
-    response = await fetch(path, { headers: { accept: 'application/json' }, signal });
+    response = await fetch(path, { headers, signal });
   } catch (e) {
     if (e.name === 'AbortError') throw e;
     throw new ApiError(`Could not reach the server for ${path} (${e.message}).`);
@@ -42,7 +49,7 @@ export async function getJSON(path, { signal } = {}) {
  * Load `path` (skipped while null) into {data, error, loading, reload}. With
  * `every` (ms), refetch periodically, keeping the last data shown meanwhile.
  */
-export function useApi(path, { every = 0 } = {}) {
+export function useApi(path, { every = 0, auth = false } = {}) {
   const [state, setState] = useState({ data: null, error: null, loading: !!path });
   const [tick, setTick] = useState(0);
   const reload = useCallback(() => setTick((t) => t + 1), []);
@@ -51,14 +58,14 @@ export function useApi(path, { every = 0 } = {}) {
     if (!path) return undefined;
     const controller = new AbortController();
     setState((s) => ({ ...s, loading: true }));
-    getJSON(path, { signal: controller.signal }).then(
+    getJSON(path, { signal: controller.signal, auth }).then(
       (data) => setState({ data, error: null, loading: false }),
       (error) => {
         if (error.name !== 'AbortError') setState((s) => ({ data: s.data, error, loading: false }));
       },
     );
     return () => controller.abort();
-  }, [path, tick]);
+  }, [path, tick, auth]);
 
   useEffect(() => {
     if (!path || !every) return undefined;

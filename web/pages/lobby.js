@@ -1,5 +1,5 @@
-// The lobby: every game (with a match against a house bot a click away), the matches
-// being played now, and the latest finished ones.
+// The lobby: every game (with a match against a house bot a click away, and its rated
+// queue), the open tables, the matches being played now, and the latest finished ones.
 import { useState } from 'preact/hooks';
 import { html } from '../lib/html.js';
 import { useApi } from '../lib/api.js';
@@ -7,6 +7,7 @@ import { connectionState, whenReady } from '../lib/connection.js';
 import { playBot } from '../lib/live.js';
 import { ErrorBox, Loading, MatchList, rulesetNames, useTitle } from '../lib/ui.js';
 import { accountHref } from './account.js';
+import { QueueButton, Tables } from './tables.js';
 
 const LIVE_EVERY_MS = 4000;
 const RECENT_LIMIT = 20;
@@ -58,6 +59,7 @@ function RulesetCard({ ruleset }) {
     <p class="muted"><code>${ruleset.id}</code> · ${seatsText(ruleset.seats)}
       ${ruleset.deadline_ms ? ` · ${ruleset.deadline_ms / 1000} s per move` : ''}</p>
     <${PlayBot} ruleset=${ruleset} />
+    <${QueueButton} ruleset=${ruleset} />
     <p class="links">
       <a class="button" href=${`#/rules/${id}`}>Rules</a>
       <a class="button" href=${`#/leaderboard/${id}`}>Leaderboard</a>
@@ -81,6 +83,8 @@ export function Lobby() {
         ${rulesets.data.map((r) => html`<${RulesetCard} key=${r.id} ruleset=${r} />`)}
       </div>`}
     </section>
+
+    ${rulesets.data && html`<${Tables} rulesets=${rulesets.data} />`}
 
     <section aria-labelledby="live-h">
       <h2 id="live-h">Live matches</h2>

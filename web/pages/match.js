@@ -1,5 +1,6 @@
-// Playing a match (#/match/<id>): the board from this seat's view, whose turn it is and
-// the clock, the moves the seat may send now as buttons, a JSON box for any other move,
+// Playing a match (#/match/<id>): the board from this seat's view (where the seat moves,
+// by mouse or keyboard), whose turn it is and the clock, the moves it may send now as a
+// list of buttons (folded away when the board takes every move), a JSON box for any other move,
 // and resigning. #/play/<ruleset>/<bot> opens a table with that bot and comes here.
 import { useEffect, useState } from 'preact/hooks';
 import { html } from '../lib/html.js';
@@ -58,7 +59,7 @@ function MoveList({ state }) {
   const needle = filter.trim().toLowerCase();
   const matching = needle ? labelled.filter((m) => m.label.toLowerCase().includes(needle)) : labelled;
   const shown = all ? matching : matching.slice(0, SHOWN_MOVES);
-  return html`<div class="moves">
+  const list = html`<div class="moves">
     ${labelled.length > 12 && html`<label class="filter">Filter
       <input type="search" data-testid="move-filter" value=${filter} placeholder="part of a move, e.g. pass"
         onInput=${(e) => setFilter(e.currentTarget.value)} />
@@ -71,6 +72,12 @@ function MoveList({ state }) {
       Show all ${matching.length} moves</button>`}
     ${needle && matching.length === 0 && html`<p class="note">No move matches “${filter}”.</p>`}
   </div>`;
+  // A board that takes every move itself leaves the list as a fallback, folded away.
+  if (!board?.playsOnTheBoard) return list;
+  return html`<details class="move-list-folded">
+    <summary>Your ${labelled.length} legal move${labelled.length === 1 ? '' : 's'} as a list</summary>
+    ${list}
+  </details>`;
 }
 
 /** Any action as JSON, for moves the list leaves out (combinatorial games list a sample). */

@@ -1,10 +1,12 @@
 // The replay player: every step's spectator view, drawn by the game's own board module
-// (/boards/<ruleset>.js) when it has one, else shown as JSON.
+// (/boards/<ruleset>.js) when it has one, else shown as JSON. `?seat=N` shows that
+// seat's own views instead (its hand, its secrets), only to the account that held it.
 import { useEffect, useState } from 'preact/hooks';
 import { html } from '../lib/html.js';
 import { useApi } from '../lib/api.js';
 import { ErrorBox, Loading, playerHref, rulesetNames, useTitle } from '../lib/ui.js';
 import { Board } from '../lib/board.js';
+import { useConnection } from '../lib/connection.js';
 
 const STEP_MS = 700; // time per step at 1×
 const SPEEDS = [0.5, 1, 2, 4];
@@ -46,7 +48,7 @@ function forControl(event) {
   return (tag === 'BUTTON' || tag === 'A') && (event.key === ' ' || event.key === 'Enter');
 }
 
-function Player({ replay, summary }) {
+function Player({ replay, summary, seat }) {
   const steps = replay.steps;
   const last = steps.length - 1;
   const [index, setIndex] = useState(0);
@@ -91,7 +93,8 @@ function Player({ replay, summary }) {
   const atEnd = index === last;
   return html`<div class="player">
     <div class="board" data-testid="board" id="board" aria-live="off">
-      <${Board} ruleset=${replay.ruleset} view=${step.view} seats=${replay.seats} step=${step.step} />
+      <${Board} ruleset=${replay.ruleset} view=${step.view} seats=${replay.seats} step=${step.step}
+        seat=${seat} />
     </div>
 
     <div class="controls" role="group" aria-label="Replay controls">
@@ -128,8 +131,33 @@ function Player({ replay, summary }) {
   </div>`;
 }
 
-export function Replay({ id }) {
-  const replay = useApi(`/api/matches/${encodeURIComponent(id)}/replay`);
+/** The seats the signed-in account held in this match (names are unique ignoring case). */
+function yourSeats(name, seats) {
+  if (!name || !seats) return [];
+  const key = name.toLowerCase();
+  return seats.flatMap((s, i) => (s.account_id != null && s.name?.toLowerCase() === key ? [i] : []));
+}
+
+/** Spectator view or one of your seats' own views. */
+function ViewChoice({ id, seat, yours }) {
+  if (yours.length === 0) return null;
+  const base = `#/replay/${encodeURIComponent(id)}`;
+  return html`<p class="links" data-testid="view-choice" aria-label="Whose view">
+    ${seat == null ? html`<strong>Spectator view</strong>` : html`<a href=${base}>Spectator view</a>`}
+    ${yours.map((s) => html` · ${seat === s
+      ? html`<strong>Your seat's view (seat ${s})</strong>`
+      : html`<a href=${`${base}?seat=${s}`} data-testid="your-view">Your seat's view (seat ${s})</a>`}`)}
+  </p>`;
+}
+
+export function Replay({ id, query }) {
+  const wanted = query?.get('seat');
+  const seat = wanted != null && /^\d+$/.test(wanted) ? Number(wanted) : null;
+  const conn = useConnection();
+  // A seat's own views need the session; wait for the connection to have logged in.
+  const ready = seat == null || conn.status === 'open';
+  const path = `/api/matches/${encodeURIComponent(id)}/replay${seat == null ? '' : `?seat=${seat}`}`;
+  const replay = useApi(ready ? path : null, { auth: seat != null });
   // The summary adds player links; the replay stands on its own if it fails.
   const summary = useApi(`/api/matches/${encodeURIComponent(id)}`);
   const rulesets = useApi('/api/rulesets');
@@ -138,7 +166,10 @@ export function Replay({ id }) {
   useTitle(`Replay #${id}`);
 
   if (replay.error) {
+    const why = replay.error.status === 401 ? ' Log in as the player who held this seat.'
+      : replay.error.status === 403 ? ' This seat was somebody else’s.' : '';
     return html`<h1>Replay of match #${id}</h1>
+      ${why && html`<p class="note">${why.trim()} <a href=${`#/replay/${encodeURIComponent(id)}`}>Spectator view</a></p>`}
       <${ErrorBox} error=${replay.error} retry=${replay.error.status === 404 ? null : replay.reload}>
         Could not load this replay.
       <//>`;
@@ -156,7 +187,8 @@ export function Replay({ id }) {
       ${data.status !== 'running' && html` · <a id="download" data-testid="download"
         href=${`/api/matches/${encodeURIComponent(id)}/record`} download=${`arbiter-${data.ruleset}-${id}.json`}>Download record</a>`}
     </p>
+    <${ViewChoice} id=${id} seat=${seat} yours=${yourSeats(conn.name, seats)} />
     ${data.steps.length === 0
       ? html`<p class="note">This replay has no steps.</p>`
-      : html`<${Player} key=${id} replay=${data} summary=${summary.data} />`}`;
+      : html`<${Player} key=${`${id}/${seat}`} replay=${data} summary=${summary.data} seat=${seat} />`}`;
 }

@@ -12,7 +12,7 @@ const player = need('PLAYER');
 const matches = need('MATCHES').split(',').map((pair) => pair.split('='));
 const nimMatch = Object.fromEntries(matches).nim;
 // The rulesets whose boards draw clickable moves (the others play from the move list).
-const BOARD_MOVES = new Set(['nim', 'spacecrack', 'tae']);
+const BOARD_MOVES = new Set(['nim', 'spacecrack', 'tae', 'qgame', 'spacegoo']);
 // The board's screenshot is taken a few moves in, when the game is under way.
 const SHOT_AT = 6;
 
@@ -83,11 +83,28 @@ try {
   // Play: a person registers, plays each ruleset to the end against a house bot by
   // clicking listed moves, and sees the result; a guest in another browser watches.
   await page.setViewportSize({ width: 1100, height: 800 });
-  await register(page, `web${Date.now() % 100000}`);
+  const person = `web${Date.now() % 100000}`;
+  await register(page, person);
+  // Signed in stays signed in across a reload (the page keeps a session, not the password).
+  await page.reload();
+  await page.getByTestId('account-name-shown').filter({ hasText: person }).waitFor();
+  console.log('ok reload keeps the session');
+  let played = null;
   for (const [ruleset] of matches) {
-    await playAgainstABot(page, ruleset);
+    played = await playAgainstABot(page, ruleset, ruleset === 'qgame' ? shortQgame() : null);
     console.log(`ok play ${ruleset}`);
   }
+
+  // The player's own view of the last match, beside the spectators'.
+  await page.evaluate((id) => { location.hash = `#/replay/${id}`; }, played);
+  await page.getByTestId('your-view').click();
+  await page.waitForFunction(() => /\?seat=0$/.test(location.hash));
+  await page.getByTestId('view-choice').getByText("Your seat's view").waitFor();
+  await page.getByTestId('board').locator('svg').first().waitFor();
+  console.log('ok private replay');
+
+  await ratedQueue(page, person);
+  console.log('ok rated queue');
 
   check(errors.length === 0, `no errors in the page:\n${errors.join('\n')}`);
 } finally {
@@ -135,18 +152,56 @@ async function register(page, name) {
   await page.getByTestId('account-name-shown').filter({ hasText: name }).waitFor();
 }
 
-/// From the lobby, "Play now" against the `random` bot; click the first listed move at
-/// every turn until the result shows. Meanwhile a guest watches the match live and must
-/// see it move and end.
-async function playAgainstABot(page, ruleset) {
-  // By link, not by reload: a reload would open a new connection, signed out.
+/// A short Q-Game for the table test: a map of one tile, a pile of 12 and two hands of
+/// six (the full set takes a random player some 500 turns, minutes of clicking).
+function shortQgame() {
+  const colors = ['red', 'green', 'blue', 'yellow', 'orange', 'purple'];
+  const shapes = ['star', '8star', 'square', 'circle', 'clover', 'diamond'];
+  const tiles = (from, n) => Array.from({ length: n }, (_, i) =>
+    ({ color: colors[(from + i) % 6], shape: shapes[Math.floor((from + i) / 2) % 6] }));
+  return {
+    qbo: 8, fbo: 4,
+    state0: {
+      map: [[0, [0, { shape: 'star', color: 'red' }]]],
+      'tile*': tiles(12, 12),
+      players: [{ score: 0, 'tile*': tiles(0, 6) }, { score: 0, 'tile*': tiles(6, 6) }],
+    },
+  };
+}
+
+/// Start a match against the `random` bot: "Play now", or (`viaTable`) the lobby's
+/// table form with these options typed in as JSON, a bot added to the free seat, Start.
+async function startAgainstABot(page, ruleset, viaTable) {
+  // By link: a reload also works (the session survives it) but costs a page load.
   await page.evaluate(() => { location.hash = '#/'; });
-  const play = page.getByTestId(`play-${ruleset}`);
-  await play.getByTestId('bot').selectOption('random');
-  await play.getByTestId('play-now').click();
+  if (viaTable) {
+    await page.getByTestId('open-table').click();
+    const form = page.getByTestId('new-table');
+    await form.getByTestId('table-ruleset').selectOption(ruleset);
+    await form.getByTestId('table-deadline').fill('30');
+    await form.getByTestId('table-bank').fill('120');
+    await form.locator('summary').click();
+    await form.getByTestId('table-config').fill(JSON.stringify(viaTable));
+    await form.getByTestId('create-table').click();
+    const table = page.getByTestId('table').filter({ hasText: '30 s a move' });
+    await table.getByTestId('add-bot').click();
+    await table.getByText('random (bot)').waitFor();
+    await table.getByTestId('start-table').click();
+  } else {
+    const play = page.getByTestId(`play-${ruleset}`);
+    await play.getByTestId('bot').selectOption('random');
+    await play.getByTestId('play-now').click();
+  }
   // A hash route: no page load to wait for.
   await page.waitForFunction(() => /^#\/match\/\d+/.test(location.hash));
-  const id = page.url().match(/#\/match\/(\d+)/)[1];
+  return page.url().match(/#\/match\/(\d+)/)[1];
+}
+
+/// Play a match against the `random` bot by clicking what the page shows (the board
+/// first) at every turn until the result shows. Meanwhile a guest watches the match
+/// live and must see it move and end.
+async function playAgainstABot(page, ruleset, viaTable = null) {
+  const id = await startAgainstABot(page, ruleset, viaTable);
 
   const guest = await browser.newContext();
   const watcher = await guest.newPage({ viewport: { width: 900, height: 800 } });
@@ -207,6 +262,26 @@ async function playAgainstABot(page, ruleset) {
     await watcher.screenshot({ path: path.join(shots, 'watch-tae.png'), fullPage: true });
   }
   await guest.close();
+  return id;
+}
+
+/// Two people press "Rated game" for Secret Nim: matchmaking pairs them and both pages
+/// open the match; one resigns, and both see the result.
+async function ratedQueue(page, person) {
+  const other = await browser.newContext();
+  const rival = await other.newPage({ viewport: { width: 900, height: 800 } });
+  rival.on('pageerror', (e) => errors.push(`rival page error: ${e.message}`));
+  await register(rival, `${person}b`);
+  for (const p of [page, rival]) {
+    await p.evaluate(() => { location.hash = '#/'; });
+    await p.getByTestId('queue-nim').getByTestId('join-queue').click();
+  }
+  for (const p of [page, rival]) await p.waitForFunction(() => /^#\/match\/\d+/.test(location.hash));
+  check(page.url().split('#')[1] === rival.url().split('#')[1], 'the queue put both in one match');
+  await page.getByTestId('resign').click();
+  await page.getByTestId('resign-confirm').click();
+  for (const p of [page, rival]) await p.getByTestId('result').waitFor();
+  await other.close();
 }
 
 function stepOf(text) {

@@ -2,9 +2,11 @@
 //! Playwright (`playwright-core` from npm, pinned in `web/tests/package-lock.json`).
 //! The server runs here with a finished match of every ruleset; `web/tests/pages.mjs`
 //! opens the pages as a person would (lobby, rules, every replay, leaderboard, player
-//! page; then registers and plays every ruleset to the end against a house bot by
-//! clicking listed moves while a guest watches live), checks what they show, and writes
-//! screenshots to `docs/screenshots/`.
+//! page; then registers, reloads and is still signed in, plays every ruleset to the end
+//! against a house bot by clicking on its board while a guest watches live (Q-Game from
+//! a table opened with options), opens its own seat's replay, and two people meet in
+//! the rated queue), checks what they show, and writes screenshots to
+//! `docs/screenshots/`.
 //!
 //! So that the README's one test command is all the set-up, the test installs what it
 //! lacks: the npm packages (`npm ci`), and Chromium through `apt-get` when it runs as
@@ -113,11 +115,15 @@ async fn a_person_browses_replays_and_plays_every_ruleset_while_a_guest_watches(
     // Each check the script made is one line: proof that it ran them all.
     let mut checks = vec!["lobby".to_string(), "rules".into(), "leaderboard".into()];
     checks.extend(["player".into(), "phone".into()]);
-    checks.extend(
-        arbiter_rulesets::all()
-            .iter()
-            .map(|r| format!("replay {}", r.id())),
-    );
+    for ruleset in arbiter_rulesets::all() {
+        checks.push(format!("replay {}", ruleset.id()));
+        checks.push(format!("play {}", ruleset.id()));
+    }
+    checks.extend([
+        "reload keeps the session".into(),
+        "private replay".into(),
+        "rated queue".into(),
+    ]);
     for check in checks {
         assert!(
             stdout.lines().any(|l| l == format!("ok {check}")),

@@ -33,8 +33,14 @@ async fn a_session_logs_in_again_and_resumes_seats_until_logged_out() {
         .send(&json!({"type": "register", "name": "sam", "password": password("sam")}))
         .await
         .expect("send");
-    let registered = first.expect("registered", |_| {}).await.expect("registered");
-    let session = registered["session"].as_str().expect("a session token").to_string();
+    let registered = first
+        .expect("registered", |_| {})
+        .await
+        .expect("registered");
+    let session = registered["session"]
+        .as_str()
+        .expect("a session token")
+        .to_string();
     assert_eq!(session.len(), 64, "{registered}");
 
     // A match against a bot, then the page "reloads": a new connection resumes the seat.
@@ -68,8 +74,14 @@ async fn a_session_logs_in_again_and_resumes_seats_until_logged_out() {
 
     // Logging out closes the connection and ends the token for everyone.
     second.send(&json!({"type": "logout"})).await.expect("send");
-    second.expect("logged_out", |_| {}).await.expect("logged_out");
-    assert!(second.recv().await.is_err(), "the connection closes after logout");
+    second
+        .expect("logged_out", |_| {})
+        .await
+        .expect("logged_out");
+    assert!(
+        second.recv().await.is_err(),
+        "the connection closes after logout"
+    );
     let (_third, reply) = resume(&server.tcp, &session).await;
     assert_eq!(reply["type"], "error", "{reply}");
     assert_eq!(reply["code"], "bad_session");

@@ -45,6 +45,9 @@ function shorten(name, max = 16) {
   return name.length > max ? `${name.slice(0, max - 1)}…` : name;
 }
 
+/** Every move can be made on this board; the page keeps its move list folded away. */
+export const playsOnTheBoard = true;
+
 export function render(view, ctx = {}) {
   // The seat's legal single takes (`ctx.moves`, when it is to answer), by "heap:count";
   // doubles stay in the move list.

@@ -402,6 +402,9 @@ function map(view, ctx, tiles, play) {
   </svg>`;
 }
 
+/** Every move can be made on this board; the page keeps its move list folded away. */
+export const playsOnTheBoard = true;
+
 export function render(view, ctx) {
   const me = you(view, ctx);
   const hand = me != null && view.players && view.players[me] && view.players[me].hand;

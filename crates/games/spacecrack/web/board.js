@@ -92,6 +92,9 @@ function Playable({ view, ctx }) {
   return draw(view, ctx, interaction(ctx.moves, ctx.play, selected, select));
 }
 
+/** Every move can be made on this board; the page keeps its move list folded away. */
+export const playsOnTheBoard = true;
+
 export function render(view, ctx) {
   if (ctx && ctx.moves && ctx.play) return html`<${Playable} key=${ctx.step} view=${view} ctx=${ctx} />`;
   return draw(view, ctx, null);

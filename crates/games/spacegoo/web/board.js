@@ -36,7 +36,6 @@ const MARGIN = 76; // room around the outer planets for their labels (larger on 
 
 const sum = (xs) => (xs ?? []).reduce((a, b) => a + b, 0);
 const shipsText = (ships) => (ships ?? []).join('/');
-const add = (a, b) => a.map((n, k) => n + (b[k] ?? 0));
 
 /** Travel time as the game computes it: the Euclidean distance rounded up. */
 const distance = (a, b) => Math.ceil(Math.hypot(a.x - b.x, a.y - b.y));
@@ -46,69 +45,6 @@ const radius = (planet) => Math.min(14 + 1.6 * sum(planet.production), 31);
 
 // Rock, paper, scissors: type 0 beats 1, 1 beats 2, 2 beats 0.
 const BEATS = ['1', '2', '0'];
-
-// The battle as RULES.md tells it (battle.rs): damage factors by
-// (defender type - attacker type) mod 3: the same type, the type it beats, the one that beats it.
-const MATCHUPS = [[0.1, 1], [0.25, 2], [0.01, 1]];
-
-/** The defender after one volley of `attacker` (both sides fire from the values before). */
-function volley(attacker, defender) {
-  return defender.map((n, d) => {
-    let left = n;
-    for (let a = 0; a < 3; a++) {
-      const [m, least] = MATCHUPS[(d - a + 3) % 3];
-      left -= Math.max(attacker[a] * m, attacker[a] > 0 ? least : 0);
-    }
-    return Math.max(0, left);
-  });
-}
-
-/** Both sides' remainders after a battle, truncated as the game does. */
-function battle(s1, s2) {
-  let a = s1.slice();
-  let b = s2.slice();
-  for (let i = 0; i < 100000 && sum(a) > 0 && sum(b) > 0; i++) [a, b] = [volley(b, a), volley(a, b)];
-  return [a.map(Math.trunc), b.map(Math.trunc)];
-}
-
-/**
- * What a new fleet of `me` from `origin` to `target` meets, if nobody sends anything else:
- * the target produces (when owned) each round from now to the landing, fleets already on
- * their way there land in their rounds, then ours. Returns the landing round and who
- * holds the target afterwards with how many ships.
- */
-function forecast(view, me, origin, target, ships) {
-  const eta = (view.round ?? 0) + distance(origin, target);
-  const fleets = [
-    ...(view.fleets ?? []).filter((f) => f.target === target.id && f.eta <= eta),
-    { owner_id: me, ships, eta },
-  ];
-  let holder = target.owner_id;
-  let garrison = (target.ships ?? [0, 0, 0]).slice();
-  for (let r = view.round ?? 0; r <= eta; r++) {
-    if (holder !== 0) garrison = add(garrison, target.production ?? [0, 0, 0]);
-    const sides = [];
-    for (const f of fleets) {
-      if (f.eta !== r) continue;
-      const side = sides.find((s) => s.owner === f.owner_id);
-      if (side) side.ships = add(side.ships, f.ships);
-      else sides.push({ owner: f.owner_id, ships: f.ships.slice() });
-    }
-    if (sides.length === 0) continue;
-    let [survivor, ...rest] = sides;
-    for (const other of rest) {
-      const [first, second] = battle(survivor.ships, other.ships);
-      survivor = sum(second) > 0 ? { owner: other.owner, ships: second } : { owner: survivor.owner, ships: first };
-    }
-    if (survivor.owner === holder) garrison = add(garrison, survivor.ships);
-    else {
-      const [attacker, defender] = battle(survivor.ships, garrison);
-      if (sum(defender) > 0) garrison = defender;
-      else [holder, garrison] = [survivor.owner, attacker];
-    }
-  }
-  return { eta, holder, garrison };
-}
 
 function fleetMarker(ownerId, x, y, angle) {
   const o = owner(ownerId);
@@ -182,6 +118,9 @@ const pressKeys = (run) => (e) => {
     run();
   }
 };
+
+/** Every move can be made on this board; the page keeps its move list folded away. */
+export const playsOnTheBoard = true;
 
 export function render(view, ctx = {}) {
   const me = view.player_id ?? (ctx.seat != null ? ctx.seat + 1 : null);
@@ -312,18 +251,9 @@ function Playable({ view, ctx, me }) {
     const d = distance(source, target);
     const eta = round + d;
     const late = view.max_rounds != null && eta >= view.max_rounds;
-    const f = sum(ships) > 0 ? forecast(view, me, source, target, ships) : null;
     const whose = (id) => (id === me ? 'yours' : id ? `${ctx.seats?.[id - 1] ?? `player ${id}`}’s` : 'neutral');
-    let outlook = null;
-    if (late) outlook = `The game ends after round ${view.max_rounds - 1}, before this fleet lands.`;
-    else if (f && f.holder === me) {
-      outlook = target.owner_id === me
-        ? `planet ${target.id} stays yours, with ${shipsText(f.garrison)} ships.`
-        : `you take planet ${target.id}, with ${shipsText(f.garrison)} ships left.`;
-      outlook = `If nobody sends anything else: ${outlook}`;
-    } else if (f) {
-      outlook = `If nobody sends anything else: not enough, planet ${target.id} stays ${whose(f.holder)} with ${shipsText(f.garrison)} ships.`;
-    }
+    // No battle forecast here: the battle rule lives once, in the rules crate.
+    const outlook = late ? `The game ends after round ${view.max_rounds - 1}, before this fleet lands.` : null;
     const setShips = (k, value) => setOrder((o) => ({ ...o, ships: o.ships.map((v, i) => (i === k ? value : v)) }));
     const preset = (fn) => setOrder((o) => ({ ...o, ships: source.ships.map((n) => String(Math.max(0, fn(n)))) }));
     const others = planets.filter((p) => p.id !== source.id);

@@ -53,6 +53,9 @@ function artifactMark(cx, cy, r, present) {
     stroke-width=${present ? 0.4 : 0.3} />`;
 }
 
+/** Every move can be made on this board; the page keeps its move list folded away. */
+export const playsOnTheBoard = true;
+
 export function render(view, ctx) {
   // The play page passes play(): the seat gets its order panel (buttons only while it
   // owes a decision). Replays and watchers get the drawing alone, as before.

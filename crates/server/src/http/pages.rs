@@ -26,7 +26,10 @@ pub async fn web_file(Path(path): Path<String>) -> Response {
 
 /// `GET /boards/{file}`: `<ruleset>.js`, that ruleset's board renderer.
 pub async fn board(State(app): State<AppState>, Path(file): Path<String>) -> Response {
-    let Some(ruleset) = file.strip_suffix(".js").and_then(|id| app.hub.ruleset(id).ok()) else {
+    let Some(ruleset) = file
+        .strip_suffix(".js")
+        .and_then(|id| app.hub.ruleset(id).ok())
+    else {
         return not_found(&format!("no board renderer at /boards/{file}"));
     };
     if let Some(dir) = std::env::var_os(BOARDS_DIR) {

@@ -336,7 +336,17 @@ impl Hub {
             )
             .await
         {
-            Ok(_) => Ok(()),
+            Ok(match_id) => {
+                // Every member learns the table became this match (after the
+                // `match_started` each seated player got).
+                for outbox in outboxes {
+                    outbox.send(&ServerMessage::TableStarted {
+                        table: table.id,
+                        match_id,
+                    });
+                }
+                Ok(())
+            }
             Err(refusal) => {
                 for outbox in outboxes {
                     outbox.send(&ServerMessage::TableClosed {

@@ -276,6 +276,12 @@ pub enum ServerMessage {
         table: u64,
         reason: String,
     },
+    /// The table you sat at became this match (sent after the players' `match_started`).
+    TableStarted {
+        table: u64,
+        #[serde(rename = "match")]
+        match_id: i64,
+    },
     /// A match with one of your seats started (from the queue or a table).
     MatchStarted {
         #[serde(rename = "match")]

@@ -8,8 +8,8 @@ mod throttle;
 pub(crate) use throttle::LoginThrottle;
 
 pub use names::MAX_NAME_LEN;
-pub use sessions::{SessionToken, SESSION_LIFETIME};
 pub use passwords::MAX_PASSWORD_LEN;
+pub use sessions::{SessionToken, SESSION_LIFETIME};
 
 use serde::Serialize;
 use sqlx::any::AnyRow;
