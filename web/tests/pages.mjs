@@ -103,8 +103,27 @@ try {
   await page.getByTestId('board').locator('svg').first().waitFor();
   console.log('ok private replay');
 
-  await ratedQueue(page, person);
+  const rated = await ratedQueue(page, person);
   console.log('ok rated queue');
+
+  // That rated game is on the leaderboard, in the person's chart and recent matches.
+  await page.evaluate(() => { location.hash = '#/leaderboard/nim'; });
+  await page.locator(`a[href="#/player/${person}"]`).first().waitFor();
+  await page.evaluate((name) => { location.hash = `#/player/${name}`; }, person);
+  await page.locator('figure.chart-box svg').first().waitFor();
+  await page.locator(`a[href="#/replay/${rated}"]`).first().waitFor();
+  console.log('ok rated game on the leaderboard and chart');
+
+  // Every board fits a phone-width screen (the replay draws what the play page draws).
+  await page.setViewportSize({ width: 360, height: 740 });
+  for (const [ruleset, id] of matches) {
+    await page.evaluate((match) => { location.hash = `#/replay/${match}`; }, id);
+    await page.getByTestId('board').locator('svg').first().waitFor();
+    await page.keyboard.press('End');
+    const wide = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    check(wide <= 1, `${ruleset}: the board is ${wide}px wider than a phone screen`);
+  }
+  console.log('ok boards fit a phone');
 
   check(errors.length === 0, `no errors in the page:\n${errors.join('\n')}`);
 } finally {
@@ -282,6 +301,7 @@ async function ratedQueue(page, person) {
   await page.getByTestId('resign-confirm').click();
   for (const p of [page, rival]) await p.getByTestId('result').waitFor();
   await other.close();
+  return page.url().match(/#\/match\/(\d+)/)[1];
 }
 
 function stepOf(text) {

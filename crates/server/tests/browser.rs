@@ -123,6 +123,8 @@ async fn a_person_browses_replays_and_plays_every_ruleset_while_a_guest_watches(
         "reload keeps the session".into(),
         "private replay".into(),
         "rated queue".into(),
+        "rated game on the leaderboard and chart".into(),
+        "boards fit a phone".into(),
     ]);
     for check in checks {
         assert!(
