@@ -56,8 +56,8 @@ function planet(p, ship, ox, oy, play) {
 /**
  * What clicking each planet does while the seat is to answer (`ctx.moves`): click your
  * ship to select it, then a highlighted neighbour to move there; with no ship selected,
- * a planet marked with a dashed ring builds a ship. Everything else (end turn, resign)
- * is in the move list beside the board.
+ * a planet marked with a dashed ring builds a ship. End turn is a button under the map;
+ * resigning is the page's.
  */
 function interaction(moves, play, selected, select) {
   const moveTo = new Map(); // ship -> (planet -> action)
@@ -86,10 +86,24 @@ function interaction(moves, play, selected, select) {
   };
 }
 
-/** The board with a selected ship remembered between clicks (reset by each new step). */
+/**
+ * The board with a selected ship remembered between clicks (reset by each new step),
+ * and under it "End turn" when the rules allow passing (`allow_pass`). Escape drops
+ * the selection.
+ */
 function Playable({ view, ctx }) {
   const [selected, select] = useState(null);
-  return draw(view, ctx, interaction(ctx.moves, ctx.play, selected, select));
+  const end = ctx.moves.find((a) => a?.type === 'end_turn');
+  const me = view.players?.find((p) => p.seat === ctx.seat);
+  const onKeyDown = (e) => { if (e.key === 'Escape' && selected != null) { e.preventDefault(); select(null); } };
+  return html`<div onKeyDown=${onKeyDown}>
+    ${draw(view, ctx, interaction(ctx.moves, ctx.play, selected, select))}
+    ${end && html`<p class="links" style="margin: 0.4rem 0 0">
+      <button type="button" data-testid="board-pass" onClick=${() => ctx.play(end)}>
+        End turn${me ? ` (keep ${me.command_points} command point${me.command_points === 1 ? '' : 's'})` : ''}</button>
+      ${selected != null && html`<button type="button" onClick=${() => select(null)}>Drop ship ${selected}</button>`}
+    </p>`}
+  </div>`;
 }
 
 /** Every move can be made on this board; the page keeps its move list folded away. */
@@ -184,5 +198,6 @@ function draw(view, ctx, play) {
 export function label(a) {
   if (a.type === 'move_ship') return `Move ship ${a.ship} to planet ${a.planet}`;
   if (a.type === 'build_ship') return `Build a ship on planet ${a.planet}`;
+  if (a.type === 'end_turn') return 'End turn';
   return null;
 }
