@@ -49,9 +49,10 @@ async function relist() {
   } catch { /* shown next tick */ }
 }
 
-export async function createTable({ ruleset, seats, config, deadlineMs, timeBankMs }) {
+export async function createTable({ ruleset, seats, config, deadlineMs, timeBankMs, abandonAfter }) {
   const reply = await request({
     type: 'create_table', ruleset, seats, config, deadline_ms: deadlineMs, time_bank_ms: timeBankMs,
+    abandon_after: abandonAfter,
   }, 'table', { accept: (m) => m.ruleset === ruleset && m.owner === connectionState().name });
   relist();
   return reply;

@@ -56,6 +56,7 @@ function NewTable({ rulesets, onDone }) {
   const [json, setJson] = useState(null); // text being edited, while the JSON box is open
   const [deadline, setDeadline] = useState(Math.round((ruleset.deadline_ms || 120000) / 1000));
   const [bank, setBank] = useState(DEFAULT_BANK_S);
+  const [abandon, setAbandon] = useState(3);
   const [error, setError] = useState(null);
   const [busy, setBusy] = useState(false);
 
@@ -79,6 +80,7 @@ function NewTable({ rulesets, onDone }) {
       await createTable({
         ruleset: ruleset.id, seats: Number(seats), config: options,
         deadlineMs: Math.round(Number(deadline) * 1000), timeBankMs: Math.round(Number(bank) * 1000),
+        abandonAfter: Math.max(0, Math.round(Number(abandon))),
       });
       onDone();
     } catch (e) {
@@ -102,6 +104,9 @@ function NewTable({ rulesets, onDone }) {
     <label>Time bank (seconds)
       <input type="number" data-testid="table-bank" min="0" step="any" value=${bank}
         onInput=${(e) => setBank(e.currentTarget.value)} /></label>
+    <label title="A seat that misses this many moves in a row is out (0: never)">Missed moves before a seat is out
+      <input type="number" data-testid="table-abandon" min="0" step="1" value=${abandon}
+        onInput=${(e) => setAbandon(e.currentTarget.value)} /></label>
     <fieldset class="options">
       <legend>Options <a href=${`#/rules/${encodeURIComponent(ruleset.id)}`} class="muted">(rules)</a></legend>
       ${json === null && html`<${ConfigFields} key=${ruleset.id} config=${config} setConfig=${setConfig} />`}

@@ -60,6 +60,8 @@ pub trait DynGame: Send + Sync {
     /// Read a config (missing fields take defaults) and write it back in full.
     fn normalize_config(&self, config: &Value) -> Result<Value, ConfigError>;
     fn seat_counts(&self, config: &Value) -> Result<RangeInclusive<usize>, ConfigError>;
+    /// The deadline `config` sets for the match, if any ([`Game::configured_deadline`]).
+    fn configured_deadline(&self, config: &Value) -> Option<std::time::Duration>;
     fn new_state(
         &self,
         config: &Value,
@@ -82,6 +84,8 @@ pub trait DynState: Send + Sync {
     fn ruleset(&self) -> &'static str;
     fn seat_count(&self) -> usize;
     fn to_act(&self) -> Turn;
+    /// The current turn's number where one deadline covers a turn ([`Game::turn_number`]).
+    fn turn_number(&self) -> Option<u64>;
     fn apply(&mut self, seat: Seat, action: &Value) -> Result<EventBatch, Illegal>;
     fn eject(&mut self, seat: Seat, reason: &str) -> EventBatch;
     fn view(&self, seat: Option<Seat>) -> Value;
@@ -165,6 +169,9 @@ impl<G: Ruleset> DynGame for Erased<G> {
     fn seat_counts(&self, config: &Value) -> Result<RangeInclusive<usize>, ConfigError> {
         Ok(G::seat_counts(&parse_config::<G>(config)?))
     }
+    fn configured_deadline(&self, config: &Value) -> Option<std::time::Duration> {
+        G::configured_deadline(&parse_config::<G>(config).ok()?)
+    }
     fn new_state(
         &self,
         config: &Value,
@@ -215,6 +222,9 @@ impl<G: Game> DynState for ErasedState<G> {
     }
     fn to_act(&self) -> Turn {
         G::to_act(&self.state)
+    }
+    fn turn_number(&self) -> Option<u64> {
+        G::turn_number(&self.state)
     }
     fn apply(&mut self, seat: Seat, action: &Value) -> Result<EventBatch, Illegal> {
         let action: G::Action =

@@ -99,6 +99,21 @@ pub trait Game: Send + Sync + 'static {
         TimeoutPolicy::Eject("missed the deadline".to_string())
     }
 
+    /// The number of the game's current turn, for rulesets where one seat makes several
+    /// decisions a turn (Space Crack spends its command points one action at a time).
+    /// A referee then gives a seat one deadline for the whole turn, from its start,
+    /// instead of a fresh one per action. `None` (the default): every decision is timed
+    /// on its own.
+    fn turn_number(_state: &Self::State) -> Option<u64> {
+        None
+    }
+
+    /// A time per turn the configuration itself sets (Space Crack's
+    /// `turn_timeout_secs`); where `Some`, it is the match's deadline.
+    fn configured_deadline(_config: &Self::Config) -> Option<std::time::Duration> {
+        None
+    }
+
     /// The result once the game is over.
     fn outcome(state: &Self::State) -> Option<Outcome>;
 

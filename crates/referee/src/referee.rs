@@ -93,8 +93,12 @@ impl Referee {
         let (commands, command_queue) = mpsc::channel(COMMAND_QUEUE);
         let (finish, finished) = watch::channel(None);
         let clock = Clock {
-            per_decision: setup.deadline,
+            // A configuration that sets its own time per turn overrides the server's.
+            per_decision: game
+                .configured_deadline(&record.config)
+                .unwrap_or(setup.deadline),
             time_bank: setup.time_bank,
+            abandon_after: setup.abandon_after,
         };
         let task = MatchTask::new(
             setup.match_id,

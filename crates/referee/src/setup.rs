@@ -32,6 +32,11 @@ pub struct MatchSetup {
     /// server lets people retry in its own matches and keeps the course rules (eject)
     /// only where the original protocol demands them.
     pub illegal_answer: IllegalAnswer,
+    /// A seat that misses this many deadlines in a row has abandoned the match: it is
+    /// ejected under the ruleset's ejection rule (rather than passing forever, which
+    /// could keep a game alive with nobody playing). `None`: never (the compatibility
+    /// ports keep their originals' rule).
+    pub abandon_after: Option<u32>,
 }
 
 impl MatchSetup {
@@ -48,6 +53,7 @@ impl MatchSetup {
             deadline: policy.default_deadline,
             time_bank: Duration::ZERO,
             illegal_answer: policy.illegal_answer,
+            abandon_after: None,
         }
     }
 }
@@ -63,6 +69,7 @@ impl fmt::Debug for MatchSetup {
             .field("deadline", &self.deadline)
             .field("time_bank", &self.time_bank)
             .field("illegal_answer", &self.illegal_answer)
+            .field("abandon_after", &self.abandon_after)
             .finish()
     }
 }

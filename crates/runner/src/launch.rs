@@ -44,6 +44,8 @@ pub struct Launch {
     pub rating: Option<RatingSystem>,
     pub deadline: Duration,
     pub time_bank: Duration,
+    /// Missed deadlines in a row that abandon a seat (`None`: never).
+    pub abandon_after: Option<u32>,
     pub illegal_answer: IllegalAnswer,
     /// Only a test fixes the seed; otherwise it comes from the operating system.
     pub seed: Option<u64>,
@@ -128,6 +130,7 @@ pub async fn launch(
         deadline: launch.deadline,
         time_bank: launch.time_bank,
         illegal_answer: launch.illegal_answer,
+        abandon_after: launch.abandon_after,
     };
     let (sink, recorded) = writer::spawn(store.clone(), on_store_failure);
     match Referee::start(setup, std::sync::Arc::new(sink)) {

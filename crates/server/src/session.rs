@@ -227,9 +227,12 @@ impl Session {
                 seats,
                 deadline_ms,
                 time_bank_ms,
+                abandon_after,
             } => {
                 let account = self.account()?.clone();
-                let clock = self.hub.table_clock(&ruleset, deadline_ms, time_bank_ms)?;
+                let clock =
+                    self.hub
+                        .table_clock(&ruleset, deadline_ms, time_bank_ms, abandon_after)?;
                 self.hub
                     .create_table(&account, &self.outbox, &ruleset, &config, seats, clock)
             }

@@ -298,10 +298,11 @@ impl Connection {
                         for say in says {
                             match say {
                                 Say::Line(line) => self.say(&line).await,
-                                Say::End { reason, final_state } => {
+                                Say::End { reason, final_state, winner } => {
                                     drop(referee);
                                     self.playing = false;
-                                    self.end_of_game(&seated, &reason, &final_state).await;
+                                    self.end_of_game(&seated, &reason, &final_state, winner)
+                                        .await;
                                     return;
                                 }
                             }
@@ -375,11 +376,18 @@ impl Connection {
             .await;
     }
 
-    /// The end lines with this player's rating change, then a linger during which
-    /// commands get `game is over. please disconnect`.
-    async fn end_of_game(&mut self, seated: &Seated, reason: &str, final_state: &str) {
+    /// The end lines with this player's rating change (signed as the reference printed
+    /// it, see [`GameResult::printed_change`]), then a linger during which commands get
+    /// `game is over. please disconnect`.
+    async fn end_of_game(
+        &mut self,
+        seated: &Seated,
+        reason: &str,
+        final_state: &str,
+        winner: Option<u8>,
+    ) {
         let change = match wait_for_result(seated).await {
-            Some(result) => result.change_for(seated.seat),
+            Some(result) => result.printed_change(seated.seat, winner),
             None => {
                 tracing::error!(
                     match_id = seated.match_id,

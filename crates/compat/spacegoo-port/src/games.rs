@@ -66,6 +66,29 @@ impl GameResult {
             _ => 0.0,
         }
     }
+
+    /// The change this seat's `game ended` line shows, as the reference printed it.
+    /// It worked out one figure from player 1's side (player 1's change, or when player
+    /// 2 won, player 2's change negated), printed it to player 1 and its negation to
+    /// player 2. So player 2's figure is always player 1's negated, zero included: a
+    /// draw between equal ratings reads `0.00` and `-0.00` (`%.2f` keeps the sign of
+    /// zero, as Rust's `{:.2}` does). `winner` is the winning player id (1 or 2), `None`
+    /// for a draw. Matches whose ratings did not move show `0.00` to both.
+    pub fn printed_change(&self, seat: Seat, winner: Option<u8>) -> f64 {
+        let GameResult::Rated { change } = self else {
+            return 0.0;
+        };
+        let player_one = if winner == Some(2) {
+            -change[1]
+        } else {
+            change[0]
+        };
+        if seat == 0 {
+            player_one
+        } else {
+            -player_one
+        }
+    }
 }
 
 /// What a seat's connection needs to play its game.
@@ -158,6 +181,8 @@ impl Games {
                 .collect(),
             rating: Some(RatingSystem::Elo),
             deadline: self.deadline,
+            // The reference has no abandonment: a silent bot sends nothing, round after round.
+            abandon_after: None,
             // The reference's clock: a fixed time per round, no bank.
             time_bank: Duration::ZERO,
             illegal_answer: self.ruleset.game.policy().illegal_answer,
@@ -294,4 +319,50 @@ pub async fn current_score(
         Some(rating) => rating.display as f64,
         None => arbiter_store::INITIAL_DISPLAY as f64,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn line(result: &GameResult, seat: Seat, winner: Option<u8>) -> String {
+        format!("{:.2}", result.printed_change(seat, winner))
+    }
+
+    /// The reference printed one figure to player 1 and its negation to player 2
+    /// (`%.2f`, which keeps the sign of zero): a draw between equal ratings moves
+    /// nothing, and player 2 reads `-0.00`.
+    #[test]
+    fn player_two_reads_player_one_s_figure_negated() {
+        let draw = GameResult::Rated { change: [0.0, 0.0] };
+        assert_eq!(line(&draw, 0, None), "0.00");
+        assert_eq!(line(&draw, 1, None), "-0.00");
+        // A draw between unequal ratings: the lower rated gains.
+        let uneven = GameResult::Rated {
+            change: [-0.3, 0.3],
+        };
+        assert_eq!(line(&uneven, 0, None), "-0.30");
+        assert_eq!(line(&uneven, 1, None), "0.30");
+        // Player 1 wins by a tiny margin of expectation: player 2's line is negative.
+        let tiny = GameResult::Rated {
+            change: [0.001, -0.001],
+        };
+        assert_eq!(line(&tiny, 0, Some(1)), "0.00");
+        assert_eq!(line(&tiny, 1, Some(1)), "-0.00");
+        // Player 2 wins: the figure is worked out from player 2's change, negated for
+        // player 1, so a zero gain reads `-0.00` on player 1's line and `0.00` on
+        // player 2's.
+        let nothing = GameResult::Rated { change: [0.0, 0.0] };
+        assert_eq!(line(&nothing, 0, Some(2)), "-0.00");
+        assert_eq!(line(&nothing, 1, Some(2)), "0.00");
+        let won = GameResult::Rated {
+            change: [-5.0, 5.0],
+        };
+        assert_eq!(line(&won, 0, Some(2)), "-5.00");
+        assert_eq!(line(&won, 1, Some(2)), "5.00");
+        // No rating moved on Arbiter's side (the store failed, the match aborted).
+        let unrated = GameResult::Unrated { why: "x".into() };
+        assert_eq!(line(&unrated, 0, None), "0.00");
+        assert_eq!(line(&unrated, 1, None), "0.00");
+    }
 }

@@ -18,7 +18,8 @@ pub enum Request {
         password: String,
     },
     Quit,
-    /// `nop` or `send` with five integers: a game command.
+    /// `nop` or `send` with five integers: a game command (a send with a negative
+    /// planet id comes as `nop`, see [`as_the_reference_applies`]).
     Command(Action),
     /// `send` with five arguments, not all integers. Answered "numbers expected" once
     /// the player is logged in and in a game (the reference checked those first).
@@ -33,7 +34,7 @@ pub enum Request {
 /// Classify one line (without its newline).
 pub fn classify(line: &str) -> Request {
     match parse_command(line) {
-        Ok(action) => Request::Command(action),
+        Ok(action) => Request::Command(as_the_reference_applies(action)),
         Err(CommandError::Empty) => Request::Empty,
         Err(CommandError::InvalidData) => {
             if unfinished_quote_only(line) {
@@ -47,6 +48,24 @@ pub fn classify(line: &str) -> Request {
         Err(error @ (CommandError::UnknownCommand(_) | CommandError::InvalidArguments { .. })) => {
             Request::Reply(error.to_string())
         }
+    }
+}
+
+/// The command with the effect the reference gave it. Its server disqualified only a
+/// negative ship count; a negative planet id went on to its engine, which ignored a send
+/// whose ids are not on the map, after the send had already counted as the round's
+/// command. So such a send is this round's `nop`: the round goes on, a second command
+/// still disqualifies, and no fleet comes of it (not even from the planet Python's
+/// negative index would name). The rules crate disqualifies a negative id, so it must
+/// not reach it as a send.
+fn as_the_reference_applies(action: Action) -> Action {
+    match &action {
+        Action::Send(order)
+            if order.ships.iter().all(|&n| n >= 0) && (order.origin < 0 || order.target < 0) =>
+        {
+            Action::Nop
+        }
+        _ => action,
     }
 }
 
@@ -92,6 +111,49 @@ mod tests {
         );
         assert!(
             matches!(classify("quit now"), Request::Reply(r) if r.contains("takes 1 positional argument but 2 were given"))
+        );
+    }
+
+    /// The reference's tokenizer leaves an empty token between two quoted tokens, so
+    /// quoting both the name and the password is a wrong argument count, while the
+    /// logins real bots send (unquoted, or one side quoted) still log in.
+    #[test]
+    fn a_login_with_both_arguments_quoted_has_invalid_arguments() {
+        assert_eq!(
+            classify("login \"A\" \"B\""),
+            Request::Reply(
+                "invalid arguments: Connection.handle_cmd_login() takes 3 positional arguments but 4 were given"
+                    .into()
+            )
+        );
+        let login = |username: &str, password: &str| Request::Login {
+            username: username.into(),
+            password: password.into(),
+        };
+        assert_eq!(classify("login ann pw"), login("ann", "pw"));
+        assert_eq!(classify("login \"Ann\" pw"), login("Ann", "pw"));
+        assert_eq!(classify("login ann \"P w\""), login("ann", "P w"));
+    }
+
+    /// The reference disqualified only negative ship counts; a negative planet id went
+    /// to its engine, which ignored the send (no fleet) after it had counted as the
+    /// round's command. So it is taken as `nop`: the round goes on, a second command
+    /// still disqualifies, and no fleet can come of it.
+    #[test]
+    fn a_negative_planet_id_is_the_round_s_command_with_no_effect() {
+        assert_eq!(classify("send -1 2 5 0 0"), Request::Command(Action::Nop));
+        assert_eq!(classify("send 1 -2 5 0 0"), Request::Command(Action::Nop));
+        assert_eq!(classify("send -1 -1 0 0 0"), Request::Command(Action::Nop));
+        // A negative ship count still disqualifies, whatever the ids.
+        let negative_ships = classify("send -1 2 -5 0 0");
+        assert!(
+            matches!(&negative_ships, Request::Command(action) if action.disqualifies() == Some(arbiter_spacegoo::reasons::NEGATIVE_SHIPS)),
+            "{negative_ships:?}"
+        );
+        // Out-of-range ids on the other side stay sends the rules ignore.
+        assert_eq!(
+            classify("send 99 2 5 0 0"),
+            Request::Command(Action::send(99, 2, [5, 0, 0]))
         );
     }
 

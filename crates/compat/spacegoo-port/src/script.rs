@@ -27,11 +27,13 @@ use crate::replies;
 #[derive(Debug, Clone, PartialEq)]
 pub enum Say {
     Line(String),
-    /// The game is over: `reason` in the reference's words, and the final state line.
-    /// The port adds the rating change and the closing lines.
+    /// The game is over: `reason` in the reference's words, the final state line, and
+    /// the winning player id (`None` for a draw), which decides the sign rule of the
+    /// rating change. The port adds the rating change and the closing lines.
     End {
         reason: String,
         final_state: String,
+        winner: Option<u8>,
     },
 }
 
@@ -55,6 +57,8 @@ pub struct SeatScript {
     end_reason: Option<String>,
     /// The final state line, from the view with `game_over`.
     final_state: Option<String>,
+    /// The winning player id, from the view with `game_over`.
+    winner: Option<u8>,
     ended: bool,
 }
 
@@ -69,6 +73,7 @@ impl SeatScript {
             printed_round: None,
             end_reason: None,
             final_state: None,
+            winner: None,
             ended: false,
         }
     }
@@ -106,6 +111,7 @@ impl SeatScript {
                 let line = self.state_line(&view)?;
                 if view.game_over {
                     self.final_state = Some(line);
+                    self.winner = view.winner;
                     if self.end_reason.is_none() {
                         self.end_reason = view.end_reason.clone();
                     }
@@ -147,6 +153,7 @@ impl SeatScript {
                 say.push(Say::End {
                     reason,
                     final_state,
+                    winner: self.winner,
                 });
             }
             ToSeat::Prompt { .. } | ToSeat::Rejected { .. } | ToSeat::Ejected { .. } => {}
@@ -268,8 +275,10 @@ mod tests {
             [Say::End {
                 reason,
                 final_state,
+                winner,
             }] => {
                 assert_eq!(reason, "game is a draw");
+                assert_eq!(*winner, None);
                 assert!(final_state.contains("\"round\": 2, "));
                 assert!(final_state.contains("\"game_over\": true, \"winner\": null"));
             }

@@ -180,7 +180,8 @@ async fn a_short_game_to_the_round_limit() {
         WAITING.into(),
     ]);
     ann_expected.extend([RECEIVED.into(), CALCULATING.into()]);
-    ann_expected.extend(closing("game is a draw", "0.00", last.1.clone()));
+    // Player 2 reads player 1's change negated: `-0.00` after a draw between equals.
+    ann_expected.extend(closing("game is a draw", "-0.00", last.1.clone()));
     assert_eq!(ann, ann_expected);
     // The fleet bob sent is in the second state, and the last state is the draw.
     assert!(bob[6].contains("\"fleets\": [{\"id\": 0, \"owner_id\": 1, \"ships\": [5, 0, 0], \"origin\": 1, \"target\": 2"));
@@ -207,6 +208,43 @@ async fn a_negative_send_disqualifies() {
     assert!(expected
         .line(2)
         .contains("\"game_over\": true, \"winner\": 2"));
+}
+
+/// A negative planet id is the round's command with no effect (the reference ignored
+/// it in its engine): the round goes on as if the player had passed, and a second
+/// command in that round still disqualifies.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_negative_planet_id_uses_the_round_s_command_and_does_nothing() {
+    let mut game = start(500, Duration::from_secs(3)).await;
+    let mut expected = Expected::new(500);
+    game.bob.send("send -1 2 5 0 0").await;
+    assert_eq!(game.bob.expect_line().await, RECEIVED);
+    game.ann.send("send 2 -1 5 0 0").await;
+    assert_eq!(game.ann.expect_line().await, RECEIVED);
+    expected.submit(1, Action::Nop);
+    expected.submit(2, Action::Nop);
+    for (client, player) in [(&mut game.bob, 1), (&mut game.ann, 2)] {
+        assert_eq!(client.expect_line().await, CALCULATING);
+        assert_eq!(client.expect_line().await, expected.line(player));
+        assert_eq!(client.expect_line().await, WAITING);
+    }
+    assert!(expected.line(1).contains("\"fleets\": [], \"round\": 1, "));
+    // Round 1: the same send again, then a second command, which disqualifies.
+    game.bob.send("send -1 2 5 0 0").await;
+    assert_eq!(game.bob.expect_line().await, RECEIVED);
+    game.bob.send("nop").await;
+    expected.submit(1, Action::Nop);
+    expected.disqualify(1, reasons::MORE_THAN_ONE_COMMAND);
+    let reason = "player 1 disqualified: sent more than one command";
+    let (bob, ann) = finish(game).await;
+    assert_eq!(
+        bob[bob.len() - 4..],
+        closing(reason, "-5.00", expected.line(1))
+    );
+    assert_eq!(
+        ann[ann.len() - 4..],
+        closing(reason, "5.00", expected.line(2))
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -266,7 +304,7 @@ async fn two_silent_clients_draw() {
     bob_expected.extend(closing(reason, "0.00", expected.line(1)));
     assert_eq!(bob, bob_expected);
     let mut ann_expected = opening("bob", first.1);
-    ann_expected.extend(closing(reason, "0.00", expected.line(2)));
+    ann_expected.extend(closing(reason, "-0.00", expected.line(2)));
     assert_eq!(ann, ann_expected);
     assert!(expected
         .line(1)
@@ -342,6 +380,8 @@ async fn replies_before_login_and_in_the_lobby() {
         ("send 1", &["invalid arguments: Connection.handle_cmd_send() missing 4 required positional arguments: 'target_id', 'a', 'b', and 'c'"]),
         ("nop now", &["invalid arguments: Connection.handle_cmd_nop() takes 1 positional argument but 2 were given"]),
         ("login ann", &["invalid arguments: Connection.handle_cmd_login() missing 1 required positional argument: 'password'"]),
+        // The reference's stray empty token between two quoted tokens: three arguments.
+        ("login \"Ann\" \"pw\"", &["invalid arguments: Connection.handle_cmd_login() takes 3 positional arguments but 4 were given"]),
         ("", &[]),
         ("LOGIN Ann pw", &[SCORE]),
         ("nop", &["not in a game. please wait"]),

@@ -102,6 +102,17 @@ impl Game for SpaceCrack {
         TimeoutPolicy::Act(Action::TurnTimeout)
     }
 
+    /// The deadline covers a turn: all of a seat's command points, not each action.
+    fn turn_number(state: &State) -> Option<u64> {
+        Some(u64::from(state.turn))
+    }
+
+    /// `turn_timeout_secs`, where set, is the per-turn deadline.
+    fn configured_deadline(config: &Config) -> Option<std::time::Duration> {
+        (config.turn_timeout_secs > 0)
+            .then(|| std::time::Duration::from_secs(u64::from(config.turn_timeout_secs)))
+    }
+
     fn outcome(state: &State) -> Option<Outcome> {
         rules::outcome(state)
     }

@@ -9,8 +9,10 @@
 //!
 //! Turn model: concurrent, `Turn::AnyOf(seats that can still act)`. A turn ends when
 //! every player has finished: spent their points, sent `end_turn`, or is stuck (no ships
-//! and too little crack to build). The per-turn deadline (`turn_timeout_secs`) belongs to
-//! the referee: when it passes, the referee sends `{"type":"turn_timeout"}` as each seat
+//! and too little crack to build). The per-turn deadline (`turn_timeout_secs`, read by the
+//! referee through `Game::configured_deadline`; one deadline per turn through
+//! `Game::turn_number`) belongs to the referee: when it passes, the referee sends
+//! `{"type":"turn_timeout"}` as each seat
 //! still in `to_act`, which finishes that seat's turn (saving its points, like
 //! `end_turn`, and accepted even when `allow_pass` is off). With `turn_mode:
 //! "sequential"` it is `Turn::One(seat)` instead.

@@ -6,9 +6,13 @@
 //! `[a-zA-Z0-9_-]` and is lowercased. Any other byte (`.` in `3.5`, `;`, an unmatched
 //! quote) is the reference's "invalid data", after which it dropped the connection.
 //!
-//! The reference's stray empty token after two adjacent quoted tokens is a bug and is
-//! not reproduced. An empty line is reported as [`CommandError::Empty`]; the rules say
-//! to ignore it (the reference treated it as a disconnect).
+//! Two quoted tokens with only whitespace between them leave an empty token between
+//! them: the reference's stray empty token (background §5), reproduced because it
+//! decides what a line means. So `login "A" "B"` is `login` with three arguments,
+//! answered `invalid arguments` as there; a quoted token beside an unquoted one
+//! (`login "Ann" pw`) is unaffected. An empty line is reported as
+//! [`CommandError::Empty`]; the rules say to ignore it (the reference treated it as a
+//! disconnect).
 //!
 //! Outcomes, as the server must treat them:
 //! - `Ok(action)` counts as the round's command — even a send the engine will ignore,
@@ -57,13 +61,21 @@ pub fn tokenize(line: &str) -> Result<Vec<String>, CommandError> {
     let line = line.trim_matches(is_python_space);
     let mut tokens = Vec::new();
     let mut chars = line.chars().peekable();
+    // The last token was quoted / whitespace has come since the last token: both
+    // together before a quote make the reference's stray empty token.
+    let mut after_quoted = false;
+    let mut gap = false;
     while let Some(&c) = chars.peek() {
         match c {
             c if is_python_space(c) => {
                 chars.next();
+                gap = true;
             }
             '"' => {
                 chars.next();
+                if after_quoted && gap {
+                    tokens.push(String::new());
+                }
                 let mut token = String::new();
                 loop {
                     match chars.next() {
@@ -73,6 +85,8 @@ pub fn tokenize(line: &str) -> Result<Vec<String>, CommandError> {
                     }
                 }
                 tokens.push(token);
+                after_quoted = true;
+                gap = false;
             }
             _ => {
                 let mut token = String::new();
@@ -87,6 +101,7 @@ pub fn tokenize(line: &str) -> Result<Vec<String>, CommandError> {
                     chars.next();
                 }
                 tokens.push(token);
+                after_quoted = false;
             }
         }
     }
@@ -282,6 +297,31 @@ mod tests {
         assert_eq!(
             tokenize("login\t\"Ann Lee\"\tpw").unwrap(),
             vec!["login", "Ann Lee", "pw"]
+        );
+    }
+
+    /// Two quoted tokens with only whitespace between them leave an empty token between
+    /// them in the reference's tokenizer, so `login "A" "B"` has three arguments and
+    /// is answered `invalid arguments`; one quoted token beside unquoted ones does not.
+    #[test]
+    fn whitespace_between_two_quoted_tokens_is_an_empty_token() {
+        assert_eq!(
+            tokenize("login \"A\" \"B\"").unwrap(),
+            vec!["login", "A", "", "B"]
+        );
+        assert_eq!(
+            tokenize("\"x\" \t \"y\" \"z\"").unwrap(),
+            vec!["x", "", "y", "", "z"]
+        );
+        assert_eq!(tokenize("login \"A\" b").unwrap(), vec!["login", "A", "b"]);
+        assert_eq!(tokenize("login a \"B\"").unwrap(), vec!["login", "a", "B"]);
+        assert_eq!(
+            tokenize("login \"A\" x \"B\"").unwrap(),
+            vec!["login", "A", "x", "B"]
+        );
+        assert_eq!(
+            parse_command("send \"1\" \"0\" 5 0 2").map_err(|e| e.to_string()),
+            Err("invalid arguments: Connection.handle_cmd_send() takes 6 positional arguments but 7 were given".to_string())
         );
     }
 

@@ -12,7 +12,7 @@ use crate::conflict;
 use crate::error::TaeError;
 use crate::events::{Event, ReturnReason};
 use crate::kind::{Kind, Tiles};
-use crate::state::{Conflicts, Phase, State, War};
+use crate::state::{Conflicts, Phase, State, War, ACTIONS_PER_TURN};
 
 /// Most colonists one swap may discard.
 pub const MAX_SWAP: u32 = 6;
@@ -242,6 +242,10 @@ pub(crate) fn apply_turn_action(
 ) -> Result<(), TaeError> {
     match action {
         Action::Pass => {
+            // Passing before any order makes this a passing turn; an order resets the count.
+            if state.actions_left == ACTIONS_PER_TURN {
+                state.passing_turns += 1;
+            }
             state.actions_left = 0;
         }
         Action::PlaceLeader { kind, at } => {
@@ -305,6 +309,10 @@ pub(crate) fn apply_turn_action(
         Action::ChooseConflict { .. } | Action::Commit { .. } | Action::TakeArtifact { .. } => {
             return Err(TaeError::WrongPhase("the active player's action"));
         }
+    }
+    if !matches!(action, Action::Pass) {
+        // An order was given: somebody is still playing.
+        state.passing_turns = 0;
     }
     Ok(())
 }

@@ -260,6 +260,10 @@ fn finish_turn(state: &mut State, events: &mut Vec<Event>) {
         finish(state, EndReason::BagEmpty, events);
         return;
     }
+    if state.passing_turns >= state.live_seats() as u32 {
+        finish(state, EndReason::AllPassed, events);
+        return;
+    }
     let mut next = state.active;
     for _ in 0..seats {
         next = (next + 1) % seats;

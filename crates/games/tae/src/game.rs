@@ -43,6 +43,7 @@ pub fn new_game(config: &Config, seats: usize, seed: u64) -> Result<State, Confi
         hand_size: config.hand_size,
         active: 0,
         actions_left: ACTIONS_PER_TURN,
+        passing_turns: 0,
         turn: 1,
         phase: Phase::Act,
     };

@@ -206,6 +206,7 @@ pub fn state_from_view(
         active: view.active,
         actions_left: view.actions_left,
         turn: view.turn,
+        passing_turns: view.passing_turns,
         phase,
     };
     state.verify()?;

@@ -189,6 +189,7 @@ fn describe_phase(state: &State) -> String {
         Phase::Over(end) => match end {
             EndReason::Artifacts { left } => format!("game over: {left} artifacts left"),
             EndReason::BagEmpty => "game over: the bag could not refill every hand".into(),
+            EndReason::AllPassed => "game over: every player passed a whole round".into(),
             EndReason::LastPlayer => "game over: every other seat was ejected".into(),
         },
     }

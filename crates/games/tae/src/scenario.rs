@@ -44,6 +44,7 @@ impl Scenario {
                 hand_size: 6,
                 active: 0,
                 actions_left: ACTIONS_PER_TURN,
+                passing_turns: 0,
                 turn: 1,
                 phase: Phase::Act,
             },

@@ -63,6 +63,7 @@ pub fn outcome(state: &State) -> Option<Outcome> {
     let why = match end {
         EndReason::Artifacts { left } => format!("{left} artifacts left"),
         EndReason::BagEmpty => "the bag could not refill every hand".to_string(),
+        EndReason::AllPassed => "every player passed a whole round".to_string(),
         EndReason::LastPlayer => "every other seat was ejected".to_string(),
     };
     let best = winner_seats.first().map_or(0, |&s| scores[s]);

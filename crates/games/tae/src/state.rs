@@ -108,6 +108,9 @@ pub enum EndReason {
     Artifacts { left: u32 },
     /// The bag could not refill every hand.
     BagEmpty,
+    /// A whole round in which every seat still playing only passed (nobody will play
+    /// on: without this, a match of passing or absent players would never end).
+    AllPassed,
     /// Every other seat was ejected.
     LastPlayer,
 }
@@ -139,6 +142,9 @@ pub struct State {
     pub(crate) actions_left: u32,
     /// Turns started so far (the first turn is 1).
     pub(crate) turn: u32,
+    /// Turns in a row in which the active seat passed without giving an order; when
+    /// every seat still playing has done so, the game ends ([`EndReason::AllPassed`]).
+    pub(crate) passing_turns: u32,
     pub(crate) phase: Phase,
 }
 
@@ -173,6 +179,11 @@ impl State {
 
     pub fn turn(&self) -> u32 {
         self.turn
+    }
+
+    /// Turns in a row that only passed ([`EndReason::AllPassed`]).
+    pub fn passing_turns(&self) -> u32 {
+        self.passing_turns
     }
 
     pub fn phase(&self) -> &Phase {

@@ -121,6 +121,9 @@ pub struct View {
     pub active: Seat,
     /// The active player's actions left this turn.
     pub actions_left: u32,
+    /// Turns in a row in which the active player only passed: when it reaches the number
+    /// of seats still playing, the game ends.
+    pub passing_turns: u32,
     pub players: Vec<PlayerView>,
     pub prompt: PromptView,
     /// The result, once the game is over.
@@ -183,6 +186,7 @@ pub fn view(state: &State, seat: Option<Seat>) -> View {
         turn: state.turn,
         active: state.active,
         actions_left: state.actions_left,
+        passing_turns: state.passing_turns,
         players,
         prompt: prompt(state),
         outcome: score::outcome(state),

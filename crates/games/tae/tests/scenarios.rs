@@ -141,12 +141,19 @@ fn proposal_internal_conflict_five_against_one() {
     assert_eq!(leader_at(&state, 2, 1), Some((0, M)));
 }
 
-/// Proposal, "2 Players, External Conflict" (made consistent with our rules, where the
-/// active player's leader attacks): on seat 1's turn a settler joins seat 1's merchant
-/// region (5 merchants) to seat 0's (3). Seat 1 has no merchants to send (5); seat 0
-/// sends 2 of its 3 (5). The tie goes to the defender, seat 0, who gains 5 Money for the
-/// removed colonies plus 1 for the leader. Seat 1 then earns 1 People with a settler,
-/// and at the end of the turn the merchant leader's owner harvests an artifact.
+/// Proposal, "2 Players, External Conflict", with its numbers: on seat 1's turn (the
+/// proposal's Player 2) a settler joins seat 1's merchant region (5 merchants) to seat
+/// 0's (3). Seat 1 has no merchants to send (5); seat 0 sends 2 of its 3 (5).
+///
+/// Why the winner differs from the proposal's text: the text names Player 2 the
+/// defender and the winner, but its own rule ("the attacker is the player who settled
+/// the solar system which connected the two regions"; "in the case of a tie, the
+/// defender wins") makes Player 2, who placed the settler, the attacker, and so the
+/// tie at 5 goes to Player 1 (seat 0). The text's hands agree with that reading: the
+/// side with no merchants to send is the one holding only mining robots and settlers,
+/// Player 2's hand. So seat 0 wins and gains 5 Money for the removed colonies plus 1
+/// for the leader. Seat 1 then earns 1 People with a settler, and at the end of the
+/// turn the merchant leader's owner harvests an artifact.
 #[test]
 fn proposal_external_conflict_tie_goes_to_the_defender() {
     // y=4  A . S . . . . A . . .
@@ -878,6 +885,12 @@ fn an_ejected_active_player_loses_its_turns() {
     Tae::eject(&mut state, 0, "disconnected");
     assert_eq!((state.active(), to_act(&state)), (1, Turn::One(1)));
     assert!(Tae::legal(&state, 0).is_empty());
+    // Seat 1 gives an order (a round of only passing would end the game).
+    let order = Tae::legal(&state, 1)
+        .into_iter()
+        .find(|a| *a != Action::Pass)
+        .expect("an order");
+    act(&mut state, 1, order);
     act(&mut state, 1, Action::Pass);
     act(&mut state, 2, Action::Pass);
     assert_eq!(state.active(), 1, "seat 0 is skipped");
@@ -962,4 +975,59 @@ fn a_two_claim_harvest_rebuilds_from_a_view() {
         act(&mut state, seat, Action::Pass);
     }
     arbiter_engine::testkit::assert_state_from_view_round_trips::<Tae>(&config, &state, 2, 9);
+}
+
+/// A full round in which every seat still playing passes without an order ends the
+/// game (otherwise absent or passing players would keep it alive forever); an order by
+/// anyone in between starts the count again.
+#[test]
+fn a_whole_round_of_passing_ends_the_game() {
+    let config = arbiter_tae::Config::default();
+    let mut state = Tae::new(&config, 3, 7).expect("a game");
+    let pass = |state: &mut arbiter_tae::State| {
+        let seat = state.active();
+        act(state, seat, Action::Pass);
+    };
+    pass(&mut state);
+    pass(&mut state);
+    assert_eq!(state.passing_turns(), 2);
+    assert!(
+        !state.is_over(),
+        "two of three seats passing is not a round"
+    );
+    // The third seat gives an order: the count starts again.
+    let seat = state.active();
+    let order = Tae::legal(&state, seat)
+        .into_iter()
+        .find(|a| *a != Action::Pass)
+        .expect("an order");
+    act(&mut state, seat, order);
+    while !state.is_over() && state.active() == seat {
+        let owed = to_act(&state).seats()[0];
+        act(&mut state, owed, Action::Pass);
+    }
+    assert_eq!(state.passing_turns(), 0);
+    pass(&mut state);
+    pass(&mut state);
+    assert!(!state.is_over());
+    pass(&mut state);
+    assert_eq!(state.phase(), &Phase::Over(EndReason::AllPassed));
+    let outcome = Tae::outcome(&state).expect("scored as usual");
+    assert_eq!(outcome.ranks.len(), 3);
+    assert!(outcome.summary.contains("passed"), "{}", outcome.summary);
+}
+
+/// Ejected seats take no turns, so the round is of the seats still playing.
+#[test]
+fn a_round_of_passing_counts_only_the_seats_still_playing() {
+    let config = arbiter_tae::Config::default();
+    let mut state = Tae::new(&config, 3, 11).expect("a game");
+    let first = state.active();
+    let gone = (first + 2) % 3;
+    Tae::eject(&mut state, gone, "left");
+    act(&mut state, first, Action::Pass);
+    assert!(!state.is_over());
+    let second = state.active();
+    act(&mut state, second, Action::Pass);
+    assert_eq!(state.phase(), &Phase::Over(EndReason::AllPassed));
 }

@@ -522,6 +522,7 @@ function draw(view, ctx, play) {
     const e = prompt.end || {};
     doing = 'Game over: ' + (e.reason === 'artifacts' ? `only ${e.left} artifacts left`
       : e.reason === 'bag_empty' ? 'the bag could not refill every hand'
+      : e.reason === 'all_passed' ? 'every player passed a whole round'
       : e.reason === 'last_player' ? 'one player left' : e.reason || '');
   }
   const pending = (prompt.pending || []).map((o) => o.kind || o).join(', ');

@@ -47,15 +47,17 @@ impl MatchTask {
                 }
             }
         }
-        if let Err(illegal) = self.apply(seat, &action) {
-            match self.policy.illegal_answer {
+        match self.apply(seat, &action) {
+            // The seat is here: it has not abandoned, whatever it missed before.
+            Ok(()) => self.seats[seat].missed_in_a_row = 0,
+            Err(illegal) => match self.policy.illegal_answer {
                 IllegalAnswer::Retry => self.reject(seat, illegal),
                 IllegalAnswer::Eject { prefix } => {
                     let reason = format!("{prefix}: {illegal}");
                     self.reject(seat, illegal);
                     self.eject(seat, reason);
                 }
-            }
+            },
         }
     }
 
@@ -63,12 +65,17 @@ impl MatchTask {
     /// refusal back to think again, so a refused answer costs what the ruleset's policy
     /// says or, where seats may retry, what a missed deadline costs.
     pub(super) fn bot_answer(&mut self, seat: Seat, action: Value) {
-        if let Err(illegal) = self.apply(seat, &action) {
-            tracing::warn!(match_id = self.match_id, seat, %illegal, "a bot's answer was refused");
-            match self.policy.illegal_answer {
-                IllegalAnswer::Eject { prefix } => self.eject(seat, format!("{prefix}: {illegal}")),
-                IllegalAnswer::Retry => {
-                    self.time_out(seat, Some(format!("its answer was refused: {illegal}")))
+        match self.apply(seat, &action) {
+            Ok(()) => self.seats[seat].missed_in_a_row = 0,
+            Err(illegal) => {
+                tracing::warn!(match_id = self.match_id, seat, %illegal, "a bot's answer was refused");
+                match self.policy.illegal_answer {
+                    IllegalAnswer::Eject { prefix } => {
+                        self.eject(seat, format!("{prefix}: {illegal}"))
+                    }
+                    IllegalAnswer::Retry => {
+                        self.time_out(seat, Some(format!("its answer was refused: {illegal}")))
+                    }
                 }
             }
         }

@@ -5,12 +5,20 @@
 //! deadline), when the seat stops being listed, or when its deadline passes.
 //!
 //! A decision's deadline is the match's time per decision plus what is left of the
-//! seat's time bank; time used past the per-decision part comes out of the bank.
+//! seat's time bank; time used past the per-decision part comes out of the bank. Where
+//! the ruleset numbers its turns ([`arbiter_engine::Game::turn_number`]), a seat's
+//! decisions within one turn share the deadline set at the turn's start: spending
+//! command points one by one does not buy more time.
+//!
+//! A seat that misses `abandon_after` deadlines in a row has abandoned the match and is
+//! ejected; answering once resets the count.
+
+use std::time::Duration;
 
 use arbiter_engine::Seat;
 use tokio::time::Instant;
 
-use super::{MatchTask, Player};
+use super::{MatchTask, Player, TurnSpan};
 use crate::messages::ToSeat;
 
 #[derive(Debug, Clone, Copy)]
@@ -38,10 +46,11 @@ impl MatchTask {
             }
             let id = self.next_decision;
             self.next_decision += 1;
+            let (started, deadline) = self.turn_clock(seat, now);
             self.seats[seat].owed = Some(Decision {
                 id,
-                started: now,
-                deadline: now + self.clock.per_decision + self.seats[seat].bank,
+                started,
+                deadline,
             });
             match self.seats[seat].player {
                 Player::Remote(_) => self.send_prompt(seat),
@@ -49,6 +58,28 @@ impl MatchTask {
             }
         }
         self.publish_status();
+    }
+
+    /// When the seat's new decision started and must end: now plus the time per
+    /// decision and the bank, or, within a turn already under way, the turn's own.
+    fn turn_clock(&mut self, seat: Seat, now: Instant) -> (Instant, Instant) {
+        let fresh = now + self.clock.per_decision + self.seats[seat].bank;
+        let Some(turn) = self.state.turn_number() else {
+            return (now, fresh);
+        };
+        let slot = &mut self.seats[seat];
+        match slot.span {
+            Some(span) if span.turn == turn => (span.started, span.deadline),
+            _ => {
+                slot.span = Some(TurnSpan {
+                    turn,
+                    started: now,
+                    deadline: fresh,
+                    charged: Duration::ZERO,
+                });
+                (now, fresh)
+            }
+        }
     }
 
     /// Tell a remote seat what it owes and how long it has left.
@@ -76,7 +107,16 @@ impl MatchTask {
         let used = Instant::now().saturating_duration_since(decision.started);
         let overtime = used.saturating_sub(self.clock.per_decision);
         let slot = &mut self.seats[seat];
-        slot.bank = slot.bank.saturating_sub(overtime);
+        // Within a turn, `started` is the turn's start: charge only what is new.
+        let charge = match &mut slot.span {
+            Some(span) if span.started == decision.started => {
+                let new = overtime.saturating_sub(span.charged);
+                span.charged = span.charged.max(overtime);
+                new
+            }
+            _ => overtime,
+        };
+        slot.bank = slot.bank.saturating_sub(charge);
     }
 
     /// The earliest deadline of any owed decision.
@@ -103,7 +143,16 @@ impl MatchTask {
                 return;
             };
             tracing::debug!(match_id = self.match_id, seat, "deadline passed");
-            self.time_out(seat, None);
+            let slot = &mut self.seats[seat];
+            slot.missed_in_a_row += 1;
+            match self.clock.abandon_after {
+                Some(limit) if slot.missed_in_a_row >= limit => {
+                    self.close_decision(seat);
+                    let reason = format!("abandoned the match: missed {limit} deadlines in a row");
+                    self.eject(seat, reason);
+                }
+                _ => self.time_out(seat, None),
+            }
         }
     }
 }

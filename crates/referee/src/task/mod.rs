@@ -59,6 +59,21 @@ struct SeatSlot {
     ejected: Option<String>,
     /// What is left of the seat's time bank.
     bank: Duration,
+    /// The turn whose decisions share one deadline, where the ruleset numbers turns.
+    span: Option<TurnSpan>,
+    /// Deadlines missed since the seat last answered itself.
+    missed_in_a_row: u32,
+}
+
+/// One turn of a seat that decides several times a turn: its deadline runs from the
+/// turn's start, and its overtime is charged to the bank once, however many actions.
+#[derive(Debug, Clone, Copy)]
+struct TurnSpan {
+    turn: u64,
+    started: Instant,
+    deadline: Instant,
+    /// Overtime already taken from the bank during this turn.
+    charged: Duration,
 }
 
 /// A match's clock: time per decision, and the bank each seat starts with.
@@ -66,6 +81,8 @@ struct SeatSlot {
 pub(crate) struct Clock {
     pub(crate) per_decision: Duration,
     pub(crate) time_bank: Duration,
+    /// Missed deadlines in a row after which a seat has abandoned ([`crate::MatchSetup`]).
+    pub(crate) abandon_after: Option<u32>,
 }
 
 pub(crate) struct MatchTask {
@@ -117,6 +134,8 @@ impl MatchTask {
                 answered_sealed: false,
                 ejected: None,
                 bank: clock.time_bank,
+                span: None,
+                missed_in_a_row: 0,
             })
             .collect();
         let (bot_sender, bot_replies) = mpsc::unbounded_channel();

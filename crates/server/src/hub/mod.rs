@@ -183,16 +183,18 @@ impl Hub {
         MatchClock {
             deadline: self.config.deadline(ruleset.game.as_ref()),
             time_bank: self.config.time_bank,
+            abandon_after: Some(MatchClock::ABANDON_AFTER),
         }
     }
 
     /// A new table's clock: what its creator asked for, within bounds, or the table
-    /// defaults (minutes, for people).
+    /// defaults (minutes, for people). `abandon_after` 0 means never.
     pub fn table_clock(
         &self,
         ruleset: &str,
         deadline_ms: Option<u64>,
         time_bank_ms: Option<u64>,
+        abandon_after: Option<u32>,
     ) -> Result<MatchClock, Refusal> {
         let deadline = match deadline_ms.map(Duration::from_millis) {
             Some(asked)
@@ -231,6 +233,11 @@ impl Hub {
         Ok(MatchClock {
             deadline,
             time_bank,
+            abandon_after: match abandon_after {
+                Some(0) => None,
+                Some(n) => Some(n),
+                None => Some(MatchClock::ABANDON_AFTER),
+            },
         })
     }
 

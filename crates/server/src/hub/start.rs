@@ -65,6 +65,7 @@ impl Hub {
         let clock = MatchClock {
             deadline: port.deadline,
             time_bank: Duration::ZERO,
+            abandon_after: None,
         };
         self.start(ruleset, config, seats, true, clock, Some(port))
             .await
@@ -114,6 +115,7 @@ impl Hub {
             rating,
             deadline: clock.deadline,
             time_bank: clock.time_bank,
+            abandon_after: clock.abandon_after,
             illegal_answer,
             seed: None,
         };

@@ -318,6 +318,7 @@ mod tests {
         MatchClock {
             deadline: MatchClock::TABLE_DEADLINE,
             time_bank: MatchClock::TABLE_TIME_BANK,
+            abandon_after: Some(MatchClock::ABANDON_AFTER),
         }
     }
 

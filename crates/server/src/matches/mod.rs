@@ -51,6 +51,9 @@ impl Player {
 pub struct MatchClock {
     pub deadline: Duration,
     pub time_bank: Duration,
+    /// Missed deadlines in a row after which a seat has abandoned and is ejected;
+    /// `None` never (the compatibility ports, whose originals have their own rule).
+    pub abandon_after: Option<u32>,
 }
 
 impl MatchClock {
@@ -65,6 +68,9 @@ impl MatchClock {
     pub const TABLE_DEADLINE: Duration = Duration::from_secs(120);
     /// A table's time bank per seat unless its creator says otherwise.
     pub const TABLE_TIME_BANK: Duration = Duration::from_secs(300);
+    /// Missed deadlines in a row that abandon a seat, in queues and (unless the
+    /// creator says otherwise) tables: a seat nobody plays would otherwise pass forever.
+    pub const ABANDON_AFTER: u32 = 3;
 }
 
 /// A match being played on this server.

@@ -39,6 +39,7 @@ impl MatchObserver for HubObserver {
             crate::matches::MatchClock {
                 deadline: started.deadline,
                 time_bank: std::time::Duration::ZERO,
+                abandon_after: None,
             },
             started.handle.clone(),
         )

@@ -49,6 +49,10 @@ pub enum ClientMessage {
         deadline_ms: Option<u64>,
         #[serde(default)]
         time_bank_ms: Option<u64>,
+        /// Missed deadlines in a row after which a seat has abandoned and is ejected
+        /// (default 3; 0 never).
+        #[serde(default)]
+        abandon_after: Option<u32>,
     },
     /// Sit at a table, in the given seat or the first free one.
     JoinTable {
