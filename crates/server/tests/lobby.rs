@@ -375,3 +375,38 @@ async fn shutting_down_tells_clients_and_records_running_matches_as_aborted() {
     store.close().await;
     drop(dir);
 }
+
+/// A table's `abandon_after`: a seat that misses that many deadlines in a row is out,
+/// with the reason recorded (here after one missed second, so the test waits on the
+/// `ejected` message rather than on minutes of turns).
+#[tokio::test]
+async fn a_table_seat_that_stops_answering_has_abandoned() {
+    let server = start(|_| {}).await;
+    let mut owner = registered(&server.tcp, "ida").await;
+    owner
+        .send(
+            &json!({"type": "create_table", "ruleset": "nim", "seats": 2,
+            "deadline_ms": 1000, "time_bank_ms": 0, "abandon_after": 1}),
+        )
+        .await
+        .expect("send");
+    let table = owner.expect("table", |_| {}).await.expect("a table");
+    owner
+        .send(&json!({"type": "start_table", "table": table["table"], "fill": "random"}))
+        .await
+        .expect("send");
+    let started = until(&mut owner, 5, |m| m["type"] == "match_started").await;
+    let id = started["match"].as_i64().expect("match id");
+    // Ida never answers: once her first decision's second is up, she is out.
+    let ejected = until(&mut owner, 30, |m| m["type"] == "ejected" && m["seat"] == 0).await;
+    assert_eq!(
+        ejected["reason"],
+        "abandoned the match: missed its deadline"
+    );
+    let stored = finished_match(&server.http, id).await;
+    assert_eq!(
+        stored["seats"][0]["ejected"], "abandoned the match: missed its deadline",
+        "{stored}"
+    );
+    server.stop().await;
+}

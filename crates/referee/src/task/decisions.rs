@@ -148,7 +148,10 @@ impl MatchTask {
             match self.clock.abandon_after {
                 Some(limit) if slot.missed_in_a_row >= limit => {
                     self.close_decision(seat);
-                    let reason = format!("abandoned the match: missed {limit} deadlines in a row");
+                    let reason = match limit {
+                        1 => "abandoned the match: missed its deadline".to_string(),
+                        n => format!("abandoned the match: missed {n} deadlines in a row"),
+                    };
                     self.eject(seat, reason);
                 }
                 _ => self.time_out(seat, None),
