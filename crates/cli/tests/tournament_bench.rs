@@ -121,3 +121,61 @@ fn bench_measures_every_ruleset() {
     let bad = arbiter(&["bench", "--seconds", "-1"]);
     assert_eq!(bad.status.code(), Some(2));
 }
+
+/// `--bot` plays whole games with one built-in bot in every seat and reports the mean
+/// rounds per game; the default random playouts keep their output.
+#[test]
+fn bench_plays_whole_games_of_one_bot_and_reports_rounds() {
+    let text = stdout(&arbiter(&[
+        "bench",
+        "spacegoo",
+        "--bot",
+        "reference",
+        "--seconds",
+        "0.05",
+        "--threads",
+        "2",
+    ]));
+    assert!(text.contains("rounds/game"), "{text}");
+    assert!(
+        text.lines().any(|l| l.starts_with("spacegoo")),
+        "no line for spacegoo:\n{text}"
+    );
+    let json: serde_json::Value = serde_json::from_str(&stdout(&arbiter(&[
+        "bench",
+        "spacegoo",
+        "--bot",
+        "reference",
+        "--seconds",
+        "0.05",
+        "--json",
+    ])))
+    .unwrap();
+    let row = &json.as_array().unwrap()[0];
+    assert_eq!(row["bot"], "reference");
+    for rate in ["single_thread", "all_cores"] {
+        let games = row[rate]["games"].as_u64().unwrap();
+        assert!(games > 0);
+        // Two sealed commands a round, at most 500 rounds (the default config).
+        let rounds = row[rate]["rounds"].as_u64().unwrap();
+        assert_eq!(row[rate]["decisions"].as_u64().unwrap(), 2 * rounds);
+        let per_game = row[rate]["rounds_per_game"].as_f64().unwrap();
+        assert!(per_game > 0.0 && per_game <= 500.0, "{per_game}");
+    }
+
+    let random: serde_json::Value = serde_json::from_str(&stdout(&arbiter(&[
+        "bench",
+        "spacegoo",
+        "--seconds",
+        "0.05",
+        "--json",
+    ])))
+    .unwrap();
+    let row = &random.as_array().unwrap()[0];
+    assert!(row.get("bot").is_none());
+    assert!(row["single_thread"].get("rounds_per_game").is_none());
+
+    let unknown = arbiter(&["bench", "spacegoo", "--bot", "nobody", "--seconds", "0.05"]);
+    assert_eq!(unknown.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&unknown.stderr).contains("unknown player"));
+}

@@ -1,8 +1,9 @@
-//! Fast random playouts: no recording, no digests. For benchmarks and search.
+//! Fast playouts: no recording, no digests. For benchmarks and search.
 
 use rand::seq::IndexedRandom;
 use rand::Rng;
 
+use crate::bot::Bot;
 use crate::game::{ConfigError, Game, Seat};
 use crate::outcome::Outcome;
 use crate::rng::GameRng;
@@ -38,4 +39,65 @@ pub fn random_playout<G: Game>(
         decisions += 1;
     }
     Ok((G::outcome(&state), decisions))
+}
+
+/// What [`bot_playout`] played.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BotPlayout {
+    /// `None` if cut off at `max_decisions`.
+    pub outcome: Option<Outcome>,
+    pub decisions: usize,
+    /// Rounds begun: a round is one turn number ([`Game::turn_number`]) where the game
+    /// has them, else a run of decisions in rising seat order (a lower or equal seat
+    /// starts the next round). For sealed rounds, as in spacegoo, that is the number
+    /// of rounds played.
+    pub rounds: usize,
+}
+
+/// Play a fresh game with one bot per seat until it ends (or `max_decisions`), without
+/// recording. For benchmarks against engines whose bots read the engine's state
+/// directly, so each bot decides on the true state, not a determinized copy: no clone
+/// per decision, and a bot that reads what its seat may not know would be peeking (a
+/// speed figure, not a fair match). An illegal answer ejects the seat. Concurrent
+/// turns pick the seat from a generator derived from `seed`.
+pub fn bot_playout<G: Game>(
+    config: &G::Config,
+    seed: u64,
+    bots: &mut [Box<dyn Bot<G>>],
+    max_decisions: usize,
+) -> Result<BotPlayout, ConfigError> {
+    let mut state = G::new(config, bots.len(), seed)?;
+    let mut rng = crate::rng::seeded_rng(seed ^ 0xB070_7A70_0075);
+    let (mut decisions, mut rounds) = (0usize, 0usize);
+    let mut last: Option<(Seat, Option<u64>)> = None;
+    while decisions < max_decisions {
+        let seat: Seat = match G::to_act(&state) {
+            Turn::Over => break,
+            Turn::Sealed(seats) | Turn::AnyOf(seats) if seats.is_empty() => break,
+            Turn::One(seat) => seat,
+            Turn::Sealed(waiting) => waiting[0],
+            Turn::AnyOf(ready) => ready[rng.random_range(0..ready.len())],
+        };
+        let Some(bot) = bots.get_mut(seat) else {
+            return Err(ConfigError::new(format!("no bot for seat {seat}")));
+        };
+        let turn = G::turn_number(&state);
+        let new_round = match (last, turn) {
+            (None, _) => true,
+            (Some((_, Some(previous))), Some(now)) => now != previous,
+            (Some((previous, _)), _) => seat <= previous,
+        };
+        rounds += usize::from(new_round);
+        last = Some((seat, turn));
+        let action = bot.decide(&state, seat);
+        if G::apply(&mut state, seat, &action).is_err() {
+            G::eject(&mut state, seat, "illegal action");
+        }
+        decisions += 1;
+    }
+    Ok(BotPlayout {
+        outcome: G::outcome(&state),
+        decisions,
+        rounds,
+    })
 }

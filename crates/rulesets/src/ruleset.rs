@@ -7,7 +7,7 @@ use std::sync::Arc;
 use arbiter_bots::{BotOptions, Mcts};
 use arbiter_engine::erased::{Erased, ErasedState};
 use arbiter_engine::local::{play_local, LocalOptions};
-use arbiter_engine::playout::random_playout;
+use arbiter_engine::playout::{bot_playout, random_playout, BotPlayout};
 use arbiter_engine::{
     seeded_rng, Bot, DynGame, DynState, Game, GameRng, Guide, MatchRecord, Outcome, Seat,
 };
@@ -43,6 +43,14 @@ trait LocalPlay: Send + Sync {
         seed: u64,
         max_decisions: usize,
     ) -> Result<(Option<Outcome>, usize), String>;
+    fn bot_playout(
+        &self,
+        config: &Value,
+        seats: usize,
+        bot: &str,
+        seed: u64,
+        max_decisions: usize,
+    ) -> Result<BotPlayout, String>;
 }
 
 /// A built-in bot taking a seat in a live match run by a referee.
@@ -90,6 +98,12 @@ where
     }
 }
 
+/// Each seat's bot gets its own seed, derived from the match seed.
+fn bot_seed(seed: u64, seat: usize) -> u64 {
+    seed.wrapping_mul(0x9E37_79B9_7F4A_7C15)
+        .wrapping_add(seat as u64 + 1)
+}
+
 fn parse_config<G: Game>(config: &Value) -> Result<G::Config, String> {
     if config.is_null() {
         Ok(G::Config::default())
@@ -112,12 +126,8 @@ where
         let config = parse_config::<G>(config)?;
         let mut bots = Vec::with_capacity(seats.len());
         for (seat, name) in seats.iter().enumerate() {
-            // Each seat's bot gets its own seed, derived from the match seed.
-            let bot_seed = seed
-                .wrapping_mul(0x9E37_79B9_7F4A_7C15)
-                .wrapping_add(seat as u64 + 1);
             bots.push(
-                self.bot(name, bot_seed, options)
+                self.bot(name, bot_seed(seed, seat), options)
                     .ok_or_else(|| format!("unknown player {name:?} for {}", G::ID))?,
             );
         }
@@ -164,6 +174,26 @@ where
         let mut rng = seeded_rng(seed ^ 0x9A7_0075);
         random_playout::<G>(&config, seats, seed, &mut rng, max_decisions)
             .map_err(|e| e.to_string())
+    }
+
+    fn bot_playout(
+        &self,
+        config: &Value,
+        seats: usize,
+        bot: &str,
+        seed: u64,
+        max_decisions: usize,
+    ) -> Result<BotPlayout, String> {
+        let config = parse_config::<G>(config)?;
+        let options = BotOptions::default();
+        let mut bots = Vec::with_capacity(seats);
+        for seat in 0..seats {
+            bots.push(
+                self.bot(bot, bot_seed(seed, seat), &options)
+                    .ok_or_else(|| format!("unknown player {bot:?} for {}", G::ID))?,
+            );
+        }
+        bot_playout::<G>(&config, seed, &mut bots, max_decisions).map_err(|e| e.to_string())
     }
 }
 
@@ -264,5 +294,20 @@ impl Ruleset {
     ) -> Result<(Option<Outcome>, usize), String> {
         self.local
             .random_playout(config, seats, seed, max_decisions)
+    }
+
+    /// One fast unrecorded game with the built-in bot `bot` in every seat, each seeded
+    /// from `seed` and deciding on the true state (benchmarks: see
+    /// [`arbiter_engine::playout::bot_playout`]).
+    pub fn bot_playout(
+        &self,
+        config: &Value,
+        seats: usize,
+        bot: &str,
+        seed: u64,
+        max_decisions: usize,
+    ) -> Result<BotPlayout, String> {
+        self.local
+            .bot_playout(config, seats, bot, seed, max_decisions)
     }
 }

@@ -1,6 +1,11 @@
 //! `arbiter bench [RULESET]`: how fast the rules run. Uniformly random games from
 //! fresh seeds (`arbiter_engine::playout::random_playout`: rules only, no recording),
 //! first on one thread, then on every core, each for a `--seconds` budget.
+//!
+//! `--bot NAME` plays whole games with that built-in bot in every seat instead
+//! (`arbiter_engine::playout::bot_playout`: no recording, bots read the true state) and
+//! adds the mean rounds per game: `arbiter bench spacegoo --bot reference` is the
+//! reference engine's own benchmark policy, for comparing speeds on equal terms.
 
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -33,6 +38,10 @@ pub struct Args {
     /// Print JSON instead of a table.
     #[arg(long)]
     json: bool,
+    /// Play games with this built-in bot in every seat instead of uniformly random
+    /// moves (e.g. `spacegoo --bot reference`).
+    #[arg(long)]
+    bot: Option<String>,
 }
 
 /// One measurement: games and decisions over the elapsed time.
@@ -44,11 +53,19 @@ struct Rate {
     seconds: f64,
     playouts_per_second: f64,
     decisions_per_second: f64,
+    /// Rounds played (`--bot` only; see `BotPlayout::rounds`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    rounds: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    rounds_per_game: Option<f64>,
 }
 
 #[derive(Debug, Serialize)]
 struct RulesetBench {
     ruleset: &'static str,
+    /// The bot in every seat (`--bot`); absent for random playouts.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    bot: Option<String>,
     seats: usize,
     single_thread: Rate,
     all_cores: Rate,
@@ -80,10 +97,21 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 counts.end()
             ));
         }
-        let single_thread = measure(ruleset, &config, seats, args.seed, 1, budget)?;
-        let all_cores = measure(ruleset, &config, seats, args.seed, threads, budget)?;
+        if let Some(bot) = &args.bot {
+            if !ruleset.bots.contains(&bot.as_str()) {
+                return Err(anyhow!(
+                    "unknown player {bot:?} for {}; known: {}",
+                    ruleset.id(),
+                    ruleset.bots.join(", ")
+                ));
+            }
+        }
+        let bot = args.bot.as_deref();
+        let single_thread = measure(ruleset, &config, seats, bot, args.seed, 1, budget)?;
+        let all_cores = measure(ruleset, &config, seats, bot, args.seed, threads, budget)?;
         results.push(RulesetBench {
             ruleset: ruleset.id(),
+            bot: args.bot.clone(),
             seats,
             single_thread,
             all_cores,
@@ -91,6 +119,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     if args.json {
         println!("{}", serde_json::to_string_pretty(&results)?);
+    } else if let Some(bot) = &args.bot {
+        print_bot_table(bot, args.seconds, threads, &results);
     } else {
         println!(
             "random playouts, {} s per measurement, {threads} threads for all cores",
@@ -120,30 +150,73 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// Play random games on `threads` threads until `budget` has passed (a game under way
-/// when it does is finished and counted; the rate uses the real elapsed time).
+/// The `--bot` table: the random table's columns plus mean rounds per game (from the
+/// single-thread run; both runs play the same seeds from `--seed`).
+fn print_bot_table(bot: &str, seconds: f64, threads: usize, results: &[RulesetBench]) {
+    println!(
+        "games with {bot} in every seat, {seconds} s per measurement, {threads} threads for all cores"
+    );
+    println!(
+        "{:<12} {:>5} {:>16} {:>16} {:>16} {:>16} {:>12}",
+        "ruleset",
+        "seats",
+        "games/s (1)",
+        "decisions/s (1)",
+        "games/s (all)",
+        "decisions/s (all)",
+        "rounds/game"
+    );
+    for r in results {
+        println!(
+            "{:<12} {:>5} {:>16.1} {:>16.0} {:>16.1} {:>16.0} {:>12.1}",
+            r.ruleset,
+            r.seats,
+            r.single_thread.playouts_per_second,
+            r.single_thread.decisions_per_second,
+            r.all_cores.playouts_per_second,
+            r.all_cores.decisions_per_second,
+            r.single_thread.rounds_per_game.unwrap_or(f64::NAN)
+        );
+    }
+}
+
+/// Play random games (or games of `bot` in every seat) on `threads` threads until
+/// `budget` has passed (a game under way when it does is finished and counted; the rate
+/// uses the real elapsed time).
 fn measure(
     ruleset: &Ruleset,
     config: &Value,
     seats: usize,
+    bot: Option<&str>,
     first_seed: u64,
     threads: usize,
     budget: Duration,
 ) -> anyhow::Result<Rate> {
     let next_seed = AtomicU64::new(first_seed);
     let started = Instant::now();
-    let totals: Vec<Result<(u64, u64), String>> = std::thread::scope(|scope| {
+    let totals: Vec<Result<(u64, u64, u64), String>> = std::thread::scope(|scope| {
         let workers: Vec<_> = (0..threads)
             .map(|_| {
                 scope.spawn(|| {
-                    let (mut games, mut decisions) = (0u64, 0u64);
+                    let (mut games, mut decisions, mut rounds) = (0u64, 0u64, 0u64);
                     while started.elapsed() < budget {
                         let seed = next_seed.fetch_add(1, Ordering::Relaxed);
-                        let (_, n) = ruleset.random_playout(config, seats, seed, MAX_DECISIONS)?;
+                        match bot {
+                            None => {
+                                let (_, n) =
+                                    ruleset.random_playout(config, seats, seed, MAX_DECISIONS)?;
+                                decisions += n as u64;
+                            }
+                            Some(bot) => {
+                                let played =
+                                    ruleset.bot_playout(config, seats, bot, seed, MAX_DECISIONS)?;
+                                decisions += played.decisions as u64;
+                                rounds += played.rounds as u64;
+                            }
+                        }
                         games += 1;
-                        decisions += n as u64;
                     }
-                    Ok((games, decisions))
+                    Ok((games, decisions, rounds))
                 })
             })
             .collect();
@@ -156,11 +229,12 @@ fn measure(
             .collect()
     });
     let seconds = started.elapsed().as_secs_f64();
-    let (mut games, mut decisions) = (0u64, 0u64);
+    let (mut games, mut decisions, mut rounds) = (0u64, 0u64, 0u64);
     for total in totals {
-        let (g, d) = total.map_err(|e| anyhow!("{}: {e}", ruleset.id()))?;
+        let (g, d, r) = total.map_err(|e| anyhow!("{}: {e}", ruleset.id()))?;
         games += g;
         decisions += d;
+        rounds += r;
     }
     Ok(Rate {
         threads,
@@ -169,5 +243,7 @@ fn measure(
         seconds,
         playouts_per_second: games as f64 / seconds,
         decisions_per_second: decisions as f64 / seconds,
+        rounds: bot.map(|_| rounds),
+        rounds_per_game: bot.map(|_| rounds as f64 / games.max(1) as f64),
     })
 }

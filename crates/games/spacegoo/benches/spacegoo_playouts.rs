@@ -1,9 +1,13 @@
 //! Full random games per second, default config (500 rounds), a fresh seed per game:
 //! - `rules only`: uniformly random legal commands applied straight to the state;
 //! - `play_local`: two `random` bots through the engine's recorded local match (adds
-//!   determinization, a JSON log entry and a SHA-256 state digest per command).
+//!   determinization, a JSON log entry and a SHA-256 state digest per command);
+//! - `reference bots`: the `reference` bot (the reference engine's benchmark policy) in
+//!   both seats through `bot_playout` (rules and bot only, no recording), as
+//!   `arbiter bench spacegoo --bot reference` plays it.
 
 use arbiter_engine::local::{play_local, LocalOptions};
+use arbiter_engine::playout::bot_playout;
 use arbiter_engine::{Bot, Game, GameRng, Turn};
 use arbiter_spacegoo::{bots, Action, Config, Spacegoo};
 use criterion::{criterion_group, criterion_main, Criterion};
@@ -46,6 +50,14 @@ fn recorded(seed: u64) -> usize {
     }
 }
 
+fn reference_game(seed: u64) -> usize {
+    let mut seats: Vec<Box<dyn Bot<Spacegoo>>> = (0..2)
+        .filter_map(|i| bots::bot("reference", seed.wrapping_add(i)))
+        .collect();
+    bot_playout::<Spacegoo>(&Config::default(), seed, &mut seats, 10_000)
+        .map_or(0, |played| played.rounds)
+}
+
 fn playouts(c: &mut Criterion) {
     let mut seed = 0u64;
     c.bench_function("spacegoo full random game, rules only", |b| {
@@ -63,5 +75,15 @@ fn playouts(c: &mut Criterion) {
     });
 }
 
-criterion_group!(benches, playouts);
+fn reference_games(c: &mut Criterion) {
+    let mut seed = 0u64;
+    c.bench_function("spacegoo full game, reference bots", |b| {
+        b.iter(|| {
+            seed += 1;
+            std::hint::black_box(reference_game(seed))
+        })
+    });
+}
+
+criterion_group!(benches, playouts, reference_games);
 criterion_main!(benches);

@@ -1,4 +1,12 @@
-//! Built-in players: `random` and `greedy`.
+//! Built-in players: `random`, `reference` and `greedy`.
+//!
+//! `reference` is the reference spacegoo benchmark policy (issue 14), so that
+//! `arbiter bench spacegoo --bot reference` compares speeds on equal terms. Each
+//! round, with probability 0.3 (`rng.random::<f64>() < 0.3`, Python's
+//! `random.random() < 0.3`, drawn every round): if the player owns a planet and there is
+//! a planet it does not own, send half of each ship type (`ships // 2`) from its first
+//! planet in id order with the largest total of ships to a uniformly chosen planet it
+//! does not own; otherwise pass.
 //!
 //! `greedy` scores every send of [`Game::legal`]'s sample by its *immediate gain* and
 //! plays the best one, or `nop` when no send gains anything. The gain of sending `S`
@@ -16,15 +24,21 @@
 use arbiter_engine::bot::RandomBot;
 use arbiter_engine::{Bot, Game, GameRng, Seat};
 use rand::seq::IndexedRandom;
+use rand::Rng;
 
 use crate::actions::Action;
 use crate::battle::battle;
 use crate::game::Spacegoo;
-use crate::map::NEUTRAL;
+use crate::map::{Planet, NEUTRAL};
 use crate::state::{player_id, State};
 
 /// Names accepted by [`bot`].
-pub const BOT_NAMES: &[&str] = &["random", "greedy"];
+/// Weakest first: the web lobby labels the last of a ruleset's bots (after these comes
+/// `mcts`) the strongest.
+pub const BOT_NAMES: &[&str] = &["random", "reference", "greedy"];
+
+/// How often `reference` acts: the reference policy's 0.3.
+pub const REFERENCE_ACT_PROBABILITY: f64 = 0.3;
 
 /// Rounds of future production a capture is worth to `greedy`.
 pub const GREEDY_HORIZON: i64 = 20;
@@ -33,6 +47,7 @@ pub const GREEDY_HORIZON: i64 = 20;
 pub fn bot(name: &str, seed: u64) -> Option<Box<dyn Bot<Spacegoo>>> {
     match name {
         "random" => Some(Box::new(RandomBot::new(seed))),
+        "reference" => Some(Box::new(ReferenceBot::new(seed))),
         "greedy" => Some(Box::new(GreedyBot::new(seed))),
         _ => None,
     }
@@ -82,6 +97,57 @@ pub fn immediate_gain(state: &State, seat: Seat, action: &Action) -> i64 {
     sum(&target.production).saturating_mul(rounds_left) + destroyed - lost
 }
 
+/// The reference policy (see the module doc): a benchmark opponent, weak on purpose.
+pub struct ReferenceBot {
+    rng: GameRng,
+}
+
+impl ReferenceBot {
+    pub fn new(seed: u64) -> Self {
+        ReferenceBot {
+            rng: arbiter_engine::seeded_rng(seed),
+        }
+    }
+}
+
+impl Bot<Spacegoo> for ReferenceBot {
+    fn decide(&mut self, state: &State, seat: Seat) -> Action {
+        // The coin is tossed every round, before the board is looked at, as the
+        // policy states.
+        if self.rng.random::<f64>() >= REFERENCE_ACT_PROBABILITY {
+            return Action::Nop;
+        }
+        let me = player_id(seat);
+        let planets = &state.world().planets;
+        // `max` keeps the first of equal totals: the lowest id. Totals in i128 so huge
+        // garrisons compare exactly.
+        let mut source: Option<(&Planet, i128)> = None;
+        for planet in planets.iter().filter(|p| p.owner_id == me) {
+            let total: i128 = planet.ships.iter().map(|&n| i128::from(n)).sum();
+            let better = match source {
+                Some((_, best)) => total > best,
+                None => true,
+            };
+            if better {
+                source = Some((planet, total));
+            }
+        }
+        let Some((source, _)) = source else {
+            return Action::Nop;
+        };
+        let not_mine = planets.iter().filter(|p| p.owner_id != me).count();
+        if not_mine == 0 {
+            return Action::Nop;
+        }
+        let pick = self.rng.random_range(0..not_mine);
+        let Some(target) = planets.iter().filter(|p| p.owner_id != me).nth(pick) else {
+            return Action::Nop;
+        };
+        // Python's `ships // 2` floors; `div_euclid` by 2 is the same for every sign.
+        Action::send(source.id, target.id, source.ships.map(|n| n.div_euclid(2)))
+    }
+}
+
 /// Best immediate gain, else `nop`.
 pub struct GreedyBot {
     rng: GameRng,
@@ -116,8 +182,8 @@ impl Bot<Spacegoo> for GreedyBot {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::actions::SendOrder;
     use crate::config::Config;
-    use crate::map::Planet;
 
     #[test]
     fn names_resolve() {
@@ -149,5 +215,110 @@ mod tests {
         let mut hopeless = state.clone();
         hopeless.world.planets[3].ships = [1000, 1000, 1000];
         assert_eq!(greedy.decide(&hopeless, 0), Action::Nop);
+    }
+
+    /// A hand-built board: planets with these owners and garrisons, in id order.
+    fn board(planets: &[(u8, [i64; 3])]) -> State {
+        let planets = planets
+            .iter()
+            .enumerate()
+            .map(|(i, &(owner, ships))| {
+                let mut planet = Planet::new(i, 3 * i as i64, 0, owner, [1, 1, 1]);
+                planet.ships = ships;
+                planet
+            })
+            .collect();
+        State::with_planets(&Config::default(), planets)
+    }
+
+    /// The sends of `decisions` rounds of `reference` for `seat` on one board.
+    fn reference_sends(state: &State, seat: Seat, seed: u64, decisions: usize) -> Vec<SendOrder> {
+        let mut bot = ReferenceBot::new(seed);
+        (0..decisions)
+            .filter_map(|_| match bot.decide(state, seat) {
+                Action::Send(order) => Some(order),
+                Action::Nop => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn reference_sends_half_of_each_type_from_the_first_largest_planet() {
+        // Player 1 owns 0 (total 12), 2 and 4 (total 31 each, 2 first), 5 (total 30).
+        let state = board(&[
+            (1, [4, 4, 4]),
+            (0, [9, 9, 9]),
+            (1, [7, 0, 24]),
+            (2, [50, 50, 50]),
+            (1, [11, 10, 10]),
+            (1, [30, 0, 0]),
+        ]);
+        let sends = reference_sends(&state, 0, 7, 200);
+        assert!(!sends.is_empty());
+        for order in &sends {
+            assert_eq!(order.origin, 2, "ties go to the lowest id");
+            assert_eq!(order.ships, [3, 0, 12], "floor half of [7, 0, 24]");
+            assert!(
+                [1, 3].contains(&order.target),
+                "target {} is owned",
+                order.target
+            );
+        }
+        // Both planets it does not own are chosen, the neutral and the enemy's.
+        for target in [1, 3] {
+            assert!(sends.iter().any(|o| o.target == target), "never {target}");
+        }
+        // Player 2 sees the board from its side: its only planet, and any other.
+        for order in reference_sends(&state, 1, 7, 200) {
+            assert_eq!((order.origin, order.ships), (3, [25, 25, 25]));
+            assert_ne!(order.target, 3);
+        }
+    }
+
+    #[test]
+    fn reference_passes_when_it_owns_nothing_or_everything() {
+        let nothing = board(&[(2, [5, 5, 5]), (0, [5, 5, 5])]);
+        assert!(reference_sends(&nothing, 0, 1, 500).is_empty());
+        let everything = board(&[(1, [5, 5, 5]), (1, [9, 9, 9])]);
+        assert!(reference_sends(&everything, 0, 1, 500).is_empty());
+    }
+
+    #[test]
+    fn reference_acts_in_about_thirty_percent_of_rounds() {
+        let state = board(&[(1, [10, 10, 10]), (2, [10, 10, 10]), (0, [1, 1, 1])]);
+        let rounds = 10_000;
+        let acted = reference_sends(&state, 0, 2024, rounds).len();
+        // 3000 expected, standard deviation about 46: a band of ±4 of them.
+        assert!(
+            (2_820..=3_180).contains(&acted),
+            "acted in {acted} of {rounds}"
+        );
+    }
+
+    /// A whole default game ends without a fault, and the engine's bot playout counts
+    /// its rounds as the board does (two sealed decisions a round).
+    #[test]
+    fn reference_plays_a_whole_default_game_and_bot_playout_counts_its_rounds() {
+        let mut state = Spacegoo::new(&Config::default(), 2, 5).unwrap();
+        let mut bots = [ReferenceBot::new(1), ReferenceBot::new(2)];
+        while let arbiter_engine::Turn::Sealed(waiting) = Spacegoo::to_act(&state) {
+            let seat = waiting[0];
+            let action = bots[seat].decide(&state, seat);
+            Spacegoo::apply(&mut state, seat, &action).unwrap();
+        }
+        let rounds = state.world().round;
+        assert!(rounds > 0 && rounds <= Config::default().max_rounds);
+        assert!((0..2).all(|seat| state.disqualification(seat).is_none()));
+
+        let mut seats: Vec<Box<dyn Bot<Spacegoo>>> = vec![
+            Box::new(ReferenceBot::new(1)),
+            Box::new(ReferenceBot::new(2)),
+        ];
+        let played =
+            arbiter_engine::playout::bot_playout(&Config::default(), 5, &mut seats, 10_000)
+                .unwrap();
+        assert_eq!(played.rounds, rounds as usize);
+        assert_eq!(played.decisions, 2 * rounds as usize);
+        assert_eq!(played.outcome, Spacegoo::outcome(&state));
     }
 }
