@@ -12,8 +12,9 @@ use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
 const BOUND: usize = 64 * 1024;
 
-/// A player that passes at every prompt until the match ends.
-async fn passer(tcp: String, name: &'static str) {
+/// A player that answers every prompt at once with its first legal order (not a pass:
+/// a whole round of passing ends a T&E game) until the match ends.
+async fn orderer(tcp: String, name: &'static str) {
     let mut me = registered(&tcp, name).await;
     me.send(&json!({"type": "queue", "ruleset": "tae"}))
         .await
@@ -22,7 +23,17 @@ async fn passer(tcp: String, name: &'static str) {
         let message = me.recv().await.expect("a message");
         match message["type"].as_str() {
             Some("prompt") => {
-                me.send(&json!({"type": "act", "action": "pass"}))
+                me.send(&json!({"type": "legal", "match": message["match"]}))
+                    .await
+                    .unwrap();
+            }
+            Some("legal") => {
+                let actions = message["actions"].as_array().cloned().unwrap_or_default();
+                let pass = json!("pass");
+                let Some(action) = actions.iter().find(|a| **a != pass).or(actions.first()) else {
+                    continue; // nothing owed any more
+                };
+                me.send(&json!({"type": "act", "match": message["match"], "action": action}))
                     .await
                     .unwrap();
             }
@@ -40,19 +51,22 @@ async fn a_spectator_that_never_reads_is_dropped_at_its_byte_bound() {
         c.pairing_interval = Duration::from_millis(50);
     })
     .await;
-    // Two players who pass for ever (T&E has no turn limit): a full view for the
-    // spectators after every pass.
+    // Two players who answer at once with orders: a long T&E game, and a full view
+    // for the spectators after every order.
     let players = [
-        tokio::spawn(passer(server.tcp.clone(), "pass-ann")),
-        tokio::spawn(passer(server.tcp.clone(), "pass-bob")),
+        tokio::spawn(orderer(server.tcp.clone(), "order-ann")),
+        tokio::spawn(orderer(server.tcp.clone(), "order-bob")),
     ];
-    let match_id = loop {
+    let mut match_id = None;
+    for _ in 0..500 {
         let (_, list) = http_get(&server.http, "/api/matches?status=running", None).await;
-        if let Some(id) = list["matches"][0]["id"].as_i64() {
-            break id;
+        match_id = list["matches"][0]["id"].as_i64();
+        if match_id.is_some() {
+            break;
         }
         tokio::time::sleep(Duration::from_millis(20)).await;
-    };
+    }
+    let match_id = match_id.expect("the queue paired the two players");
     // A spectator with a tiny receive window that never reads.
     let socket = tokio::net::TcpSocket::new_v4().unwrap();
     socket.set_recv_buffer_size(4096).unwrap();
