@@ -299,3 +299,289 @@ async fn silent_sockets_do_not_delay_the_players_behind_them() {
     drop(silent);
     server.stop().await;
 }
+
+/// What a scripted client written in the test does with one call.
+#[derive(Clone, Copy)]
+enum Answer {
+    /// Reply with this JSON text.
+    Reply(&'static str),
+    /// Close the connection without replying (a course client that raised).
+    HangUp,
+    /// Read the call and never reply.
+    Silence,
+}
+
+/// Every call any scripted client received, in the order they were read: the server
+/// makes one call at a time and each client logs a call before replying to it, so this
+/// is the order the server made them in.
+type CallLog = std::sync::Arc<std::sync::Mutex<Vec<(String, Value)>>>;
+
+/// A client written in the test from the protocol description: signs up as `name`,
+/// logs every call, and answers each as `script` says (`"void"`, `take-turn` aside).
+fn scripted(
+    port: u16,
+    name: &'static str,
+    log: CallLog,
+    script: fn(&str) -> Answer,
+) -> impl FnOnce() + Send + 'static {
+    move || {
+        use std::io::{BufRead, BufReader, Write};
+        let mut stream = std::net::TcpStream::connect(("127.0.0.1", port)).expect("connect");
+        writeln!(stream, "\"{name}\"").expect("sign up");
+        let reader = BufReader::new(stream.try_clone().expect("clone"));
+        for line in reader.lines() {
+            let Ok(line) = line else { break };
+            let call: Value = serde_json::from_str(&line).expect("one JSON value per line");
+            let method = call[0].as_str().unwrap_or_default().to_string();
+            log.lock().unwrap().push((name.to_string(), call.clone()));
+            match script(&method) {
+                Answer::Reply(json) => {
+                    if writeln!(stream, "{json}").is_err() {
+                        break;
+                    }
+                }
+                Answer::HangUp => {
+                    let _ = stream.shutdown(std::net::Shutdown::Both);
+                    break;
+                }
+                Answer::Silence => {}
+            }
+            if method == "win" {
+                break;
+            }
+        }
+    }
+}
+
+fn passes(method: &str) -> Answer {
+    match method {
+        "take-turn" => Answer::Reply("\"pass\""),
+        _ => Answer::Reply("\"void\""),
+    }
+}
+
+fn replaces(method: &str) -> Answer {
+    match method {
+        "take-turn" => Answer::Reply("\"replace\""),
+        _ => Answer::Reply("\"void\""),
+    }
+}
+
+fn passes_then_hangs_up_on_win(method: &str) -> Answer {
+    match method {
+        "win" => Answer::HangUp,
+        other => passes(other),
+    }
+}
+
+/// Start `clients` in sign-up order (each once the port has decided the one before) and
+/// wait for all of them to end.
+async fn run_in_order(server: &TestServer, clients: Vec<Box<dyn FnOnce() + Send>>) {
+    let mut signups = server.server.hub.metrics.qgame_signups();
+    let before = *signups.borrow_and_update();
+    let mut running = Vec::new();
+    for (decided, client) in (before + 1..).zip(clients) {
+        running.push(tokio::task::spawn_blocking(client));
+        signups
+            .wait_for(|n| *n >= decided)
+            .await
+            .expect("the server is up");
+    }
+    for task in running {
+        task.await.expect("client thread");
+    }
+}
+
+/// The calls of the log as `name method` lines.
+fn calls_of(log: &CallLog) -> Vec<String> {
+    log.lock()
+        .unwrap()
+        .iter()
+        .map(|(name, call)| format!("{name} {}", call[0].as_str().unwrap_or_default()))
+        .collect()
+}
+
+/// The course referee calls `setup` on every player before the first `take-turn`, and
+/// `new-tiles` right after the turn that dealt them. Here rex exchanges and pat passes,
+/// which ends the game (a round without a placement): rex's new tiles come before pat's
+/// turn, though rex never has another turn.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn setup_and_new_tiles_come_when_the_course_referee_sends_them() {
+    let (server, port) = with_qgame_port().await;
+    let log = CallLog::default();
+    run_in_order(
+        &server,
+        vec![
+            Box::new(scripted(port, "rex", log.clone(), replaces)),
+            Box::new(scripted(port, "pat", log.clone(), passes)),
+        ],
+    )
+    .await;
+    assert_eq!(
+        calls_of(&log),
+        [
+            "rex setup",
+            "pat setup",
+            "rex take-turn",
+            "rex new-tiles",
+            "pat take-turn",
+            "rex win",
+            "pat win"
+        ]
+    );
+    let calls = log.lock().unwrap().clone();
+    let dealt = calls[3].1[1][0].as_array().expect("the dealt tiles").len();
+    assert_eq!(dealt, 6, "an exchange deals a whole hand: {calls:?}");
+    let stored = the_match(&server.http).await;
+    assert_eq!(
+        stored["outcome"]["ejected"],
+        json!([null, null]),
+        "{stored}"
+    );
+    server.stop().await;
+}
+
+/// Both pass, so both have the best score and are told they won; the one whose `win`
+/// call fails is misbehaving, not a winner (course: it moves to the misbehaved list).
+/// Once with the failing winner the first to move, once the last (whose pass ended the
+/// game).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_winner_that_fails_its_win_call_is_recorded_as_misbehaving() {
+    for failing_seat in [0, 1] {
+        let (server, port) = with_qgame_port().await;
+        let log = CallLog::default();
+        let scripts: [fn(&str) -> Answer; 2] = if failing_seat == 0 {
+            [passes_then_hangs_up_on_win, passes]
+        } else {
+            [passes, passes_then_hangs_up_on_win]
+        };
+        run_in_order(
+            &server,
+            vec![
+                Box::new(scripted(port, "wes", log.clone(), scripts[0])),
+                Box::new(scripted(port, "pat", log.clone(), scripts[1])),
+            ],
+        )
+        .await;
+        let told: Vec<(String, Value)> = log
+            .lock()
+            .unwrap()
+            .iter()
+            .filter(|(_, call)| call[0] == "win")
+            .cloned()
+            .collect();
+        assert_eq!(
+            told,
+            [
+                ("wes".to_string(), json!(["win", [true]])),
+                ("pat".to_string(), json!(["win", [true]]))
+            ]
+        );
+        let stored = the_match(&server.http).await;
+        let outcome = &stored["outcome"];
+        let reason = outcome["ejected"][failing_seat]
+            .as_str()
+            .unwrap_or_default();
+        assert!(reason.starts_with("win: "), "seat {failing_seat}: {stored}");
+        assert_eq!(
+            outcome["ejected"][1 - failing_seat],
+            Value::Null,
+            "{stored}"
+        );
+        assert_eq!(outcome["ranks"][1 - failing_seat], 1, "{stored}");
+        assert_ne!(outcome["ranks"][failing_seat], 1, "{stored}");
+        server.stop().await;
+    }
+}
+
+/// A player who signs up and then leaves before its game is dropped at once: its name is
+/// free again (ann comes back), and it takes no seat (without it, bob would have played
+/// alone after ann's ejection at setup).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_player_gone_before_its_game_is_dropped_and_its_name_freed() {
+    let (server, port) = with_qgame_port().await;
+    let mut signups = server.server.hub.metrics.qgame_signups();
+    let before = *signups.borrow_and_update();
+    {
+        use std::io::Write;
+        let mut gone = std::net::TcpStream::connect(("127.0.0.1", port)).expect("connect");
+        writeln!(gone, "\"ann\"").expect("sign up");
+        signups
+            .wait_for(|n| *n > before)
+            .await
+            .expect("the server is up");
+        // Dropped: the connection closes.
+    }
+    let ends = play(
+        &server,
+        vec![
+            client(json!(["bob", "dag"])),
+            client(json!(["ann", "ldasg"])),
+        ],
+    )
+    .await;
+    for end in &ends {
+        assert!(
+            matches!(end, ClientEnd::Session(SessionEnd::Finished { .. })),
+            "{ends:?}"
+        );
+    }
+    let stored = the_match(&server.http).await;
+    let names: Vec<&str> = stored["seats"]
+        .as_array()
+        .expect("seats")
+        .iter()
+        .filter_map(|s| s["name"].as_str())
+        .collect();
+    assert_eq!(names, ["qgame:bob", "qgame:ann"], "{stored}");
+    assert_eq!(
+        stored["outcome"]["ejected"],
+        json!([null, null]),
+        "{stored}"
+    );
+    server.stop().await;
+}
+
+/// A client that closes its connection (a course client whose player raised) is recorded
+/// as gone, with the call it failed; only a client that does not answer in time is
+/// recorded as missing the per-call time limit.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_ejection_says_what_happened() {
+    let server = start(|config| {
+        config.qgame = Some("127.0.0.1:0".to_string());
+        config.qgame_port.signup_period = Duration::from_secs(1);
+        config
+            .deadlines
+            .insert("qgame".to_string(), Duration::from_secs(2));
+    })
+    .await;
+    let port = qgame_port(&server);
+    let log = CallLog::default();
+    run_in_order(
+        &server,
+        vec![
+            Box::new(scripted(port, "hal", log.clone(), |method| match method {
+                "take-turn" => Answer::HangUp,
+                other => passes(other),
+            })),
+            Box::new(scripted(port, "sid", log.clone(), |method| match method {
+                "take-turn" => Answer::Silence,
+                other => passes(other),
+            })),
+            Box::new(scripted(port, "pat", log.clone(), passes)),
+        ],
+    )
+    .await;
+    let stored = the_match(&server.http).await;
+    let ejected = &stored["outcome"]["ejected"];
+    let hal = ejected[0].as_str().unwrap_or_default();
+    assert!(hal.starts_with("take-turn: "), "{stored}");
+    assert!(!hal.contains("time limit"), "{stored}");
+    assert!(hal.contains("stream ended"), "{stored}");
+    assert_eq!(
+        ejected[1], "take-turn: missed the per-call time limit (2s)",
+        "{stored}"
+    );
+    assert_eq!(ejected[2], Value::Null, "{stored}");
+    server.stop().await;
+}

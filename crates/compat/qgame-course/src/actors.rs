@@ -2,6 +2,8 @@
 //! players that raise on a method, that loop forever on its Count-th call, or that
 //! cheat on every turn.
 
+use std::collections::HashSet;
+
 use serde_json::Value;
 
 use arbiter_qgame::tile::Color;
@@ -206,28 +208,83 @@ impl InHousePlayer {
     }
 }
 
-/// Two placements of two hand tiles, each fitting on its own, in neither one row nor
-/// one column: the first such pair in hand order. (The background's "searches for a
-/// sequence of individually fitting placements"; staff test m8/6 needs more than the
-/// first two tiles.)
+/// A placement that turns a corner: hand tiles in some order, each on a free adjacent
+/// cell where it fits the map *with the earlier tiles of the same placement already
+/// on it*, not all in one row or one column. The reference builds such sequences from
+/// the hand in every order and of any length (a corner may need three tiles or more,
+/// when a tile fits only beside one placed before it). The first one found, trying
+/// hand tiles in hand order and cells in row-column order; `None` if there is none.
 fn not_a_line(map: &Map, hand: &[Tile]) -> Option<Action> {
-    let candidates: Vec<Vec<Coord>> = hand.iter().map(|t| map.candidates(*t)).collect();
-    for i in 0..hand.len() {
-        for j in (i + 1)..hand.len() {
-            for a in &candidates[i] {
-                if let Some(b) = candidates[j]
-                    .iter()
-                    .find(|b| b.row != a.row && b.column != a.column)
-                {
-                    return Some(Action::Place(vec![
-                        Placement::new(*a, hand[i]),
-                        Placement::new(*b, hand[j]),
-                    ]));
+    let mut search = CornerSearch {
+        map: map.clone(),
+        hand,
+        used: vec![false; hand.len()],
+        sequence: Vec::new(),
+        seen: HashSet::new(),
+    };
+    search.extend().then_some(Action::Place(search.sequence))
+}
+
+/// Depth-first search for [`not_a_line`]. Only sequences still in one line are
+/// extended (a corner ends the search), and a set of placements reached before in
+/// another order is not explored again: what can follow depends only on the set.
+struct CornerSearch<'h> {
+    /// The map with `sequence` on it.
+    map: Map,
+    hand: &'h [Tile],
+    used: Vec<bool>,
+    sequence: Vec<Placement>,
+    seen: HashSet<Vec<(Coord, Tile)>>,
+}
+
+impl CornerSearch<'_> {
+    /// Whether `sequence` can be extended into a corner; if so, it holds the corner.
+    fn extend(&mut self) -> bool {
+        for i in 0..self.hand.len() {
+            let tile = self.hand[i];
+            // Equal tiles are interchangeable: try each kind once per step.
+            let tried = (0..i).any(|j| !self.used[j] && self.hand[j] == tile);
+            if self.used[i] || tried {
+                continue;
+            }
+            for at in self.map.candidates(tile) {
+                self.sequence.push(Placement::new(at, tile));
+                if !in_one_line(&self.sequence) {
+                    return true;
                 }
+                let mut set: Vec<(Coord, Tile)> = self
+                    .sequence
+                    .iter()
+                    .map(|p| (p.coordinate, p.tile))
+                    .collect();
+                set.sort();
+                if self.seen.insert(set) {
+                    self.used[i] = true;
+                    self.map.place(at, tile);
+                    let found = self.extend();
+                    self.map.remove(at);
+                    self.used[i] = false;
+                    if found {
+                        return true;
+                    }
+                }
+                self.sequence.pop();
             }
         }
+        false
     }
-    None
+}
+
+fn in_one_line(placements: &[Placement]) -> bool {
+    let Some(first) = placements.first() else {
+        return true;
+    };
+    placements
+        .iter()
+        .all(|p| p.coordinate.row == first.coordinate.row)
+        || placements
+            .iter()
+            .all(|p| p.coordinate.column == first.coordinate.column)
 }
 
 impl CoursePlayer for InHousePlayer {
@@ -258,5 +315,76 @@ impl CoursePlayer for InHousePlayer {
 
     fn win(&mut self, _won: bool) -> Result<(), PlayerFailure> {
         self.enter(Method::Win)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use arbiter_qgame::{Config, JPlayer, JState, QgameError, State};
+
+    fn t(shape: Shape, color: Color) -> Tile {
+        Tile::new(shape, color)
+    }
+
+    fn red_star_map() -> Map {
+        Map::starting_with(t(Shape::Star, Color::Red))
+    }
+
+    /// The cheater's take-turn answer on `map` with `hand`, and what the rules say to it.
+    fn cheat_turn(map: Map, hand: Vec<Tile>) -> (Action, Result<(), QgameError>) {
+        let spec = ActorSpec {
+            name: "chnotal".into(),
+            strategy: Strategy::Dag,
+            misbehaviour: Misbehaviour::Cheat(Cheat::NotALine),
+        };
+        let jstate = JState {
+            map,
+            pile: vec![t(Shape::Clover, Color::Yellow); 10],
+            players: vec![JPlayer {
+                score: 0,
+                tiles: hand,
+                name: Some("chnotal".into()),
+            }],
+        };
+        let mut state = State::from_jstate(&jstate, &Config::default()).unwrap();
+        let mut player = spec.build();
+        player
+            .setup(&state.jpub(0), &jstate.players[0].tiles)
+            .unwrap();
+        let action = player.take_turn(&state.jpub(0)).unwrap();
+        let verdict = state.take_turn(0, &action).map(|_| ());
+        (action, verdict)
+    }
+
+    /// Neither the blue circle nor the blue square fits the lone red star, so no pair
+    /// of tiles fits the map as it is; but the red circle beside the star, the blue
+    /// circle under the red circle and the blue square beside the blue circle is a
+    /// sequence in which every tile fits the map with the earlier ones on it, and it
+    /// turns a corner.
+    #[test]
+    fn not_a_line_builds_on_its_own_earlier_tiles_and_may_take_three() {
+        let hand = vec![
+            t(Shape::Circle, Color::Red),
+            t(Shape::Circle, Color::Blue),
+            t(Shape::Square, Color::Blue),
+        ];
+        let (action, verdict) = cheat_turn(red_star_map(), hand);
+        let Action::Place(placements) = &action else {
+            panic!("the cheater played {action:?}");
+        };
+        assert!(placements.len() >= 3, "{placements:?}");
+        assert_eq!(verdict, Err(QgameError::NotInLine));
+    }
+
+    /// With only the red and the blue circle, every sequence stays in one line (the
+    /// blue circle can only go next to the red one): the cheat is impossible and the
+    /// player plays its strategy, legally.
+    #[test]
+    fn not_a_line_plays_normally_when_every_sequence_is_a_line() {
+        let hand = vec![t(Shape::Circle, Color::Red), t(Shape::Circle, Color::Blue)];
+        let (action, verdict) = cheat_turn(red_star_map(), hand);
+        assert!(matches!(action, Action::Place(_)), "{action:?}");
+        assert_eq!(verdict, Ok(()));
     }
 }

@@ -9,12 +9,15 @@
 //! protocol on top, so the same rules serve the native server and the course clients.
 
 pub mod actors;
+pub mod edge;
+pub mod exact;
 pub mod harness;
 pub mod player;
 pub mod referee;
 pub mod remote;
 pub mod timed;
 
+pub use exact::ExactJson;
 pub use harness::{run_mode, HarnessError, Mode};
 pub use player::{CoursePlayer, PlayerFailure};
 pub use referee::{run_game, CourseResult};

@@ -73,6 +73,10 @@ pub fn run_game(
             Ok(TurnResult::Exchanged { dealt }) | Ok(TurnResult::Placed { dealt, .. }) => dealt,
         };
         if let Err(failure) = players[seat].new_tiles(&dealt) {
+            // The reference kicks the player out of the state it had before handing
+            // the tiles over: the rest of the hand goes to the pile, and the tiles it
+            // was handing out are lost (they went neither back nor to anyone).
+            lose_dealt_tiles(&mut state, seat, dealt.len());
             eject(
                 &mut state,
                 seat,
@@ -109,9 +113,79 @@ pub fn run_game(
     }
 }
 
+/// Take the `count` tiles just dealt to `seat` out of the game. Dealt tiles are at
+/// the front of the hand (`State::take_turn` puts them there; an exchange's hand is
+/// all dealt).
+fn lose_dealt_tiles(state: &mut State, seat: usize, count: usize) {
+    if let Some(player) = state.players.get_mut(seat) {
+        let count = count.min(player.hand.len());
+        player.hand.drain(..count);
+    }
+}
+
 /// Eject `seat` and remember its name in ejection order.
 fn eject(state: &mut State, seat: usize, reason: String, misbehaved: &mut Vec<String>) {
     if state.eject(seat, &reason) {
         misbehaved.push(state.players[seat].name.clone());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::actors::{ActorSpec, Method, Misbehaviour};
+    use arbiter_qgame::{Color, Config, JPlayer, Map, Shape, Strategy, Tile};
+
+    fn t(shape: Shape, color: Color) -> Tile {
+        Tile::new(shape, color)
+    }
+
+    /// A player whose `new-tiles` call fails: the tiles the referee was handing it are
+    /// lost (in neither the pile nor any hand), and only the rest of its hand goes to
+    /// the end of the pile.
+    #[test]
+    fn tiles_handed_to_a_player_that_fails_new_tiles_are_lost() {
+        let dealt = t(Shape::Square, Color::Green);
+        let kept = t(Shape::EightStar, Color::Purple);
+        let pile = vec![
+            dealt,
+            t(Shape::Diamond, Color::Blue),
+            t(Shape::Clover, Color::Yellow),
+        ];
+        let jstate = JState {
+            map: Map::starting_with(t(Shape::Star, Color::Red)),
+            pile: pile.clone(),
+            players: vec![
+                JPlayer {
+                    score: 0,
+                    tiles: vec![t(Shape::Circle, Color::Red), kept],
+                    name: Some("A".into()),
+                },
+                JPlayer {
+                    score: 0,
+                    tiles: vec![t(Shape::Diamond, Color::Orange)],
+                    name: Some("B".into()),
+                },
+            ],
+        };
+        let state = State::from_jstate(&jstate, &Config::default()).unwrap();
+        let spec = |name: &str, misbehaviour| ActorSpec {
+            name: name.into(),
+            strategy: Strategy::Dag,
+            misbehaviour,
+        };
+        let players: Vec<Box<dyn CoursePlayer>> = vec![
+            Box::new(spec("A", Misbehaviour::Raise(Method::NewTiles)).build()),
+            Box::new(spec("B", Misbehaviour::None).build()),
+        ];
+        let mut observed = Vec::new();
+        let result = run_game(state, players, |s| observed.push(s.clone()));
+        assert_eq!(result.misbehaved, vec!["A".to_string()]);
+        // A placed its red circle and was dealt the green square; the state before B's
+        // first turn has the pile without it, A's purple 8star at the end.
+        let before_b = &observed[1];
+        assert_eq!(before_b.pile, vec![pile[1], pile[2], kept]);
+        assert!(before_b.players.iter().all(|p| !p.tiles.contains(&dealt)));
+        assert!(before_b.map.iter().all(|(_, tile)| tile != dealt));
     }
 }

@@ -36,7 +36,9 @@ fn run_folder(folder: &str, mode: Mode, options: HarnessOptions) {
                     serde_json::from_str(&std::fs::read_to_string(&expected_path).expect("output"))
                         .expect("expected output is JSON");
                 let actual = run_mode(mode, &text, options)
-                    .unwrap_or_else(|e| panic!("{}: harness error {e}", input.display()));
+                    .unwrap_or_else(|e| panic!("{}: harness error {e}", input.display()))
+                    .to_value()
+                    .expect("an answer that fits a serde_json value");
                 (input, expected, actual)
             })
         })

@@ -379,3 +379,99 @@ fn actor_specs_for_clients_may_carry_bad_names() {
     assert_eq!(spec.name, "ouch ouch");
     assert!(ActorSpec::parse(&json!(["ouch ouch", "dag"]), ActorLevel::Loops).is_err());
 }
+
+/// The reference clients try to connect 10 times, 1 s apart: a failed try is followed
+/// by a pause of a second, the first success ends the tries, and the tenth failure
+/// gives up (no pause after it).
+#[test]
+fn connecting_is_tried_ten_times_a_second_apart() {
+    use arbiter_qgame_course::remote::client::connect_with_retries;
+    use arbiter_qgame_course::remote::client::{CONNECT_PAUSE, CONNECT_TRIES};
+    assert_eq!((CONNECT_TRIES, CONNECT_PAUSE), (10, Duration::from_secs(1)));
+
+    // Refused twice, then the server listens.
+    let mut attempts = 0;
+    let mut pauses = Vec::new();
+    let connected = connect_with_retries(
+        CONNECT_TRIES,
+        CONNECT_PAUSE,
+        || {
+            attempts += 1;
+            if attempts <= 2 {
+                Err("refused")
+            } else {
+                Ok(attempts)
+            }
+        },
+        |pause| pauses.push(pause),
+    );
+    assert_eq!(connected, Ok(3));
+    assert_eq!(pauses, [Duration::from_secs(1); 2]);
+
+    // Never listening: ten tries, nine pauses, then the last failure.
+    let mut attempts = 0;
+    let mut pauses = 0;
+    let connected: Result<(), String> = connect_with_retries(
+        CONNECT_TRIES,
+        CONNECT_PAUSE,
+        || {
+            attempts += 1;
+            Err(format!("refused #{attempts}"))
+        },
+        |_| pauses += 1,
+    );
+    assert_eq!(connected, Err("refused #10".to_string()));
+    assert_eq!((attempts, pauses), (10, 9));
+}
+
+/// A client started before its server listens still signs up: here the server starts
+/// listening only once the client's first try has failed and it pauses.
+#[test]
+fn a_client_started_before_the_server_signs_up_once_it_listens() {
+    use arbiter_qgame_course::remote::client::{run_client_with, ClientEnd, ClientKind};
+    use arbiter_qgame_course::remote::SessionEnd;
+    use std::io::Read;
+
+    // A port nobody listens on (yet).
+    let port = {
+        let (listener, port) = loopback();
+        drop(listener);
+        port
+    };
+    let (listening_tx, listening) = std::sync::mpsc::channel::<TcpListener>();
+    let server = thread::spawn(move || {
+        let listener = listening.recv().expect("the client paused");
+        let (mut stream, _) = listener.accept().expect("the client connects");
+        // Read the name, then hang up: the session ends there.
+        let mut name = Vec::new();
+        let mut byte = [0u8; 1];
+        while name.iter().filter(|b| **b == b'"').count() < 2 {
+            match stream.read(&mut byte) {
+                Ok(1) => name.push(byte[0]),
+                _ => break,
+            }
+        }
+        String::from_utf8(name).unwrap_or_default()
+    });
+    let spec = ActorSpec::parse(&json!(["early", "dag"]), ActorLevel::Loops).expect("a JActor");
+    let mut attempts = 0;
+    let mut pauses = Vec::new();
+    let report = run_client_with(
+        &ClientKind::Player(spec),
+        || {
+            attempts += 1;
+            TcpStream::connect(("127.0.0.1", port))
+        },
+        |pause| {
+            if pauses.is_empty() {
+                let listener = TcpListener::bind(("127.0.0.1", port)).expect("the port again");
+                listening_tx.send(listener).expect("the server waits");
+            }
+            pauses.push(pause);
+        },
+    );
+    assert_eq!(attempts, 2, "{report:?}");
+    assert_eq!(pauses, [Duration::from_secs(1)]);
+    assert_eq!(server.join().expect("server thread"), "\"early\"");
+    assert_eq!(report.end, ClientEnd::Session(SessionEnd::ServerClosed));
+}

@@ -2,10 +2,14 @@
 //! let a proxy referee serve the calls. [`run_clients`] launches one client per
 //! configured player (and any special clients after them), `wait` seconds apart, so
 //! the sign-up order is the configuration's order.
+//!
+//! A client tries to connect [`CONNECT_TRIES`] times, [`CONNECT_PAUSE`] apart, as the
+//! reference clients do: the course starts the server and the clients together, and a
+//! server may need a few seconds before it listens.
 
 use std::net::TcpStream;
 use std::thread::{self, JoinHandle};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
@@ -49,11 +53,48 @@ pub enum ClientEnd {
     Dropped,
 }
 
+/// How many times a client tries to connect before it gives up (the reference's 10).
+pub const CONNECT_TRIES: u32 = 10;
+/// The pause between two tries (the reference's 1 s).
+pub const CONNECT_PAUSE: Duration = Duration::from_secs(1);
+
+/// Call `connect` up to `tries` times, calling `pause(between)` after each failure but
+/// the last; the first success, or the last failure. (`pause` is a parameter so tests
+/// can see the tries without waiting through them.)
+pub fn connect_with_retries<T, E>(
+    tries: u32,
+    between: Duration,
+    mut connect: impl FnMut() -> Result<T, E>,
+    mut pause: impl FnMut(Duration),
+) -> Result<T, E> {
+    let mut attempt = 1;
+    loop {
+        match connect() {
+            Ok(connected) => return Ok(connected),
+            Err(e) if attempt >= tries => return Err(e),
+            Err(_) => {
+                pause(between);
+                attempt += 1;
+            }
+        }
+    }
+}
+
 /// Run one client against `host:port` until its session ends.
 pub fn run_client(host: &str, port: u16, kind: &ClientKind) -> ClientReport {
+    run_client_with(kind, || TcpStream::connect((host, port)), thread::sleep)
+}
+
+/// [`run_client`] with its way of connecting and of pausing between tries given.
+pub fn run_client_with(
+    kind: &ClientKind,
+    connect: impl FnMut() -> std::io::Result<TcpStream>,
+    pause: impl FnMut(Duration),
+) -> ClientReport {
     let name = kind.name().to_string();
-    let end = match TcpStream::connect((host, port)) {
-        Err(e) => ClientEnd::CannotConnect(e.to_string()),
+    let connected = connect_with_retries(CONNECT_TRIES, CONNECT_PAUSE, connect, pause);
+    let end = match connected {
+        Err(e) => ClientEnd::CannotConnect(format!("{e} (after {CONNECT_TRIES} tries)")),
         Ok(stream) => match kind {
             ClientKind::Player(spec) => sign_up_and_play(stream, spec),
             ClientKind::Special(SpecialClient::DivergeBeforeSending) => idle_until_closed(stream),

@@ -9,6 +9,7 @@ use serde_json::{Map as JsonObject, Value};
 use arbiter_qgame::{Config, JState, State};
 
 use crate::actors::{ActorLevel, ActorSpec};
+use crate::edge::last_cell_wins;
 
 /// Ports the course's programs accept.
 pub const PORTS: std::ops::RangeInclusive<u64> = 10_000..=60_000;
@@ -117,7 +118,11 @@ impl RefereeConfig {
             "JRefereeConfig",
             &["state0", "quiet", "config-s", "per-turn", "observe"],
         )?;
-        let state0: JState = serde_json::from_value(fields.get("state0").clone())
+        let mut state0 = fields.get("state0").clone();
+        if let Some(map) = state0.get_mut("map") {
+            last_cell_wins(map);
+        }
+        let state0: JState = serde_json::from_value(state0)
             .map_err(|e| format!("JRefereeConfig: state0 is not a JState: {e}"))?;
         let bonuses = Fields::exactly(
             fields.get("config-s"),
@@ -269,6 +274,24 @@ mod tests {
         assert_eq!(config.referee.per_turn, Duration::from_secs(6));
         assert_eq!((config.referee.qbo, config.referee.fbo), (8, 4));
         assert_eq!(config.referee.state0.players.len(), 2);
+    }
+
+    /// As in the harnesses: a state0 row naming a column twice keeps the last tile.
+    #[test]
+    fn a_state0_column_named_twice_keeps_its_last_tile() {
+        let mut config = server_config();
+        config["ref-spec"]["state0"]["map"] = json!([[0,
+            [0, {"color": "red", "shape": "star"}],
+            [0, {"color": "blue", "shape": "circle"}]]]);
+        let config = ServerConfig::from_json(&config).unwrap();
+        let cells: Vec<_> = config.referee.state0.map.iter().collect();
+        assert_eq!(
+            cells,
+            vec![(
+                arbiter_qgame::Coord::new(0, 0),
+                arbiter_qgame::Tile::new(arbiter_qgame::Shape::Circle, arbiter_qgame::Color::Blue)
+            )]
+        );
     }
 
     #[test]

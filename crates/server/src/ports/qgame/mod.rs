@@ -4,10 +4,10 @@
 //! first of them, and a game starts when four have signed up or when the period ends
 //! with two or three. Sign-up goes on while games run, so a class can keep playing.
 //!
-//! Each game is an ordinary match of this server: the referee runs it with the
-//! server's Q-Game deadline per call, each seat played through a [`CourseSeat`] that
-//! makes the course's calls to its client; the store keeps it (replayable) and rates
-//! it; it is listed and watchable while it runs.
+//! Each game is an ordinary match of this server: the referee runs it, each seat
+//! played through a [`CourseSeat`] whose game's table makes the course's calls to the
+//! clients, each call with the server's Q-Game deadline; the store keeps it
+//! (replayable) and rates it; it is listed and watchable while it runs.
 //!
 //! The course protocol has no passwords, so a course name cannot be proof of a native
 //! account: course players are rated under their own accounts, `qgame:<name>`, in a
@@ -15,12 +15,17 @@
 //!
 //! The exact course server (one game, the graded waiting rules and result line) is
 //! `arbiter harness qgame xserver PORT`; this port follows it in everything a client
-//! can see on its connection, except that `setup` and `new-tiles` reach a client just
-//! before its next `take-turn` rather than right after the previous player's turn, and
-//! a client whose turn never comes again gets no `new-tiles` before `win`.
+//! can see on its connection: a game's [`table::CourseTable`] makes the course's calls
+//! when the course's referee makes them, and ejects a player whose call fails with
+//! what happened as the reason.
+//!
+//! A player who signed up and left before its game starts is dropped at once: its
+//! name is free again and it takes no seat (it would only be ejected at `setup`,
+//! perhaps leaving one player alone in a game).
 
 pub mod options;
 mod seat;
+pub mod table;
 
 pub use options::{QgamePortOptions, DEFAULT_ADDRESS};
 
@@ -29,13 +34,14 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use arbiter_engine::Seat;
 use arbiter_qgame::state::{MAX_PLAYERS, MIN_PLAYERS};
 use arbiter_qgame_course::remote::deadline::DeadlineStream;
 use arbiter_qgame_course::remote::signup::{read_name, Recruit};
 use arbiter_qgame_course::remote::ProxyPlayer;
+use arbiter_qgame_course::CoursePlayer;
 use arbiter_referee::Program;
 use arbiter_store::StoreError;
+use parking_lot::Mutex;
 use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
 
@@ -43,6 +49,8 @@ use crate::hub::start::PortMatch;
 use crate::hub::{Hub, SeatPlan};
 use crate::matches::Player;
 pub use seat::CourseSeat;
+use seat::HandleEjector;
+use table::CourseTable;
 
 /// The namespace of course players' accounts (`qgame:<name>`).
 pub const ACCOUNT_NAMESPACE: &str = "qgame";
@@ -51,6 +59,11 @@ const ACCEPT_POLL: Duration = Duration::from_millis(10);
 /// Connections whose names are being read at once; more are closed at once (each
 /// reader is a thread, and a flood of silent sockets must not become a flood of them).
 const MAX_PENDING_NAMES: usize = 64;
+/// The most calls one decision can take: every `setup` (the first decision), the
+/// seat's `take-turn` and `new-tiles`, and every `win` (the last). The referee's
+/// deadline for a decision allows them all, so that only the per-call limit, which
+/// each call has on its own, ever decides that a client was late.
+const CALLS_PER_DECISION: u32 = 2 * MAX_PLAYERS as u32 + 2;
 
 /// Run the port on `listener` until `shutdown`: sign-up on a thread of its own (the
 /// course connections are blocking sockets), games on the runtime.
@@ -87,6 +100,18 @@ fn sign_up_forever(
     let (named_tx, named) = std::sync::mpsc::channel::<(SocketAddr, Result<Recruit, String>)>();
     let pending = Arc::new(AtomicUsize::new(0));
     while !shutdown.is_cancelled() {
+        // Before any name is judged against them and before any game is formed.
+        waiting.retain(|recruit| {
+            let here = still_connected(recruit);
+            if !here {
+                tracing::info!(name = %recruit.name, "a waiting Q-Game player left before its game");
+                recruit.connection.get_ref().close();
+            }
+            here
+        });
+        if waiting.is_empty() {
+            period_end = None;
+        }
         while let Ok((peer, result)) = named.try_recv() {
             match result {
                 // Accounts ignore case: `Ann` and `ann` would be one player twice.
@@ -173,7 +198,27 @@ async fn course_account(hub: &Hub, name: &str) -> Result<Player, StoreError> {
     })
 }
 
-/// One game: accounts, the match, then the `win` calls once it is over.
+/// Whether a waiting player's client still holds its connection: the end of its stream
+/// (or a reset) means it left. Bytes it sent early are left for the game to read.
+fn still_connected(recruit: &Recruit) -> bool {
+    let stream = recruit.connection.get_ref().stream();
+    if stream.set_nonblocking(true).is_err() {
+        return false;
+    }
+    let mut byte = [0u8; 1];
+    let here = match stream.peek(&mut byte) {
+        Ok(0) => false,
+        Ok(_) => true,
+        Err(e) => matches!(
+            e.kind(),
+            std::io::ErrorKind::WouldBlock | std::io::ErrorKind::Interrupted
+        ),
+    };
+    stream.set_nonblocking(false).is_ok() && here
+}
+
+/// One game: accounts, the match (whose table makes the course's calls), then any
+/// `win` call the table could not make before the match ended.
 async fn play_group(hub: Arc<Hub>, group: Vec<Recruit>) {
     let Ok(ruleset) = hub.ruleset("qgame").cloned() else {
         tracing::error!("the qgame ruleset is missing");
@@ -181,7 +226,7 @@ async fn play_group(hub: Arc<Hub>, group: Vec<Recruit>) {
     };
     let per_call = hub.config.deadline(ruleset.game.as_ref());
     let mut seats = Vec::new();
-    let mut players = Vec::new();
+    let mut players: Vec<Box<dyn CoursePlayer>> = Vec::new();
     for recruit in group {
         let player = match course_account(&hub, &recruit.name).await {
             Ok(player) => player,
@@ -191,34 +236,34 @@ async fn play_group(hub: Arc<Hub>, group: Vec<Recruit>) {
                 continue;
             }
         };
-        let seat = CourseSeat::new(ProxyPlayer::new(
+        players.push(Box::new(ProxyPlayer::new(
             recruit.name.clone(),
             recruit.connection,
             per_call,
             false,
-        ));
+        )));
         seats.push(SeatPlan {
             player,
             outbox: None,
         });
-        players.push(seat);
     }
     if players.len() < MIN_PLAYERS {
         tracing::warn!("too few Q-Game players left to start a game");
         return;
     }
-    let programs = players
+    let (give_handle, handle_given) = tokio::sync::watch::channel(None);
+    let ejector = HandleEjector::new(tokio::runtime::Handle::current(), handle_given);
+    let table = Arc::new(Mutex::new(CourseTable::new(players, Box::new(ejector))));
+    let programs = seats
         .iter()
-        .zip(&seats)
-        .map(|(seat, plan)| {
-            let seat = seat.clone();
+        .map(|plan| {
+            let seat = CourseSeat::new(table.clone());
             Program::new(plan.player.name(), move || seat.player())
         })
         .collect();
     let port = PortMatch {
         port: "qgame",
-        // A decision may take setup, new-tiles and take-turn, each with its own limit.
-        deadline: per_call * 3 + Duration::from_secs(1),
+        deadline: per_call * CALLS_PER_DECISION + Duration::from_secs(1),
         programs,
     };
     let config = ruleset.game.default_config();
@@ -229,28 +274,60 @@ async fn play_group(hub: Arc<Hub>, group: Vec<Recruit>) {
             return;
         }
     };
+    give_handle.send_replace(Some(handle.clone()));
     let outcome = handle.wait().await.ok().and_then(|record| record.outcome);
-    let results: Vec<(CourseSeat, bool)> = players
-        .into_iter()
-        .enumerate()
-        .filter_map(|(seat, player)| {
-            let outcome = outcome.as_ref()?;
-            (!ejected(outcome, seat)).then(|| (player, outcome.winners().contains(&seat)))
-        })
-        .collect();
-    // `win` calls block on the clients; they go to the blocking pool.
-    let _ = tokio::task::spawn_blocking(move || {
-        for (player, won) in results {
-            player.finish(won);
-        }
-    })
-    .await;
+    if let Some(outcome) = outcome {
+        let survivors: Vec<usize> = (0..outcome.ranks.len())
+            .filter(|&seat| outcome.ejected.get(seat).is_none_or(Option::is_none))
+            .collect();
+        let winners = outcome.winners();
+        // `win` calls block on the clients; they go to the blocking pool.
+        let _ =
+            tokio::task::spawn_blocking(move || table.lock().finish(&survivors, &winners)).await;
+    }
     tracing::info!(match_id, "Q-Game port match over");
 }
 
-fn ejected(outcome: &arbiter_engine::Outcome, seat: Seat) -> bool {
-    outcome
-        .ejected
-        .get(seat)
-        .is_some_and(|reason| reason.is_some())
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Write;
+    use std::net::{TcpListener, TcpStream};
+
+    /// A recruit signed up as `name` over loopback, and its client's end.
+    fn recruit(name: &str) -> (Recruit, TcpStream) {
+        let listener = TcpListener::bind("127.0.0.1:0").expect("a loopback port");
+        let mut client =
+            TcpStream::connect(listener.local_addr().expect("bound")).expect("connect");
+        write!(client, "\"{name}\"").expect("sign up");
+        let (server_end, _) = listener.accept().expect("accept");
+        let recruit = read_name(DeadlineStream::new(server_end), Duration::from_secs(60))
+            .expect("a valid name");
+        (recruit, client)
+    }
+
+    #[test]
+    fn a_waiting_player_whose_client_left_is_seen_gone() {
+        // Still there, silent.
+        let (quiet, _client) = recruit("ann");
+        assert!(still_connected(&quiet));
+        // Still there, and it already sent more: kept, for the game to read.
+        let (eager, mut client) = recruit("bob");
+        write!(client, "\"void\"").expect("send");
+        let mut byte = [0u8; 1];
+        // A blocking peek returns once the bytes have arrived.
+        eager
+            .connection
+            .get_ref()
+            .stream()
+            .peek(&mut byte)
+            .expect("bytes arrive");
+        assert!(still_connected(&eager));
+        // Left: its connection is closed.
+        let (gone, client) = recruit("cy");
+        drop(client);
+        // A blocking peek returns once the end of the stream has arrived.
+        let _ = gone.connection.get_ref().stream().peek(&mut byte);
+        assert!(!still_connected(&gone));
+    }
 }
