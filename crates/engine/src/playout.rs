@@ -21,12 +21,8 @@ pub fn random_playout<G: Game>(
     let mut state = G::new(config, seats, seed)?;
     let mut decisions = 0;
     while decisions < max_decisions {
-        let seat: Seat = match G::to_act(&state) {
-            Turn::Over => break,
-            Turn::Sealed(seats) | Turn::AnyOf(seats) if seats.is_empty() => break,
-            Turn::One(seat) => seat,
-            Turn::Sealed(waiting) => waiting[0],
-            Turn::AnyOf(ready) => ready[rng.random_range(0..ready.len())],
+        let Some(seat) = next_seat(G::to_act(&state), rng) else {
+            break;
         };
         let legal = G::legal(&state, seat);
         let applied = match legal.choose(rng) {
@@ -71,12 +67,8 @@ pub fn bot_playout<G: Game>(
     let (mut decisions, mut rounds) = (0usize, 0usize);
     let mut last: Option<(Seat, Option<u64>)> = None;
     while decisions < max_decisions {
-        let seat: Seat = match G::to_act(&state) {
-            Turn::Over => break,
-            Turn::Sealed(seats) | Turn::AnyOf(seats) if seats.is_empty() => break,
-            Turn::One(seat) => seat,
-            Turn::Sealed(waiting) => waiting[0],
-            Turn::AnyOf(ready) => ready[rng.random_range(0..ready.len())],
+        let Some(seat) = next_seat(G::to_act(&state), &mut rng) else {
+            break;
         };
         let Some(bot) = bots.get_mut(seat) else {
             return Err(ConfigError::new(format!("no bot for seat {seat}")));
@@ -100,4 +92,16 @@ pub fn bot_playout<G: Game>(
         decisions,
         rounds,
     })
+}
+
+/// Who acts next in a playout: the one seat, the first still to seal, or a random one
+/// of those that may act; `None` once nobody can.
+fn next_seat(turn: Turn, rng: &mut GameRng) -> Option<Seat> {
+    match turn {
+        Turn::Over => None,
+        Turn::Sealed(seats) | Turn::AnyOf(seats) if seats.is_empty() => None,
+        Turn::One(seat) => Some(seat),
+        Turn::Sealed(waiting) => Some(waiting[0]),
+        Turn::AnyOf(ready) => Some(ready[rng.random_range(0..ready.len())]),
+    }
 }
