@@ -39,6 +39,10 @@ enum Command {
     Bench(commands::bench::Args),
 }
 
+/// mimalloc rather than the system allocator: see the workspace's Cargo.toml.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     if !matches!(cli.command, Command::Serve(_) | Command::Bot(_)) {

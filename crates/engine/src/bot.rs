@@ -29,10 +29,6 @@ where
     G::Action: Default,
 {
     fn decide(&mut self, state: &G::State, seat: Seat) -> G::Action {
-        use rand::seq::IndexedRandom;
-        G::legal(state, seat)
-            .choose(&mut self.rng)
-            .cloned()
-            .unwrap_or_default()
+        G::random_action(state, seat, &mut self.rng).unwrap_or_default()
     }
 }

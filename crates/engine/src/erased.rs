@@ -20,6 +20,9 @@ use crate::turn::Turn;
 pub struct EventBatch {
     /// Index 0 is the spectators' share; index `seat + 1` is that seat's.
     audiences: Vec<Vec<Value>>,
+    /// The digest of the events as the rules produced them, secrets included: for the
+    /// record's digest chain only, never sent.
+    fingerprint: String,
 }
 
 impl EventBatch {
@@ -33,7 +36,16 @@ impl EventBatch {
         };
         let mut audiences = vec![audience(None)];
         audiences.extend((0..seats).map(|seat| audience(Some(seat))));
-        EventBatch { audiences }
+        EventBatch {
+            audiences,
+            fingerprint: digest_of(events),
+        }
+    }
+
+    /// The events' fingerprint for the record's digest chain
+    /// ([`crate::record::DigestChain`]).
+    pub fn fingerprint(&self) -> &str {
+        &self.fingerprint
     }
 
     /// What `seat` (or a spectator, `None`) may see of these events.

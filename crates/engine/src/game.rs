@@ -8,6 +8,7 @@
 use std::fmt::Debug;
 use std::ops::RangeInclusive;
 
+use rand::seq::IndexedRandom;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 
@@ -81,6 +82,15 @@ pub trait Game: Send + Sync + 'static {
     /// The legal actions of `seat`, or a representative sample where the space is too
     /// large to list (each ruleset documents which). Empty when the seat cannot act.
     fn legal(state: &Self::State, seat: Seat) -> Vec<Self::Action>;
+
+    /// One of `legal(state, seat)` drawn uniformly with `rng`, for random playouts;
+    /// `None` when the list is empty. A ruleset may override it to draw without
+    /// building the list, but must return exactly what this default returns from the
+    /// same generator state (the same action, the same draws), so that playouts and
+    /// search give the same results either way.
+    fn random_action(state: &Self::State, seat: Seat, rng: &mut GameRng) -> Option<Self::Action> {
+        Self::legal(state, seat).choose(rng).cloned()
+    }
 
     /// Remove a misbehaving seat (timeout, illegal answer, disconnect) under the
     /// ruleset's policy. Ejecting an already ejected seat changes nothing.

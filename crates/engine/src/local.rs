@@ -10,7 +10,7 @@ use crate::bot::Bot;
 use crate::digest::digest_of;
 use crate::erased::apply_checked;
 use crate::game::{ConfigError, Game, Seat};
-use crate::record::{LogEntry, MatchRecord, RECORD_FORMAT};
+use crate::record::{DigestChain, LogEntry, MatchRecord, RECORD_FORMAT};
 use crate::rng::GameRng;
 use crate::turn::Turn;
 
@@ -64,6 +64,7 @@ pub fn play_local<G: Game>(
         log: Vec::new(),
         outcome: None,
     };
+    let mut chain = DigestChain::new(&record.initial_digest);
     let mut concurrent_turn = 0usize;
     for _ in 0..options.max_decisions {
         let seat: Seat = match G::to_act(&state) {
@@ -81,22 +82,32 @@ pub fn play_local<G: Game>(
         };
         let seen = G::determinize(&state, seat, &mut bot_rng);
         let action = bots[seat].decide(&seen, seat);
-        match apply_checked::<G>(&mut state, seats, seat, &action) {
-            Ok(_) => record.log.push(LogEntry::Act {
-                seat,
-                action: serde_json::to_value(&action).unwrap_or_default(),
-                digest: digest_of(&state),
-            }),
+        let (entry, events) = match apply_checked::<G>(&mut state, seats, seat, &action) {
+            Ok(events) => (
+                LogEntry::Act {
+                    seat,
+                    action: serde_json::to_value(&action).unwrap_or_default(),
+                    digest: String::new(),
+                },
+                events,
+            ),
             Err(illegal) => {
                 let reason = format!("illegal action: {illegal}");
-                G::eject(&mut state, seat, &reason);
-                record.log.push(LogEntry::Eject {
-                    seat,
-                    reason,
-                    digest: digest_of(&state),
-                });
+                let events = G::eject(&mut state, seat, &reason);
+                let digest = String::new();
+                (
+                    LogEntry::Eject {
+                        seat,
+                        reason,
+                        digest,
+                    },
+                    events,
+                )
             }
-        }
+        };
+        let over = G::to_act(&state).is_over();
+        let entry = chain.seal(entry, &digest_of(&events), over, || digest_of(&state));
+        record.log.push(entry);
     }
     record.outcome = G::outcome(&state);
     Ok(LocalMatch { state, record })

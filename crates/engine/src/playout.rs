@@ -1,6 +1,5 @@
 //! Fast playouts: no recording, no digests. For benchmarks and search.
 
-use rand::seq::IndexedRandom;
 use rand::Rng;
 
 use crate::bot::Bot;
@@ -24,9 +23,8 @@ pub fn random_playout<G: Game>(
         let Some(seat) = next_seat(G::to_act(&state), rng) else {
             break;
         };
-        let legal = G::legal(&state, seat);
-        let applied = match legal.choose(rng) {
-            Some(action) => G::apply(&mut state, seat, action).is_ok(),
+        let applied = match G::random_action(&state, seat, rng) {
+            Some(action) => G::apply(&mut state, seat, &action).is_ok(),
             None => false,
         };
         if !applied {

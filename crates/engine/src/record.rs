@@ -1,16 +1,33 @@
 //! The match record: enough to replay a match exactly, and nothing more.
 //!
-//! Replay = config + seed + accepted actions + ejections. Each log entry carries the
-//! digest of the state it produced, so a replay proves it reached the same states.
+//! Replay = config + seed + accepted actions + ejections. Each log entry carries a
+//! digest, so a replay proves it reached the same game and names the first entry where
+//! it did not.
+//!
+//! Format 2 (today's) chains the digests: an entry's digest covers the digest before it,
+//! the entry itself, the events the rules produced for it (every secret in them
+//! included), and at a checkpoint, every [`CHECKPOINT_EVERY`] entries and whenever the
+//! game is over, the digest of the whole state. So recording costs a hash of a few
+//! small values per entry instead of serialising the whole state; a replay that differs
+//! in anything an event shows is caught at that entry, and one that differs only in
+//! hidden state the events never show (a shuffled pile, say) at the next checkpoint.
+//! Format 1 records (every entry the digest of the whole state) still verify.
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
+use sha2::{Digest, Sha256};
 
 use crate::game::{ConfigError, Seat};
 use crate::illegal::Illegal;
 use crate::outcome::Outcome;
 
-pub const RECORD_FORMAT: u32 = 1;
+pub const RECORD_FORMAT: u32 = 2;
+
+/// The first format, whose every entry holds the digest of the whole state after it.
+pub const STATE_DIGEST_FORMAT: u32 = 1;
+
+/// Entries between two digests of the whole state in a format 2 record.
+pub const CHECKPOINT_EVERY: usize = 32;
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct MatchRecord {
@@ -51,6 +68,79 @@ impl LogEntry {
         match self {
             LogEntry::Act { digest, .. } | LogEntry::Eject { digest, .. } => digest,
         }
+    }
+}
+
+/// The digest chain of a format 2 record, entry by entry: what the producers of
+/// records (the referee, local play, the test battery) and the replayer share.
+#[derive(Debug, Clone)]
+pub struct DigestChain {
+    last: String,
+    next_index: usize,
+}
+
+impl DigestChain {
+    /// A chain starting from the digest of the initial state.
+    pub fn new(initial_digest: &str) -> DigestChain {
+        DigestChain {
+            last: initial_digest.to_string(),
+            next_index: 0,
+        }
+    }
+
+    /// Whether the entry at `index` folds the whole state in.
+    pub fn is_checkpoint(index: usize, over: bool) -> bool {
+        over || (index + 1).is_multiple_of(CHECKPOINT_EVERY)
+    }
+
+    /// The next entry's digest: `entry` (its own digest field is ignored), the
+    /// fingerprint of the events it produced, whether the game is over after it, and
+    /// the whole state's digest, asked for only at a checkpoint.
+    pub fn digest_next(
+        &mut self,
+        entry: &LogEntry,
+        events: &str,
+        over: bool,
+        state_digest: impl FnOnce() -> String,
+    ) -> String {
+        let index = self.next_index;
+        let mut hash = Sha256::new();
+        hash.update(self.last.as_bytes());
+        hash.update(index.to_le_bytes());
+        match entry {
+            LogEntry::Act { seat, action, .. } => {
+                hash.update(b"act");
+                hash.update(seat.to_le_bytes());
+                hash.update(serde_json::to_vec(action).unwrap_or_default());
+            }
+            LogEntry::Eject { seat, reason, .. } => {
+                hash.update(b"eject");
+                hash.update(seat.to_le_bytes());
+                hash.update(reason.as_bytes());
+            }
+        }
+        hash.update(events.as_bytes());
+        if DigestChain::is_checkpoint(index, over) {
+            hash.update(state_digest().as_bytes());
+        }
+        self.last = crate::digest::hex16(&hash.finalize());
+        self.next_index += 1;
+        self.last.clone()
+    }
+
+    /// `entry` with its digest filled in ([`DigestChain::digest_next`]).
+    pub fn seal(
+        &mut self,
+        mut entry: LogEntry,
+        events: &str,
+        over: bool,
+        state_digest: impl FnOnce() -> String,
+    ) -> LogEntry {
+        let digest = self.digest_next(&entry, events, over, state_digest);
+        match &mut entry {
+            LogEntry::Act { digest: d, .. } | LogEntry::Eject { digest: d, .. } => *d = digest,
+        }
+        entry
     }
 }
 

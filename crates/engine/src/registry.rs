@@ -4,7 +4,7 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use crate::erased::{DynGame, DynState, Erased};
-use crate::record::{LogEntry, MatchRecord, ReplayError};
+use crate::record::{DigestChain, LogEntry, MatchRecord, ReplayError, STATE_DIGEST_FORMAT};
 use crate::ruleset::Ruleset;
 
 /// Every ruleset a server or CLI can host, keyed by id.
@@ -37,9 +37,9 @@ impl Registry {
         self.games.keys().copied().collect()
     }
 
-    /// Rebuild a match from its record. With `verify`, every state along the way must
-    /// have the digest the record holds, and the outcome must match: the first
-    /// difference is an error naming the log entry.
+    /// Rebuild a match from its record. With `verify`, every log entry must produce the
+    /// digest the record holds (see [`crate::record`] for what a digest covers), and the
+    /// outcome must match: the first difference is an error naming the log entry.
     pub fn replay(
         &self,
         record: &MatchRecord,
@@ -66,19 +66,24 @@ impl Registry {
             return Err(ReplayError::Diverged { index: None });
         }
         each_step(None, state.as_ref());
+        let mut chain = DigestChain::new(&record.initial_digest);
         for (index, entry) in record.log.iter().enumerate() {
-            match entry {
-                LogEntry::Act { seat, action, .. } => {
-                    state
-                        .apply(*seat, action)
-                        .map_err(|illegal| ReplayError::Rejected { index, illegal })?;
+            let events = match entry {
+                LogEntry::Act { seat, action, .. } => state
+                    .apply(*seat, action)
+                    .map_err(|illegal| ReplayError::Rejected { index, illegal })?,
+                LogEntry::Eject { seat, reason, .. } => state.eject(*seat, reason),
+            };
+            if verify {
+                let digest = if record.format == STATE_DIGEST_FORMAT {
+                    state.digest()
+                } else {
+                    let over = state.to_act().is_over();
+                    chain.digest_next(entry, events.fingerprint(), over, || state.digest())
+                };
+                if digest != entry.digest() {
+                    return Err(ReplayError::Diverged { index: Some(index) });
                 }
-                LogEntry::Eject { seat, reason, .. } => {
-                    state.eject(*seat, reason);
-                }
-            }
-            if verify && state.digest() != entry.digest() {
-                return Err(ReplayError::Diverged { index: Some(index) });
             }
             each_step(Some(index), state.as_ref());
         }

@@ -42,6 +42,7 @@
 
 mod command;
 pub mod handle;
+pub mod instruments;
 pub mod messages;
 mod referee;
 pub mod setup;
@@ -51,6 +52,7 @@ mod task;
 
 pub use arbiter_engine::{IllegalAnswer, Policy};
 pub use handle::{MatchAborted, MatchHandle, SeatConnection, SeatError, SpectatorConnection};
+pub use instruments::Instruments;
 pub use messages::{LegalActions, ToSeat};
 pub use referee::{Referee, MIN_DEADLINE};
 pub use setup::{MatchSetup, Program, SeatKind, SeatSetup};

@@ -110,6 +110,7 @@ impl Referee {
             players,
             command_queue,
             sink.clone(),
+            setup.instruments,
         );
         let status = task.status_sender();
         let handle = MatchHandle::new(

@@ -11,6 +11,8 @@ use serde_json::Value;
 
 use arbiter_engine::IllegalAnswer;
 
+use crate::instruments::Instruments;
+
 /// Everything [`crate::Referee::start`] needs.
 #[derive(Clone)]
 pub struct MatchSetup {
@@ -37,6 +39,8 @@ pub struct MatchSetup {
     /// could keep a game alive with nobody playing). `None`: never (the compatibility
     /// ports keep their originals' rule).
     pub abandon_after: Option<u32>,
+    /// Where the match reports its timings, if anywhere.
+    pub instruments: Option<Arc<dyn Instruments>>,
 }
 
 impl MatchSetup {
@@ -54,6 +58,7 @@ impl MatchSetup {
             time_bank: Duration::ZERO,
             illegal_answer: policy.illegal_answer,
             abandon_after: None,
+            instruments: None,
         }
     }
 }
@@ -70,6 +75,7 @@ impl fmt::Debug for MatchSetup {
             .field("time_bank", &self.time_bank)
             .field("illegal_answer", &self.illegal_answer)
             .field("abandon_after", &self.abandon_after)
+            .field("instruments", &self.instruments.is_some())
             .finish()
     }
 }

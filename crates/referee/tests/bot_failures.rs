@@ -176,3 +176,66 @@ async fn a_stuck_bot_is_timed_out_without_blocking_the_runtime() {
         .iter()
         .any(|e| matches!(e, LogEntry::Act { seat: 0, .. })));
 }
+
+/// Plays the first legal placement (or the first legal action) and, after each answer,
+/// asks the referee to eject itself: a program that learns of its player's failure only
+/// after answering (the Q-Game port's finisher whose `win` call fails).
+struct AnswersThenFails;
+
+impl HouseBot for AnswersThenFails {
+    fn decide(&mut self, state: &dyn DynState, seat: Seat) -> Result<Value, String> {
+        let legal = state.legal(seat);
+        let place = legal.iter().find(|a| a.is_array());
+        place
+            .or(legal.first())
+            .cloned()
+            .ok_or_else(|| "no legal action".to_string())
+    }
+
+    fn ejections_after_answer(&mut self) -> Vec<(Seat, String)> {
+        vec![(0, "win: is gone".to_string())]
+    }
+}
+
+/// An answer that ends the game counts, and the ejection the bot asks for after it is
+/// still made: the outcome records the finisher as ejected (ranked after the survivor),
+/// and the record, with its ejection after the last move, replays with verification.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_ejection_asked_for_after_a_finishing_answer_is_made_after_it() {
+    // Seat 0 holds one tile that fits next to the origin: placing it ends the game.
+    let config = json!({"state0": {
+        "map": [[0, [0, {"shape": "star", "color": "red"}]]],
+        "tile*": [{"shape": "square", "color": "blue"}],
+        "players": [
+            {"score": 0, "tile*": [{"shape": "circle", "color": "red"}]},
+            {"score": 0, "tile*": [{"shape": "square", "color": "green"}]}
+        ]
+    }});
+    let seats = vec![
+        program("finishes", || Box::new(AnswersThenFails)),
+        SeatSetup::house("dag", "dag", 1),
+    ];
+    let mut setup = arbiter_referee::MatchSetup::new(7, common::ruleset("qgame"), 54, seats);
+    setup.config = config;
+    setup.deadline = Duration::from_secs(30);
+    let mirror = Arc::new(common::Mirror::default());
+    let handle = arbiter_referee::Referee::start(setup, mirror.clone()).expect("a valid setup");
+    let record = finish(&handle, &mirror).await;
+    assert!(
+        matches!(record.log.first(), Some(LogEntry::Act { seat: 0, .. })),
+        "the finishing placement counts: {:?}",
+        record.log
+    );
+    assert!(
+        matches!(&record.log[1..], [LogEntry::Eject { seat: 0, reason, .. }] if reason == "win: is gone"),
+        "{:?}",
+        record.log
+    );
+    let outcome = record.outcome.expect("an outcome");
+    assert_eq!(outcome.ejected[0].as_deref(), Some("win: is gone"));
+    assert_eq!(
+        outcome.ranks,
+        [2, 1],
+        "the finisher is ranked after the survivor"
+    );
+}

@@ -58,6 +58,14 @@ pub trait HouseBot: Send {
     /// The action for `seat` in the live `state`, as JSON. The bot re-draws every secret
     /// the seat may not know (`Game::determinize`) before it looks, so it plays fair.
     fn decide(&mut self, state: &dyn DynState, seat: Seat) -> Result<Value, String>;
+
+    /// Seats to eject, with why, right after the answer just given is applied, even if
+    /// that answer ends the game. A program standing for remote players (the Q-Game
+    /// port) may learn of a failure only after it has answered: the course counts a
+    /// player that finishes the game and then fails its `win` call as misbehaving.
+    fn ejections_after_answer(&mut self) -> Vec<(Seat, String)> {
+        Vec::new()
+    }
 }
 
 struct TypedHouseBot<G: Game> {

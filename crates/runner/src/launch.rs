@@ -1,5 +1,6 @@
 //! Starting a match: a secret seed, the store row, the referee with its sink.
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use arbiter_referee::{
@@ -9,7 +10,8 @@ use arbiter_rulesets::Ruleset;
 use arbiter_store::{AccountId, MatchId, NewMatch, RatingSystem, SeatRecord, Store, StoreError};
 use serde_json::Value;
 
-use crate::writer::{self, Recorded, StoreFailureHook};
+use crate::instruments::{MatchInstruments, RefereeInstruments};
+use crate::writer::{self, Recorded};
 
 /// Who sits in a seat, as stored and as refereed.
 #[derive(Clone)]
@@ -76,7 +78,7 @@ pub enum LaunchError {
 pub async fn launch(
     store: &Store,
     launch: Launch,
-    on_store_failure: Option<StoreFailureHook>,
+    instruments: Option<Arc<dyn MatchInstruments>>,
 ) -> Result<Launched, LaunchError> {
     let seed = match launch.seed {
         Some(seed) => seed,
@@ -131,9 +133,12 @@ pub async fn launch(
         time_bank: launch.time_bank,
         illegal_answer: launch.illegal_answer,
         abandon_after: launch.abandon_after,
+        instruments: instruments.clone().map(|instruments| {
+            Arc::new(RefereeInstruments(instruments)) as Arc<dyn arbiter_referee::Instruments>
+        }),
     };
-    let (sink, recorded) = writer::spawn(store.clone(), on_store_failure);
-    match Referee::start(setup, std::sync::Arc::new(sink)) {
+    let (sink, recorded) = writer::spawn(store.clone(), instruments);
+    match Referee::start(setup, Arc::new(sink)) {
         Ok(handle) => Ok(Launched {
             match_id,
             handle,

@@ -14,8 +14,10 @@
 //! Who plays, how the match is listed and what a port prints at the end stay with the
 //! caller; what is stored, and in which order, is decided once, here.
 
+mod instruments;
 mod launch;
 mod writer;
 
+pub use instruments::MatchInstruments;
 pub use launch::{launch, Entry, Launch, LaunchError, Launched, Play};
-pub use writer::{Recorded, StoreFailureHook};
+pub use writer::Recorded;

@@ -3,14 +3,13 @@
 //! task per match keeps the entries in order and signals each event once written.
 
 use std::sync::Arc;
+use std::time::Instant;
 
 use arbiter_referee::{PendingEvent, RecordEvent};
 use arbiter_store::{FinishedMatch, Store};
 use tokio::sync::mpsc;
 
-/// Called each time a write fails (the server counts them for its metrics). The match
-/// goes on: the referee's record stays whole in memory, and the failure is logged.
-pub type StoreFailureHook = Arc<dyn Fn() + Send + Sync>;
+use crate::instruments::MatchInstruments;
 
 /// How the match ended, as the store took it.
 #[derive(Debug, Clone, PartialEq)]
@@ -27,22 +26,27 @@ pub enum Recorded {
 /// with the match's end as stored.
 pub(crate) fn spawn(
     store: Store,
-    on_failure: Option<StoreFailureHook>,
+    instruments: Option<Arc<dyn MatchInstruments>>,
 ) -> (
     mpsc::UnboundedSender<PendingEvent>,
     tokio::task::JoinHandle<Recorded>,
 ) {
     let (sender, mut events) = mpsc::unbounded_channel::<PendingEvent>();
-    let failed = move || {
-        if let Some(hook) = &on_failure {
-            hook();
-        }
-    };
     let task = tokio::spawn(async move {
+        let failed = || {
+            if let Some(instruments) = &instruments {
+                instruments.store_failed();
+            }
+        };
         let mut ended = None;
         while let Some((event, stored)) = events.recv().await {
+            let started = Instant::now();
+            let entry = matches!(event, RecordEvent::Entry { .. });
             if let Some(end) = persist(&store, &failed, event).await {
                 ended = Some(end);
+            }
+            if let (true, Some(instruments)) = (entry, &instruments) {
+                instruments.log_stored(started.elapsed());
             }
             // Written (or its failure logged and counted): the referee may announce it.
             let _ = stored.send(());

@@ -56,6 +56,7 @@ fn install_what_is_missing(tests: &std::path::Path) {
 /// Two bots play one match of `ruleset` over the network; its id.
 async fn finished(server: &TestServer, ruleset: &str) -> i64 {
     let plan = |name: &str| BotPlan {
+        session: None,
         server: server.tcp.clone(),
         ruleset: ruleset.into(),
         name: name.into(),

@@ -23,6 +23,7 @@ async fn bot_pairs_of_every_ruleset_play_without_ejection_at_the_default_limits(
         let id = ruleset.id();
         for side in ["a", "b"] {
             let plan = BotPlan {
+                session: None,
                 server: server.tcp.clone(),
                 ruleset: id.to_string(),
                 name: format!("fast-{id}-{side}"),

@@ -234,6 +234,7 @@ async fn the_same_protocol_over_websocket() {
         .unwrap();
     // A TCP bot takes the other seat; the WebSocket player resigns at its first prompt.
     let plan = BotPlan {
+        session: None,
         server: server.tcp.clone(),
         ruleset: "spacegoo".into(),
         name: "tcp-bot".into(),
@@ -314,6 +315,7 @@ async fn a_server_on_postgresql_plays_and_serves_a_game() {
     })
     .await;
     let plan = |name: &str| BotPlan {
+        session: None,
         server: server.tcp.clone(),
         ruleset: "spacegoo".into(),
         name: name.into(),

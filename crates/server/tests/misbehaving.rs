@@ -52,6 +52,7 @@ async fn queue(raw: &mut Raw, ruleset: &str) -> Value {
 /// A well-behaved network bot playing one game of `ruleset`.
 fn good_bot(tcp: &str, ruleset: &str, name: &str) -> JoinHandle<anyhow::Result<BotReport>> {
     let plan = BotPlan {
+        session: None,
         server: tcp.to_string(),
         ruleset: ruleset.to_string(),
         name: name.to_string(),

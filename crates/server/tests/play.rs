@@ -46,6 +46,7 @@ fn gated_random_players(ruleset: &str, go: Arc<AtomicBool>) -> DeciderFactory {
 async fn full_game(ruleset: &str) {
     let server = start(|config| config.default_deadline = Some(Duration::from_secs(5))).await;
     let plan = |name: &str| BotPlan {
+        session: None,
         server: server.tcp.clone(),
         ruleset: ruleset.to_string(),
         name: name.to_string(),

@@ -9,6 +9,7 @@ use sqlx::{AnyConnection, AnyPool, Connection, Executor};
 use tokio::sync::Semaphore;
 
 use crate::error::StoreError;
+use crate::matches::LogBatcher;
 
 /// The database file `open_data_dir` creates inside the data directory.
 pub const DATABASE_FILE: &str = "arbiter.db";
@@ -20,8 +21,9 @@ static POSTGRES_MIGRATIONS: Migrator = sqlx::migrate!("migrations/postgres");
 const SQLITE_READERS: u32 = 4;
 /// Connections to PostgreSQL, shared by reads and writes.
 const POSTGRES_CONNECTIONS: u32 = 10;
-/// Connections to PostgreSQL for log appends.
-const POSTGRES_LOG_CONNECTIONS: u32 = 4;
+/// Connections to PostgreSQL for log appends: the log batcher writes one batch at a
+/// time, and its one-by-one fallback is sequential too.
+const POSTGRES_LOG_CONNECTIONS: u32 = 1;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Backend {
@@ -53,13 +55,17 @@ pub struct Store {
     pub(crate) write: AnyPool,
     /// Reads. The same pool as `write` for PostgreSQL.
     pub(crate) read: AnyPool,
-    /// Log appends. The same pool as `write` for SQLite. For PostgreSQL, connections
-    /// with `synchronous_commit = off`: a commit returns before its WAL reaches the
-    /// disk, so an entry costs no fsync. A killed Arbiter loses nothing by it (the
-    /// entry is committed in PostgreSQL); only a crash of PostgreSQL itself within a
-    /// fraction of a second could drop the latest entries of a running match. Finishing
-    /// a match commits synchronously, which flushes every earlier entry too.
+    /// Log appends, used only by `appends`' task. The same pool as `write` for SQLite.
+    /// For PostgreSQL, a connection with `synchronous_commit = off`: a commit returns
+    /// before its WAL reaches the disk, so a batch costs no fsync. A killed Arbiter
+    /// loses nothing by it (the entry is committed in PostgreSQL); only a crash of
+    /// PostgreSQL itself within a fraction of a second could drop the latest entries of
+    /// a running match. Finishing a match commits synchronously, which flushes every
+    /// earlier entry too.
     pub(crate) log: AnyPool,
+    /// The group-commit queue for log appends (see `matches::log_batcher`). Its task
+    /// ends when the last clone of this store is dropped or `close` closes `log`.
+    pub(crate) appends: LogBatcher,
     backend: Backend,
     /// This server's name in a shared deployment: matches it creates carry it, and
     /// `abort_unfinished` only touches its own.
@@ -107,10 +113,13 @@ impl Store {
             .map(|n| n.get())
             .unwrap_or(1)
             .clamp(1, 8);
+        // The task ends on its own (see `appends`), so its handle is not kept.
+        let (appends, _) = LogBatcher::start(log.clone());
         Ok(Store {
             write,
             read,
             log,
+            appends,
             backend,
             node: Arc::from("local"),
             hashing: Arc::new(Semaphore::new(hashers)),
@@ -145,7 +154,8 @@ impl Store {
         &self.node
     }
 
-    /// Close every connection, waiting for queries in flight.
+    /// Close every connection, waiting for queries in flight (a log batch being written
+    /// included). Appends still queued, and any made later, fail with `PoolClosed`.
     pub async fn close(&self) {
         self.write.close().await;
         self.read.close().await;

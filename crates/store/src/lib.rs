@@ -7,10 +7,12 @@
 //! to integers, floats and text (JSON is stored as text, times as Unix milliseconds).
 //! Each backend has its own migration folder, embedded in the binary.
 //!
-//! Durability: a match's log is written one row per entry as the match goes, so a server
-//! killed mid-match keeps every accepted action; [`Store::abort_unfinished`] at startup
-//! marks such matches aborted. Finishing a match, its per-seat results and its rating
-//! changes are one transaction.
+//! Durability: a match's log is written one row per entry as the match goes, each row
+//! committed before [`Store::append_log`] returns, so a server killed mid-match keeps
+//! every accepted action; [`Store::abort_unfinished`] at startup marks such matches
+//! aborted. Rows of different matches arriving together share one commit (group commit,
+//! so many matches do not queue behind one commit each). Finishing a match, its per-seat
+//! results and its rating changes are one transaction.
 
 mod accounts;
 mod clock;

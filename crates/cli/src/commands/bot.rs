@@ -96,6 +96,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         )
         .map_err(|why| anyhow!("cannot build {:?}: {why}", args.player))?;
     let plan = BotPlan {
+        session: None,
         server: args.server.clone(),
         ruleset: args.ruleset.clone(),
         name: args.name.clone(),

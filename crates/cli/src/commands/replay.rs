@@ -10,7 +10,7 @@ use arbiter_engine::MatchRecord;
 pub struct Args {
     /// A match record written by `arbiter play --record` (or the server).
     file: PathBuf,
-    /// Check every state's digest and the outcome against the record.
+    /// Check every entry's digest and the outcome against the record.
     #[arg(long)]
     verify: bool,
     /// Print the spectator's view after every step as JSON lines.

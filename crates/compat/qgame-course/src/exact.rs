@@ -79,6 +79,10 @@ impl Int {
             .and_then(Number::from_f64)
     }
 
+    pub fn abs(&self) -> Int {
+        Int::normal(false, self.digits.clone())
+    }
+
     pub fn neg(&self) -> Int {
         Int::normal(!self.negative, self.digits.clone())
     }
@@ -234,6 +238,16 @@ impl ExactJson {
             {
                 return Err(reader.error("trailing characters"));
             }
+        }
+    }
+
+    /// The one JSON value of `text` (whitespace around it allowed).
+    pub fn parse(text: &str) -> Result<ExactJson, String> {
+        let mut values = ExactJson::parse_stream(text)?;
+        match (values.pop(), values.is_empty()) {
+            (Some(value), true) => Ok(value),
+            (None, _) => Err("EOF while parsing a value".into()),
+            (Some(_), false) => Err("more than one JSON value".into()),
         }
     }
 
@@ -553,6 +567,7 @@ mod tests {
             "-99999999999999999999999999999999999999999999999998"
         );
         assert_eq!(big.sub(&big), Int::zero());
+        assert_eq!(big.neg().abs(), big);
         assert_eq!(int("-0"), Int::zero());
         assert_eq!(int("-0").to_string(), "0");
         assert_eq!(int("007").to_i64(), Some(7));
@@ -580,6 +595,16 @@ mod tests {
         assert_eq!(serde.len(), 4);
         let huge = "[123456789012345678901234567890,-1]";
         assert_eq!(ExactJson::parse_stream(huge).unwrap()[0].to_string(), huge);
+    }
+
+    #[test]
+    fn parse_reads_exactly_one_value() {
+        assert_eq!(
+            ExactJson::parse(" [-0] ").unwrap(),
+            ExactJson::Array(vec![ExactJson::Int(Int::zero())])
+        );
+        assert!(ExactJson::parse("").is_err());
+        assert!(ExactJson::parse("1 2").is_err());
     }
 
     #[test]

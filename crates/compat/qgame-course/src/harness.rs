@@ -186,7 +186,7 @@ pub fn run_mode(
             let config = Config {
                 qbo,
                 fbo,
-                state0: None,
+                ..Config::default()
             };
             let state = State::from_jstate(&jstate, &config)
                 .map_err(|e| HarnessError::Schema(e.to_string()))?;

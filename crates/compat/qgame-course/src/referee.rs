@@ -26,6 +26,8 @@ pub fn run_game(
     mut players: Vec<Box<dyn CoursePlayer>>,
     mut observe: impl FnMut(&JState),
 ) -> CourseResult {
+    // This is the course's referee: dealt tiles go out in `new-tiles` calls.
+    state.course_calls = true;
     for (seat, player) in players.iter().enumerate() {
         if let Some(p) = state.players.get_mut(seat) {
             p.name = player.name();
@@ -73,10 +75,7 @@ pub fn run_game(
             Ok(TurnResult::Exchanged { dealt }) | Ok(TurnResult::Placed { dealt, .. }) => dealt,
         };
         if let Err(failure) = players[seat].new_tiles(&dealt) {
-            // The reference kicks the player out of the state it had before handing
-            // the tiles over: the rest of the hand goes to the pile, and the tiles it
-            // was handing out are lost (they went neither back nor to anyone).
-            lose_dealt_tiles(&mut state, seat, dealt.len());
+            // The tiles it was handing out are lost (`Config::course_calls`).
             eject(
                 &mut state,
                 seat,
@@ -110,16 +109,6 @@ pub fn run_game(
     CourseResult {
         winners: true_winners,
         misbehaved,
-    }
-}
-
-/// Take the `count` tiles just dealt to `seat` out of the game. Dealt tiles are at
-/// the front of the hand (`State::take_turn` puts them there; an exchange's hand is
-/// all dealt).
-fn lose_dealt_tiles(state: &mut State, seat: usize, count: usize) {
-    if let Some(player) = state.players.get_mut(seat) {
-        let count = count.min(player.hand.len());
-        player.hand.drain(..count);
     }
 }
 

@@ -13,8 +13,8 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use arbiter_qgame_course::remote::client::ClientEnd;
-use arbiter_qgame_course::remote::harness::read_client_config;
-use arbiter_qgame_course::remote::{run_clients, serve, ServerConfig, SessionEnd};
+use arbiter_qgame_course::remote::harness::{read_client_config, read_server_config};
+use arbiter_qgame_course::remote::{run_clients, serve, SessionEnd};
 use serde_json::Value;
 
 fn reference_dir() -> PathBuf {
@@ -61,9 +61,8 @@ fn run_case(case: PathBuf) -> Outcome {
         .unwrap_or(&case)
         .display()
         .to_string();
-    let server_value: Value =
-        serde_json::from_str(&read(&case, "server-config.json")).expect("server config is JSON");
-    let config = ServerConfig::from_json(&server_value).expect("server config parses");
+    let config = read_server_config(read(&case, "server-config.json").as_bytes())
+        .expect("server config parses");
     let (client_config, specials) =
         read_client_config(read(&case, "client-config.json").as_bytes())
             .expect("client config parses");

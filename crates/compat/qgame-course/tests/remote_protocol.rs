@@ -8,12 +8,16 @@ use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use arbiter_qgame::{Action, Color, JPlayer, JPub, Map, Shape, Tile};
+use arbiter_qgame::{Action, Color, Coord, JPlayer, JPub, Map, Placement, Shape, Tile};
 use arbiter_qgame_course::actors::{ActorLevel, ActorSpec};
+use arbiter_qgame_course::remote::client::{run_client_with, ClientEnd, ClientKind};
 use arbiter_qgame_course::remote::deadline::DeadlineStream;
+use arbiter_qgame_course::remote::harness::read_server_config;
 use arbiter_qgame_course::remote::signup::{sign_up, SignupRules};
 use arbiter_qgame_course::remote::wire::{write_value, JsonReader};
-use arbiter_qgame_course::remote::{run_clients, serve, ClientConfig, ProxyPlayer, ServerConfig};
+use arbiter_qgame_course::remote::{
+    run_clients, run_proxy_referee, serve, ClientConfig, ProxyPlayer, ServerConfig, SessionEnd,
+};
 use arbiter_qgame_course::{CoursePlayer, PlayerFailure};
 use serde_json::{json, Value};
 
@@ -428,8 +432,6 @@ fn connecting_is_tried_ten_times_a_second_apart() {
 /// listening only once the client's first try has failed and it pauses.
 #[test]
 fn a_client_started_before_the_server_signs_up_once_it_listens() {
-    use arbiter_qgame_course::remote::client::{run_client_with, ClientEnd, ClientKind};
-    use arbiter_qgame_course::remote::SessionEnd;
     use std::io::Read;
 
     // A port nobody listens on (yet).
@@ -474,4 +476,248 @@ fn a_client_started_before_the_server_signs_up_once_it_listens() {
     assert_eq!(pauses, [Duration::from_secs(1)]);
     assert_eq!(server.join().expect("server thread"), "\"early\"");
     assert_eq!(report.end, ClientEnd::Session(SessionEnd::ServerClosed));
+}
+
+// Coordinates as the course writes them: `-0` is 0, and a row or column may have any
+// number of digits (the course's tests had rows of 28 and columns of 52). They are read
+// exactly and go back out exactly as they came in.
+
+const ROW: &str = "1234567890123456789012345678";
+const COLUMN: &str = "-1234567890123456789012345678901234567890123456789012";
+const RED_STAR: &str = r#"{"color":"red","shape":"star"}"#;
+
+/// The small game's configuration as text, its one map tile at (`row`, `column`).
+fn small_server_config_text(row: &str, column: &str) -> String {
+    let tile = |color: &str, shape: &str| format!(r#"{{"color":"{color}","shape":"{shape}"}}"#);
+    format!(
+        r#"{{"port": 45678, "server-tries": 1, "server-wait": 1, "wait-for-signup": 1,
+            "quiet": true,
+            "ref-spec": {{
+              "state0": {{
+                "map": [[{row}, [{column}, {RED_STAR}]]],
+                "tile*": [{}, {}],
+                "players": [
+                  {{"name": "X", "score": 0, "tile*": [{}, {}]}},
+                  {{"name": "Y", "score": 0, "tile*": [{}, {}]}}]
+              }},
+              "quiet": true, "config-s": {{"qbo": 8, "fbo": 4}}, "per-turn": 2,
+              "observe": false}}}}"#,
+        tile("yellow", "star"),
+        tile("orange", "star"),
+        tile("red", "circle"),
+        tile("red", "square"),
+        tile("green", "star"),
+        tile("blue", "clover"),
+    )
+}
+
+/// Run the server on `config_text` (read as `xserver` reads its input) with the dag
+/// clients X and Y, signed up in that order; the result.
+fn play_small_game(config_text: &str) -> Value {
+    let config = read_server_config(config_text.as_bytes()).expect("the configuration is read");
+    let (listener, port) = loopback();
+    let server = thread::spawn(move || serve(&config, listener));
+    // Connected here, in order: the server reads names in connection order.
+    let clients: Vec<_> = ["X", "Y"]
+        .into_iter()
+        .map(|name| {
+            let stream = TcpStream::connect(("127.0.0.1", port)).expect("connects");
+            let spec = ActorSpec::parse(&json!([name, "dag"]), ActorLevel::Loops).expect("JActor");
+            thread::spawn(move || {
+                let mut stream = Some(stream);
+                run_client_with(
+                    &ClientKind::Player(spec),
+                    || {
+                        stream
+                            .take()
+                            .ok_or_else(|| std::io::Error::other("connected once"))
+                    },
+                    |_| {},
+                )
+            })
+        })
+        .collect();
+    let result = server.join().expect("server").to_json();
+    for client in clients {
+        let report = client.join().expect("client");
+        assert!(
+            matches!(report.end, ClientEnd::Session(SessionEnd::Finished { .. })),
+            "{report:?}"
+        );
+    }
+    result
+}
+
+#[test]
+fn xserver_accepts_minus_zero_in_state0_and_plays() {
+    assert_eq!(
+        play_small_game(&small_server_config_text("-0", "-0")),
+        json!([["X"], []])
+    );
+}
+
+/// The server sends state0's huge coordinates to the clients, which answer in them, and
+/// the server reads the answers back: X places both its tiles and wins.
+#[test]
+fn xserver_plays_a_state0_with_huge_coordinates_in_their_own_digits() {
+    assert_eq!(
+        play_small_game(&small_server_config_text(ROW, COLUMN)),
+        json!([["X"], []])
+    );
+}
+
+/// A peer that reads one call, hands its text to `calls`, answers `reply`, then waits
+/// for the proxy to close the connection.
+fn replying(
+    reply: &'static str,
+    calls: std::sync::mpsc::Sender<String>,
+) -> impl FnOnce(TcpStream) + Send + 'static {
+    move |mut stream| {
+        let mut reader = JsonReader::new(DeadlineStream::new(stream.try_clone().expect("clone")));
+        let call = reader.next_exact().expect("a call");
+        calls.send(call.to_string()).expect("the test listens");
+        stream.write_all(reply.as_bytes()).expect("sent");
+        let _ = std::io::Read::read_to_end(&mut stream, &mut Vec::new());
+    }
+}
+
+#[test]
+fn the_proxy_player_reads_minus_zero_in_a_choice_as_zero() {
+    let (calls, _sent) = std::sync::mpsc::channel();
+    let (mut proxy, peer) = proxy_against(
+        Duration::from_secs(2),
+        replying(
+            r#"[{"coordinate":{"row":-0,"column":1},"1tile":{"color":"red","shape":"circle"}}]"#,
+            calls,
+        ),
+    );
+    assert_eq!(
+        proxy.take_turn(&jpub()),
+        Ok(Action::Place(vec![Placement::new(
+            Coord::new(0, 1),
+            Tile::new(Shape::Circle, Color::Red)
+        )]))
+    );
+    drop(proxy);
+    peer.join().expect("peer");
+}
+
+/// With state0's edge, the proxy names state0's digits in its calls and reads a reply
+/// one column on from them as one column on inside the game.
+#[test]
+fn the_proxy_player_speaks_in_state0s_coordinates() {
+    let config = read_server_config(small_server_config_text(ROW, COLUMN).as_bytes())
+        .expect("the configuration is read");
+    let state = config.referee.initial_state().expect("a state");
+    let (calls, sent) = std::sync::mpsc::channel();
+    let (proxy, peer) = proxy_against(
+        Duration::from_secs(2),
+        replying(
+            r#"[{"coordinate":{"row":1234567890123456789012345678,"column":-1234567890123456789012345678901234567890123456789011},"1tile":{"color":"red","shape":"circle"}}]"#,
+            calls,
+        ),
+    );
+    let mut proxy = proxy.with_edge(config.referee.edge.clone());
+    let answer = proxy.take_turn(&state.jpub(0));
+    let call = sent.recv().expect("the call");
+    assert!(
+        call.starts_with(&format!(r#"["take-turn",[{{"map":[[{ROW},[{COLUMN},"#)),
+        "{call}"
+    );
+    let (star, _) = state.jpub(0).map.iter().next().expect("one tile");
+    assert_eq!(
+        answer,
+        Ok(Action::Place(vec![Placement::new(
+            Coord::new(star.row, star.column + 1),
+            Tile::new(Shape::Circle, Color::Red)
+        )]))
+    );
+    drop(proxy);
+    peer.join().expect("peer");
+}
+
+/// Play the server's side of one client session by hand: send each call as text and
+/// collect the client's replies exactly as it wrote them.
+fn client_replies(calls: &[String]) -> (Vec<String>, SessionEnd) {
+    let (listener, port) = loopback();
+    let spec = ActorSpec::parse(&json!(["A", "dag"]), ActorLevel::Loops).expect("JActor");
+    let client = thread::spawn(move || {
+        let stream = TcpStream::connect(("127.0.0.1", port)).expect("connects");
+        run_proxy_referee(stream, Box::new(spec.build()), None)
+    });
+    let (mut stream, _) = listener.accept().expect("the client connects");
+    let mut reader = JsonReader::new(DeadlineStream::new(stream.try_clone().expect("clone")));
+    let replies = calls
+        .iter()
+        .map(|call| {
+            stream.write_all(call.as_bytes()).expect("call sent");
+            reader.next_exact().expect("a reply").to_string()
+        })
+        .collect();
+    (replies, client.join().expect("client"))
+}
+
+/// A JPub for the client: `map`, and a hand of one red `shape`.
+fn jpub_text(map: &str, shape: &str) -> String {
+    format!(
+        r#"{{"map":{map},"tile*":3,"players":[{{"score":0,"tile*":[{{"color":"red","shape":"{shape}"}}]}},0]}}"#
+    )
+}
+
+fn placement_text(row: &str, column: &str, shape: &str) -> String {
+    format!(
+        r#"[{{"coordinate":{{"row":{row},"column":{column}}},"1tile":{{"shape":"{shape}","color":"red"}}}}]"#
+    )
+}
+
+#[test]
+fn a_client_reads_minus_zero_in_a_jpub_as_zero() {
+    let map = format!("[[-0,[-0,{RED_STAR}]]]");
+    let (replies, end) = client_replies(&[
+        format!(r#"["setup",[{},[]]]"#, jpub_text(&map, "circle")),
+        format!(r#"["take-turn",[{}]]"#, jpub_text(&map, "circle")),
+        r#"["win",[true]]"#.to_string(),
+    ]);
+    assert_eq!(
+        replies,
+        [
+            "\"void\"".to_string(),
+            placement_text("-1", "0", "circle"),
+            "\"void\"".to_string()
+        ]
+    );
+    assert_eq!(end, SessionEnd::Finished { won: true });
+}
+
+/// The dag player puts its tile above the smallest free cell: the row one less than the
+/// map's 28-digit row, in the map's 52-digit column, both written out in full. On the
+/// next turn the map has grown (a row and a column the client has not seen before), and
+/// the answer is still in the server's terms.
+#[test]
+fn a_client_answers_a_map_of_huge_coordinates_in_the_same_digits() {
+    let row_above = "1234567890123456789012345677";
+    let two_rows_above = "1234567890123456789012345676";
+    let next_column = "-1234567890123456789012345678901234567890123456789011";
+    let first = format!("[[{ROW},[{COLUMN},{RED_STAR}]]]");
+    let grown = format!(
+        r#"[[{row_above},[{COLUMN},{{"color":"red","shape":"circle"}}]],[{ROW},[{COLUMN},{RED_STAR}],[{next_column},{{"color":"blue","shape":"star"}}]]]"#
+    );
+    let (replies, end) = client_replies(&[
+        format!(r#"["setup",[{},[]]]"#, jpub_text(&first, "circle")),
+        format!(r#"["take-turn",[{}]]"#, jpub_text(&first, "circle")),
+        r#"["new-tiles",[[{"color":"red","shape":"square"}]]]"#.to_string(),
+        format!(r#"["take-turn",[{}]]"#, jpub_text(&grown, "square")),
+        r#"["win",[false]]"#.to_string(),
+    ]);
+    assert_eq!(
+        replies,
+        [
+            "\"void\"".to_string(),
+            placement_text(row_above, COLUMN, "circle"),
+            "\"void\"".to_string(),
+            placement_text(two_rows_above, COLUMN, "square"),
+            "\"void\"".to_string()
+        ]
+    );
+    assert_eq!(end, SessionEnd::Finished { won: false });
 }

@@ -8,8 +8,6 @@
 pub mod fingerprint;
 pub mod reward;
 
-use rand::seq::IndexedRandom;
-
 use crate::game::{Game, Seat};
 use crate::rng::GameRng;
 
@@ -48,9 +46,10 @@ pub trait Guide<G: Game>: Send + Sync {
     }
 
     /// One move of a rollout, `None` when the seat has none. Default: uniformly random
-    /// among [`Game::legal`].
+    /// among [`Game::legal`] ([`Game::random_action`], which a ruleset may draw without
+    /// building the list).
     fn rollout_action(&self, state: &G::State, seat: Seat, rng: &mut GameRng) -> Option<G::Action> {
-        G::legal(state, seat).choose(rng).cloned()
+        G::random_action(state, seat, rng)
     }
 
     /// Decisions a rollout from `state` plays before it stops and asks

@@ -31,7 +31,7 @@ use super::{all_views, assert_state_from_view_round_trips, assert_views_hide_sec
 use crate::digest::digest_of;
 use crate::erased::apply_checked;
 use crate::game::{Game, Seat};
-use crate::record::{LogEntry, MatchRecord, RECORD_FORMAT};
+use crate::record::{DigestChain, LogEntry, MatchRecord, RECORD_FORMAT};
 use crate::registry::Registry;
 use crate::rng::seeded_rng;
 use crate::ruleset::Ruleset;
@@ -114,6 +114,7 @@ impl<G: Ruleset> Battery<G> {
             log: Vec::new(),
             outcome: None,
         };
+        let mut chain = DigestChain::new(&record.initial_digest);
         let mut views = vec![all_views::<G>(&state, seats)];
         // Moves legal somewhere earlier in this game: the stale moves a confused or
         // lagging client sends.
@@ -158,12 +159,15 @@ impl<G: Ruleset> Battery<G> {
             if eject {
                 let seat = *live.choose(&mut rng).expect("someone owes a decision");
                 let reason = "ejected by the test battery";
-                G::eject(&mut state, seat, reason);
-                record.log.push(LogEntry::Eject {
+                let events = G::eject(&mut state, seat, reason);
+                let entry = LogEntry::Eject {
                     seat,
                     reason: reason.to_string(),
-                    digest: digest_of(&state),
-                });
+                    digest: String::new(),
+                };
+                let over = G::to_act(&state).is_over();
+                let entry = chain.seal(entry, &digest_of(&events), over, || digest_of(&state));
+                record.log.push(entry);
             } else {
                 let seat = *turn
                     .seats()
@@ -171,17 +175,22 @@ impl<G: Ruleset> Battery<G> {
                     .expect("a seat owes a decision");
                 let legal = G::legal(&state, seat);
                 let action = legal.choose(&mut rng).expect("honest turn").clone();
-                if let Err(refused) = apply_checked::<G>(&mut state, seats, seat, &action) {
-                    panic!(
-                        "{}: legal move {action:?} of seat {seat} refused: {refused}",
-                        context(step)
-                    );
-                }
-                record.log.push(LogEntry::Act {
+                let events = apply_checked::<G>(&mut state, seats, seat, &action).unwrap_or_else(
+                    |refused| {
+                        panic!(
+                            "{}: legal move {action:?} of seat {seat} refused: {refused}",
+                            context(step)
+                        )
+                    },
+                );
+                let entry = LogEntry::Act {
                     seat,
                     action: serde_json::to_value(&action).expect("actions serialize"),
-                    digest: digest_of(&state),
-                });
+                    digest: String::new(),
+                };
+                let over = G::to_act(&state).is_over();
+                let entry = chain.seal(entry, &digest_of(&events), over, || digest_of(&state));
+                record.log.push(entry);
                 if seen.len() < 64 {
                     seen.push((seat, action));
                 } else {

@@ -18,6 +18,13 @@ pub struct Config {
     /// shuffled set. Its player count fixes the number of seats.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub state0: Option<JState>,
+    /// Tiles are handed over as the course's referee does: in a `new-tiles` call of
+    /// their own, after the turn that dealt them. A player ejected before the next turn
+    /// begins (its `new-tiles` call failed) never received them, and they are lost:
+    /// neither back in the pile nor dealt again; the rest of its hand goes to the pile
+    /// as usual. Set by the Q-Game port; off (and left out of records) elsewhere.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub course_calls: bool,
 }
 
 impl Default for Config {
@@ -27,6 +34,7 @@ impl Default for Config {
             qbo: 8,
             fbo: 4,
             state0: None,
+            course_calls: false,
         }
     }
 }

@@ -31,7 +31,8 @@ impl Coord {
         Coord::new(self.row.saturating_add(1), self.column)
     }
 
-    /// The four orthogonal neighbours.
+    /// The four orthogonal neighbours: left, right, up, down (the fit rule reads them
+    /// in pairs in this order).
     pub fn neighbours(self) -> [Coord; 4] {
         [self.left(), self.right(), self.up(), self.down()]
     }

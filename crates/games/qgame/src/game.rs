@@ -4,10 +4,12 @@ use std::ops::RangeInclusive;
 
 use arbiter_engine::{ConfigError, Game, GameRng, Illegal, Outcome, Seat, TimeoutPolicy, Turn};
 use rand::seq::SliceRandom;
+use rand::Rng;
 use serde::Serialize;
 
 use crate::action::Action;
 use crate::config::Config;
+use crate::legal::LegalList;
 use crate::placement::Placement;
 use crate::state::{State, TurnResult, MAX_PLAYERS, MIN_PLAYERS};
 use crate::tile::Tile;
@@ -100,20 +102,19 @@ impl Game for Qgame {
                 dealt,
                 finished,
             } => {
-                let mut events = vec![Event::Placed {
+                let placed = Event::Placed {
                     seat,
                     placements,
                     points,
                     finished,
-                }];
-                if !finished {
-                    events.push(Event::Dealt {
-                        seat,
-                        count: dealt.len(),
-                        tiles: Some(dealt),
-                    });
+                };
+                if finished {
+                    vec![placed]
+                } else {
+                    let count = dealt.len();
+                    let tiles = Some(dealt);
+                    vec![placed, Event::Dealt { seat, count, tiles }]
                 }
-                events
             }
         };
         if state.over {
@@ -125,27 +126,22 @@ impl Game for Qgame {
     }
 
     /// A sample, not the full space (multi-tile placements are combinatorial): pass,
-    /// replace when the pile allows, and every single-tile placement. Bots that want
-    /// longer placements build them (see `bots::GreedyBot`).
+    /// replace when the pile allows, and every single-tile placement (see `legal.rs`
+    /// for the order). Bots that want longer placements build them (see
+    /// `bots::GreedyBot`).
     fn legal(state: &State, seat: Seat) -> Vec<Action> {
-        if state.active() != Some(seat) {
-            return Vec::new();
+        LegalList::of(state, seat).map_or_else(Vec::new, |list| list.iter().collect())
+    }
+
+    /// The engine's default draw (`legal(..).choose(rng)`: one `random_range(..len)`
+    /// over the list's length, none when it is empty), reading that one action from
+    /// the frontier instead of building the list.
+    fn random_action(state: &State, seat: Seat, rng: &mut GameRng) -> Option<Action> {
+        let list = LegalList::of(state, seat)?;
+        match list.len() {
+            0 => None,
+            len => list.get(rng.random_range(..len)),
         }
-        let hand = &state.players[seat].hand;
-        let mut actions = vec![Action::Pass];
-        if state.pile.len() >= hand.len() {
-            actions.push(Action::Replace);
-        }
-        let mut kinds = hand.clone();
-        kinds.sort();
-        kinds.dedup();
-        let free = state.map.free_adjacent();
-        for tile in kinds {
-            for &at in free.iter().filter(|&&at| state.map.fits(at, tile)) {
-                actions.push(Action::Place(vec![Placement::new(at, tile)]));
-            }
-        }
-        actions
     }
 
     fn eject(state: &mut State, seat: Seat, reason: &str) -> Vec<Event> {

@@ -9,12 +9,16 @@
 
 pub mod action;
 pub mod bots;
+mod cell_hash;
 pub mod config;
 pub mod coord;
 pub mod error;
+pub mod frontier;
 pub mod game;
 pub mod guide;
 pub mod jstate;
+pub mod kinds;
+pub mod legal;
 pub mod map;
 pub mod placement;
 pub mod rebuild;

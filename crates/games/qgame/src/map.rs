@@ -1,23 +1,27 @@
 //! The map: a sparse set of tiles on an unbounded grid, and the neighbour-only fit rule.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use serde::de::Error as _;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::Value;
 
+use crate::cell_hash::CellHashing;
 use crate::coord::Coord;
+use crate::frontier::Frontier;
+use crate::kinds::KindSet;
 use crate::tile::Tile;
 
-/// Tiles by cell. A `BTreeMap` so iteration is in row-column order and digests are
-/// stable.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+/// Tiles by cell, and the frontier they make.
+#[derive(Clone, Default)]
 pub struct Map {
-    cells: BTreeMap<Coord, Tile>,
-    /// The free adjacent cells, kept up to date by [`Map::place`] because every
-    /// candidate search (strategies, legal actions) starts from them. Derived from
-    /// `cells`, so it is never serialized.
-    frontier: BTreeSet<Coord>,
+    /// A hash map, not a sorted one: the rules look cells up far more often than they
+    /// list them, and [`Map::iter`] sorts when they do.
+    cells: HashMap<Coord, Tile, CellHashing>,
+    /// The free adjacent cells and what fits at each, kept up to date by [`Map::place`]
+    /// and [`Map::remove`] because every candidate search (strategies, legal actions)
+    /// starts from them. Derived from `cells`, so it is never serialized or compared.
+    frontier: Frontier,
 }
 
 /// The two directions a line can run in.
@@ -47,6 +51,33 @@ impl Axis {
     }
 }
 
+/// A maximal contiguous line of tiles, from its first cell (the smallest in
+/// row-column order) along its axis.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Run {
+    pub start: Coord,
+    pub axis: Axis,
+    pub len: usize,
+}
+
+impl Run {
+    /// The run's cells in order.
+    pub fn cells(self) -> impl Iterator<Item = Coord> {
+        std::iter::successors(Some(self.start), move |&at| Some(self.axis.step(at, true)))
+            .take(self.len)
+    }
+
+    /// Whether `at` is one of the run's cells.
+    pub fn contains(self, at: Coord) -> bool {
+        let (line, start, position) = match self.axis {
+            Axis::Row => (self.start.row == at.row, self.start.column, at.column),
+            Axis::Column => (self.start.column == at.column, self.start.row, at.row),
+        };
+        let offset = i64::from(position) - i64::from(start);
+        line && (0..self.len as i64).contains(&offset)
+    }
+}
+
 impl Map {
     /// A map holding one tile at the origin.
     pub fn starting_with(tile: Tile) -> Self {
@@ -59,6 +90,10 @@ impl Map {
         self.cells.get(&at).copied()
     }
 
+    fn is_occupied(&self, at: Coord) -> bool {
+        self.cells.contains_key(&at)
+    }
+
     pub fn is_empty(&self) -> bool {
         self.cells.is_empty()
     }
@@ -69,106 +104,183 @@ impl Map {
 
     pub fn place(&mut self, at: Coord, tile: Tile) {
         self.cells.insert(at, tile);
-        self.frontier.remove(&at);
-        for next in at.neighbours() {
-            if !self.cells.contains_key(&next) {
-                self.frontier.insert(next);
-            }
-        }
+        self.refresh_frontier_around(at);
     }
 
     /// Take a tile off again (for trying placements on a working copy).
     pub fn remove(&mut self, at: Coord) {
-        if self.cells.remove(&at).is_none() {
-            return;
+        if self.cells.remove(&at).is_some() {
+            self.refresh_frontier_around(at);
         }
-        if self.occupied_neighbours(at) > 0 {
-            self.frontier.insert(at);
+    }
+
+    /// After `at` changed: `at` and its neighbours are the only cells whose frontier
+    /// membership or fitting kinds can have changed (the fit rule looks at neighbours
+    /// only). Occupied neighbours were off the frontier and stay off.
+    fn refresh_frontier_around(&mut self, at: Coord) {
+        if self.is_occupied(at) {
+            self.frontier.remove(at);
+        } else {
+            self.refresh_free_cell(at);
         }
         for next in at.neighbours() {
-            if !self.cells.contains_key(&next) && self.occupied_neighbours(next) == 0 {
-                self.frontier.remove(&next);
+            if !self.is_occupied(next) {
+                self.refresh_free_cell(next);
             }
         }
     }
 
+    /// The frontier of all tiles at once, for a map read whole: placing its tiles one
+    /// by one would shift the sorted frontier once per tile, which a map sent from
+    /// outside could make slow on purpose.
+    fn rebuild_frontier(&mut self) {
+        let mut free: Vec<Coord> = self
+            .cells
+            .keys()
+            .flat_map(|at| at.neighbours())
+            .filter(|&next| !self.is_occupied(next))
+            .collect();
+        free.sort_unstable();
+        free.dedup();
+        self.frontier = Frontier::default();
+        for at in free {
+            // In ascending order, so each cell goes on the end.
+            self.frontier.set(at, self.fitting_kinds(at));
+        }
+    }
+
+    /// Put an empty cell on the frontier with what fits there, or take it off when no
+    /// tile touches it.
+    fn refresh_free_cell(&mut self, at: Coord) {
+        let around = at.neighbours().map(|next| self.get(next));
+        if around.iter().any(Option::is_some) {
+            self.frontier.set(at, fitting_kinds_between(around));
+        } else {
+            self.frontier.remove(at);
+        }
+    }
+
     /// Every tile in row-column order.
-    pub fn iter(&self) -> impl Iterator<Item = (Coord, Tile)> + '_ {
-        self.cells.iter().map(|(c, t)| (*c, *t))
+    pub fn iter(&self) -> impl Iterator<Item = (Coord, Tile)> {
+        let mut tiles: Vec<(Coord, Tile)> = self.cells.iter().map(|(c, t)| (*c, *t)).collect();
+        tiles.sort_unstable_by_key(|&(at, _)| at);
+        tiles.into_iter()
     }
 
     /// How many of the four neighbours of `at` hold a tile.
     pub fn occupied_neighbours(&self, at: Coord) -> usize {
         at.neighbours()
             .iter()
-            .filter(|n| self.cells.contains_key(n))
+            .filter(|n| self.is_occupied(**n))
             .count()
     }
 
     /// Empty and touching at least one tile.
     pub fn is_free_adjacent(&self, at: Coord) -> bool {
-        self.frontier.contains(&at)
+        self.frontier.contains(at)
     }
 
     /// All free adjacent cells, in row-column order.
-    pub fn free_adjacent(&self) -> &BTreeSet<Coord> {
+    pub fn free_adjacent(&self) -> &[Coord] {
+        self.frontier.cells()
+    }
+
+    /// The free adjacent cells with the kinds that fit at each.
+    pub fn frontier(&self) -> &Frontier {
         &self.frontier
     }
 
     /// The neighbour-only fit rule (§3.1).
     pub fn fits(&self, at: Coord, tile: Tile) -> bool {
-        fits_with(|c| self.get(c), at, tile)
+        self.fitting_kinds(at).contains(tile)
+    }
+
+    /// The kinds the fit rule allows at `at`, judged by its neighbours.
+    pub fn fitting_kinds(&self, at: Coord) -> KindSet {
+        fitting_kinds_with(|c| self.get(c), at)
     }
 
     /// Free adjacent cells where `tile` fits, in row-column order (`xmap`).
     pub fn candidates(&self, tile: Tile) -> Vec<Coord> {
-        self.frontier
-            .iter()
-            .copied()
-            .filter(|&c| self.fits(c, tile))
-            .collect()
+        self.frontier.places_for(tile).collect()
     }
 
-    /// The maximal contiguous run of tiles through `at` along `axis`, in order.
-    pub fn run_through(&self, at: Coord, axis: Axis) -> Vec<Coord> {
-        if !self.cells.contains_key(&at) {
-            return Vec::new();
+    /// The maximal contiguous run of tiles through `at` along `axis`; `None` on an
+    /// empty cell. A run ends at the edge of the grid too.
+    pub fn run(&self, at: Coord, axis: Axis) -> Option<Run> {
+        if !self.is_occupied(at) {
+            return None;
         }
+        let tile_beyond = |from: Coord, forward: bool| {
+            let next = axis.step(from, forward);
+            (next != from && self.is_occupied(next)).then_some(next)
+        };
         let mut start = at;
-        while self.cells.contains_key(&axis.step(start, false)) {
-            start = axis.step(start, false);
+        while let Some(before) = tile_beyond(start, false) {
+            start = before;
         }
-        let mut run = vec![start];
-        let mut next = axis.step(start, true);
-        while self.cells.contains_key(&next) {
-            run.push(next);
-            next = axis.step(next, true);
+        let mut len = 1;
+        let mut end = start;
+        while let Some(after) = tile_beyond(end, true) {
+            len += 1;
+            end = after;
         }
-        run
+        Some(Run { start, axis, len })
     }
 }
 
-/// The fit rule over any lookup, so a placement can be checked against the map plus
-/// the tiles placed so far without copying the map. On each axis: with one neighbour
-/// the tile shares its shape or colour; with two, all three share the shape or all
-/// three share the colour.
-pub fn fits_with(get: impl Fn(Coord) -> Option<Tile>, at: Coord, tile: Tile) -> bool {
-    let fits_line = |before: Option<Tile>, after: Option<Tile>| match (before, after) {
-        (None, None) => true,
-        (Some(one), None) | (None, Some(one)) => tile.matches(one),
+/// Maps are equal when they hold the same tiles; the frontier follows from them.
+impl PartialEq for Map {
+    fn eq(&self, other: &Self) -> bool {
+        self.cells == other.cells
+    }
+}
+
+impl Eq for Map {}
+
+/// Tiles in row-column order, like the derived form of a sorted map.
+impl std::fmt::Debug for Map {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_map().entries(self.iter()).finish()
+    }
+}
+
+/// The fit rule (§3.1) as the set of kinds it allows at `at`, over any lookup, so a
+/// placement can be checked against the map plus the tiles placed so far without
+/// copying the map. On each axis: with one neighbour a tile must share its shape or
+/// colour; with two, all three must share the shape or all three the colour.
+pub fn fitting_kinds_with(get: impl Fn(Coord) -> Option<Tile>, at: Coord) -> KindSet {
+    fitting_kinds_between(at.neighbours().map(get))
+}
+
+/// The fit rule given the tiles around a cell, in [`Coord::neighbours`] order (left,
+/// right, up, down).
+fn fitting_kinds_between([left, right, up, down]: [Option<Tile>; 4]) -> KindSet {
+    let on_line = |before: Option<Tile>, after: Option<Tile>| match (before, after) {
+        (None, None) => KindSet::ALL,
+        (Some(one), None) | (None, Some(one)) => KindSet::matching(one),
         (Some(a), Some(b)) => {
-            (tile.shape == a.shape && tile.shape == b.shape)
-                || (tile.color == a.color && tile.color == b.color)
+            let shape = if a.shape == b.shape {
+                KindSet::of_shape(a.shape)
+            } else {
+                KindSet::EMPTY
+            };
+            let color = if a.color == b.color {
+                KindSet::of_color(a.color)
+            } else {
+                KindSet::EMPTY
+            };
+            shape.union(color)
         }
     };
-    fits_line(get(at.left()), get(at.right())) && fits_line(get(at.up()), get(at.down()))
+    on_line(left, right).intersection(on_line(up, down))
 }
 
 /// JMap: `[[row, [column, JTile], ...], ...]`, rows ascending, cells by column.
 impl Serialize for Map {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let mut rows: BTreeMap<i32, Vec<Value>> = BTreeMap::new();
-        for (coord, tile) in &self.cells {
+        for (coord, tile) in self.iter() {
             let cell = serde_json::json!([coord.column, tile]);
             rows.entry(coord.row)
                 .or_insert_with(|| vec![Value::from(coord.row)])
@@ -206,18 +318,18 @@ impl<'de> Deserialize<'de> for Map {
                 let column = i32::try_from(column)
                     .map_err(|_| D::Error::custom("column index out of range"))?;
                 let at = Coord::new(row_index, column);
-                if map.get(at).is_some() {
+                if map.cells.insert(at, tile).is_some() {
                     return Err(D::Error::custom(format!(
                         "cell ({row_index}, {column}) appears twice"
                     )));
                 }
-                map.place(at, tile);
                 cells += 1;
             }
             if cells == 0 {
                 return Err(D::Error::custom(format!("row {row_index} has no cells")));
             }
         }
+        map.rebuild_frontier();
         Ok(map)
     }
 }
@@ -247,7 +359,10 @@ mod tests {
         let mut map = Map::starting_with(t(Shape::Square, Color::Blue));
         assert!(map.fits(Coord::new(0, 1), t(Shape::Square, Color::Blue)));
         map.place(Coord::new(0, 1), t(Shape::Square, Color::Blue));
-        assert_eq!(map.run_through(Coord::new(0, 0), Axis::Row).len(), 2);
+        assert_eq!(
+            map.run(Coord::new(0, 0), Axis::Row).map(|run| run.len),
+            Some(2)
+        );
     }
 
     #[test]

@@ -5,7 +5,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::coord::Coord;
 use crate::error::QgameError;
-use crate::map::{fits_with, Axis, Map};
+use crate::kinds::{kind_index, KIND_COUNT};
+use crate::map::{fitting_kinds_with, Axis, Map};
 use crate::tile::Tile;
 
 /// 1Placement: one tile at one cell.
@@ -46,13 +47,15 @@ pub fn validate_placements(
     placements: &[Placement],
 ) -> Result<(), QgameError> {
     let first = placements.first().ok_or(QgameError::EmptyPlacement)?;
-    let mut unused: Vec<Tile> = hand.to_vec();
+    let mut unused = [0usize; KIND_COUNT];
+    for &tile in hand {
+        unused[kind_index(tile)] += 1;
+    }
     for placement in placements {
-        let index = unused
-            .iter()
-            .position(|t| *t == placement.tile)
+        let copies = &mut unused[kind_index(placement.tile)];
+        *copies = copies
+            .checked_sub(1)
             .ok_or(QgameError::TileNotOwned(placement.tile))?;
-        unused.swap_remove(index);
     }
     let same_row = placements
         .iter()
@@ -69,13 +72,24 @@ pub fn validate_placements(
             map.get(at)
                 .or_else(|| earlier.iter().find(|p| p.coordinate == at).map(|p| p.tile))
         };
-        if get(coordinate).is_some() {
-            return Err(QgameError::Occupied(coordinate));
-        }
-        if coordinate.neighbours().iter().all(|n| get(*n).is_none()) {
-            return Err(QgameError::NotAdjacent(coordinate));
-        }
-        if !fits_with(get, coordinate, tile) {
+        let on_frontier = earlier
+            .is_empty()
+            .then(|| map.frontier().fitting_at(coordinate))
+            .flatten();
+        let fitting = match on_frontier {
+            // On the map alone, the frontier knows what fits at each free adjacent cell.
+            Some(fitting) => fitting,
+            None => {
+                if get(coordinate).is_some() {
+                    return Err(QgameError::Occupied(coordinate));
+                }
+                if coordinate.neighbours().iter().all(|n| get(*n).is_none()) {
+                    return Err(QgameError::NotAdjacent(coordinate));
+                }
+                fitting_kinds_with(get, coordinate)
+            }
+        };
+        if !fitting.contains(tile) {
             return Err(QgameError::DoesNotFit {
                 tile,
                 at: coordinate,
@@ -91,10 +105,22 @@ pub fn check_placements(
     hand: &[Tile],
     placements: &[Placement],
 ) -> Result<Map, QgameError> {
-    validate_placements(map, hand, placements)?;
     let mut extended = map.clone();
-    for placement in placements {
-        extended.place(placement.coordinate, placement.tile);
-    }
+    place_checked(&mut extended, hand, placements)?;
     Ok(extended)
+}
+
+/// Check a request against the map and the hand and, if it is legal, put it on the map
+/// (a turn changes the map in place: copying it per turn would cost more than the rest
+/// of the turn). On error the map is unchanged.
+pub fn place_checked(
+    map: &mut Map,
+    hand: &[Tile],
+    placements: &[Placement],
+) -> Result<(), QgameError> {
+    validate_placements(map, hand, placements)?;
+    for placement in placements {
+        map.place(placement.coordinate, placement.tile);
+    }
+    Ok(())
 }

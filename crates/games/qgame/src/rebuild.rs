@@ -122,6 +122,9 @@ pub fn state_from_view(
         over: view.over,
         qbo: view.qbo,
         fbo: view.fbo,
+        // Only ejections read these, and a thinking player ejects nobody.
+        course_calls: false,
+        undelivered: None,
     };
     if state.active() != view.to_act {
         return Err("the view's seat to act disagrees with its turn order".to_string());

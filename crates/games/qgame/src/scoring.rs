@@ -1,9 +1,6 @@
 //! Scoring a placement (§5) on the map that already holds the placed tiles.
 
-use std::collections::BTreeSet;
-
-use crate::coord::Coord;
-use crate::map::Map;
+use crate::map::{Map, Run};
 use crate::placement::{placement_axis, Placement};
 use crate::tile::{Color, Shape};
 
@@ -16,34 +13,42 @@ const Q_LENGTH: usize = 6;
 /// `q_bonus` for every counted run that is a Q.
 pub fn score_placement(map_after: &Map, placements: &[Placement], q_bonus: u32) -> u32 {
     let axis = placement_axis(placements);
-    let mut points = placements.len() as u32;
-    let mut line_runs: BTreeSet<Vec<Coord>> = BTreeSet::new();
-    for placement in placements {
-        line_runs.insert(map_after.run_through(placement.coordinate, axis));
-    }
+    // Each run in the placement line once: where its first placed tile is.
+    let line_runs = placements.iter().enumerate().filter_map(|(i, placement)| {
+        let run = map_after.run(placement.coordinate, axis)?;
+        let counted = placements[..i].iter().any(|p| run.contains(p.coordinate));
+        (!counted).then_some(run)
+    });
     let orthogonal_runs = placements
         .iter()
-        .map(|p| map_after.run_through(p.coordinate, axis.other()));
-    for run in line_runs.into_iter().chain(orthogonal_runs) {
-        if run.len() >= 2 {
-            points += run.len() as u32;
-            if is_q(map_after, &run) {
-                points += q_bonus;
-            }
-        }
-    }
-    points
+        .filter_map(|p| map_after.run(p.coordinate, axis.other()));
+    let run_points = |run: Run| match run.len {
+        0 | 1 => 0,
+        len if is_q(map_after, run) => len as u32 + q_bonus,
+        len => len as u32,
+    };
+    placements.len() as u32
+        + line_runs.map(run_points).sum::<u32>()
+        + orthogonal_runs.map(run_points).sum::<u32>()
 }
 
 /// A Q: exactly six tiles holding all six colours or all six shapes.
-fn is_q(map: &Map, run: &[Coord]) -> bool {
-    if run.len() != Q_LENGTH {
+fn is_q(map: &Map, run: Run) -> bool {
+    if run.len != Q_LENGTH {
         return false;
     }
-    let tiles: Vec<_> = run.iter().filter_map(|c| map.get(*c)).collect();
-    let colours: BTreeSet<Color> = tiles.iter().map(|t| t.color).collect();
-    let shapes: BTreeSet<Shape> = tiles.iter().map(|t| t.shape).collect();
-    colours.len() == Q_LENGTH || shapes.len() == Q_LENGTH
+    // Bit sets of the shapes and colours seen.
+    let (shapes, colours) =
+        run.cells()
+            .filter_map(|at| map.get(at))
+            .fold((0u8, 0u8), |(shapes, colours), tile| {
+                (
+                    shapes | 1 << tile.shape as u8,
+                    colours | 1 << tile.color as u8,
+                )
+            });
+    shapes.count_ones() as usize == Shape::ALL.len()
+        || colours.count_ones() as usize == Color::ALL.len()
 }
 
 /// Score a placement already known to be legal by placing it on `map`, scoring, and

@@ -12,7 +12,7 @@ use crate::config::{Config, MAX_BONUS};
 use crate::error::QgameError;
 use crate::jstate::{JPlayer, JPub, JState};
 use crate::map::Map;
-use crate::placement::{check_placements, Placement};
+use crate::placement::{place_checked, Placement};
 use crate::scoring::score_placement;
 use crate::tile::Tile;
 
@@ -51,6 +51,14 @@ pub struct State {
     pub over: bool,
     pub qbo: u32,
     pub fbo: u32,
+    /// `Config::course_calls`: dealt tiles reach their player in a call after its turn.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub course_calls: bool,
+    /// With `course_calls`: the seat that took the last turn and how many tiles that
+    /// turn dealt it (at the front of its hand), until the next turn begins. Those are
+    /// the tiles lost if the seat is ejected in between.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub undelivered: Option<(Seat, usize)>,
 }
 
 /// What a legal turn did, for the caller to announce (and, in the course protocol, to
@@ -149,6 +157,8 @@ impl State {
             over: false,
             qbo: config.qbo,
             fbo: config.fbo,
+            course_calls: config.course_calls,
+            undelivered: None,
         }
     }
 
@@ -170,6 +180,21 @@ impl State {
         if self.active() != Some(seat) {
             return Err(QgameError::NotYourTurn);
         }
+        let result = self.turn(seat, action)?;
+        // The earlier turn's tiles have been delivered: this turn has begun.
+        self.undelivered = match &result {
+            TurnResult::Exchanged { dealt } | TurnResult::Placed { dealt, .. }
+                if self.course_calls && !dealt.is_empty() =>
+            {
+                Some((seat, dealt.len()))
+            }
+            _ => None,
+        };
+        Ok(result)
+    }
+
+    /// The turn's rules, once it is known to be `seat`'s.
+    fn turn(&mut self, seat: Seat, action: &Action) -> Result<TurnResult, QgameError> {
         let result = match action {
             Action::Pass => TurnResult::Passed,
             Action::Replace => {
@@ -188,11 +213,10 @@ impl State {
             }
             Action::Place(placements) => {
                 let player = &self.players[seat];
-                let extended = check_placements(&self.map, &player.hand, placements)?;
+                place_checked(&mut self.map, &player.hand, placements)?;
                 let finished = placements.len() == player.hand.len();
-                let points = score_placement(&extended, placements, self.qbo)
+                let points = score_placement(&self.map, placements, self.qbo)
                     + if finished { self.fbo } else { 0 };
-                self.map = extended;
                 let player = &mut self.players[seat];
                 player.score += points;
                 for placement in placements {
@@ -239,6 +263,10 @@ impl State {
             return false;
         }
         player.ejected = Some(reason.to_string());
+        if let Some((_, count)) = self.undelivered.take().filter(|&(s, _)| s == seat) {
+            // Dealt, never handed over (`Config::course_calls`): out of the game.
+            player.hand.drain(..count.min(player.hand.len()));
+        }
         let hand: Vec<Tile> = player.hand.drain(..).collect();
         self.pile.extend(hand);
         self.queue.retain(|&s| s != seat);

@@ -362,3 +362,59 @@ fn other_seats_see_how_many_tiles_were_dealt_but_not_which() {
         Some(Event::Dealt { tiles: None, .. })
     ));
 }
+
+/// `Config::course_calls`: tiles dealt on a turn reach their player in a call after it.
+/// A player ejected before the next turn begins never received them: they leave the
+/// game, and only the rest of its hand goes to the end of the pile. Without the option,
+/// or once the next turn has begun, the whole hand goes back.
+#[test]
+fn with_course_calls_a_player_ejected_before_the_next_turn_loses_the_tiles_dealt() {
+    let red_circle = t(Shape::Circle, Color::Red);
+    let kept = t(Shape::EightStar, Color::Purple);
+    let dealt = t(Shape::Square, Color::Green);
+    let rest = [
+        t(Shape::Diamond, Color::Blue),
+        t(Shape::Clover, Color::Yellow),
+    ];
+    let fresh = |course_calls| {
+        let mut state = state_of(
+            map_of(&[(0, 0, t(Shape::Star, Color::Red))]),
+            vec![
+                vec![red_circle, kept],
+                vec![t(Shape::Diamond, Color::Orange)],
+            ],
+            [vec![dealt], rest.to_vec()].concat(),
+        );
+        state.course_calls = course_calls;
+        state
+            .take_turn(0, &Action::Place(vec![at(0, 1, red_circle)]))
+            .unwrap();
+        assert_eq!(
+            state.players[0].hand,
+            [dealt, kept],
+            "dealt tiles go in front"
+        );
+        state
+    };
+
+    let mut course = fresh(true);
+    assert!(course.eject(0, "new-tiles: is gone"));
+    assert_eq!(course.pile, [rest[0], rest[1], kept]);
+    assert!(course.players.iter().all(|p| !p.hand.contains(&dealt)));
+
+    let mut native = fresh(false);
+    native.eject(0, "gone");
+    assert_eq!(native.pile, [rest[0], rest[1], dealt, kept]);
+
+    let mut delivered = fresh(true);
+    delivered.take_turn(1, &Action::Pass).unwrap();
+    delivered.eject(0, "later");
+    assert_eq!(delivered.pile, [rest[0], rest[1], dealt, kept]);
+
+    // The option is a match setting like the bonuses: it reaches the state from the config.
+    let config = Config {
+        course_calls: true,
+        ..Config::default()
+    };
+    assert!(Qgame::new(&config, 2, 1).unwrap().course_calls);
+}

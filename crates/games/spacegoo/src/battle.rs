@@ -9,6 +9,10 @@
 //! order is the reference's: per defender type 0, 1, 2, subtract the damage of attacker
 //! types 0, 1, 2 in turn, then clamp at 0; both sides of an exchange are computed from the
 //! values before it.
+//!
+//! [`battle`] takes a shortcut for every battle a game can produce (non-negative counts up
+//! to 2^52): the same operations in the same order in plain doubles, which give the same
+//! numbers bit for bit there (see `battle_small`); anything else goes through `PyNum`.
 
 use std::cmp::Ordering;
 
@@ -171,9 +175,75 @@ pub fn battle(
     s1: [i64; SHIP_TYPES],
     s2: [i64; SHIP_TYPES],
 ) -> ([i64; SHIP_TYPES], [i64; SHIP_TYPES]) {
+    if let Some(remainders) = battle_small(s1, s2) {
+        return remainders;
+    }
     let (r1, r2) = battle_wide(s1, s2);
     let narrow = |v: i128| i64::try_from(v).unwrap_or(if v < 0 { i64::MIN } else { i64::MAX });
     (r1.map(narrow), r2.map(narrow))
+}
+
+/// The largest ship count [`battle_small`] takes: every int up to it, and every
+/// difference of such ints, is exact in a double.
+pub(crate) const SMALL_LIMIT: i64 = 1 << 52;
+
+/// [`battle_wide`] in plain doubles, for inputs in `0..=SMALL_LIMIT` (every battle of a
+/// game), else `None`. The same numbers bit for bit, because for such inputs the Python
+/// number model only ever meets values a double holds exactly:
+/// - an int operand (an input, a minimum of 0, 1 or 2, a clamp's 0) converts to the
+///   double of the same value, so a mixed operation is the very same double
+///   operation here;
+/// - an int-int subtraction (an int defender minus an int minimum) stays between -6
+///   and the input, where double subtraction is exact too;
+/// - exact int/float comparison is double comparison of exact values;
+/// - `sum(ships) > 0` of non-negative values (inputs, then clamped remainders) is "some
+///   value is positive" in both models;
+/// - `int()` of an int-valued double is the int.
+///
+/// The operations, and their order, are [`battle_round`]'s. Tested against
+/// [`battle_wide`] (`small_battles_match_the_python_number_model`).
+#[inline]
+pub(crate) fn battle_small(
+    s1: [i64; SHIP_TYPES],
+    s2: [i64; SHIP_TYPES],
+) -> Option<([i64; SHIP_TYPES], [i64; SHIP_TYPES])> {
+    let in_range = |n: &i64| (0..=SMALL_LIMIT).contains(n);
+    if !(s1.iter().all(in_range) && s2.iter().all(in_range)) {
+        return None;
+    }
+    let mut ships1 = s1.map(|n| n as f64);
+    let mut ships2 = s2.map(|n| n as f64);
+    let any_positive = |ships: &[f64; SHIP_TYPES]| ships.iter().any(|&x| x > 0.0);
+    while any_positive(&ships1) && any_positive(&ships2) {
+        let new1 = battle_round_small(&ships2, &ships1);
+        ships2 = battle_round_small(&ships1, &ships2);
+        ships1 = new1;
+    }
+    // `as` truncates toward zero; the values are in 0..=SMALL_LIMIT.
+    Some((ships1.map(|x| x as i64), ships2.map(|x| x as i64)))
+}
+
+/// [`battle_round`] in doubles (see [`battle_small`]): per defender type, subtract the
+/// damage of attacker types 0, 1, 2 in turn, then clamp at 0.
+#[inline(always)]
+fn battle_round_small(
+    attacker: &[f64; SHIP_TYPES],
+    defender: &[f64; SHIP_TYPES],
+) -> [f64; SHIP_TYPES] {
+    let mut out = *defender;
+    for (def_type, slot) in out.iter_mut().enumerate() {
+        let mut value = *slot;
+        for (att_type, &stack) in attacker.iter().enumerate() {
+            let (multiplier, absolute) = MATCHUPS[(def_type + SHIP_TYPES - att_type) % SHIP_TYPES];
+            let scaled = stack * multiplier;
+            let minimum = if stack > 0.0 { absolute as f64 } else { 0.0 };
+            // Python's `max(scaled, minimum)`: the first unless the second is greater.
+            value -= if minimum > scaled { minimum } else { scaled };
+        }
+        // `max(0, value)`.
+        *slot = if value > 0.0 { value } else { 0.0 };
+    }
+    out
 }
 
 #[cfg(test)]
@@ -286,6 +356,72 @@ mod tests {
         assert!(Float(0.5).gt(Int(0)));
         assert!(!Float(-0.0).gt(Int(0)));
         assert!(Int(1).gt(Float(0.1)));
+    }
+
+    /// `battle_wide`, narrowed as `battle` narrows it.
+    fn python_model(s1: [i64; 3], s2: [i64; 3]) -> ([i64; 3], [i64; 3]) {
+        let (r1, r2) = battle_wide(s1, s2);
+        let narrow = |v: i128| i64::try_from(v).unwrap_or(if v < 0 { i64::MIN } else { i64::MAX });
+        (r1.map(narrow), r2.map(narrow))
+    }
+
+    #[test]
+    fn the_vectors_take_the_double_path_and_the_python_model_agrees() {
+        for (s1, s2, r1, r2, _) in VECTORS {
+            assert_eq!(battle_small(s1, s2), Some((r1, r2)));
+            assert_eq!(python_model(s1, s2), (r1, r2));
+        }
+    }
+
+    #[test]
+    fn only_non_negative_counts_up_to_the_limit_take_the_double_path() {
+        assert!(battle_small([SMALL_LIMIT, 0, 0], [0, SMALL_LIMIT, 0]).is_some());
+        assert!(battle_small([SMALL_LIMIT + 1, 0, 0], [1, 0, 0]).is_none());
+        assert!(battle_small([1, 0, 0], [0, 0, -1]).is_none());
+        assert!(battle_small([i64::MAX, 0, 0], [1, 1, 1]).is_none());
+        // Below the limit the two models agree at its very edge too.
+        for s1 in [[SMALL_LIMIT, SMALL_LIMIT, SMALL_LIMIT], [SMALL_LIMIT, 0, 1]] {
+            for s2 in [
+                [SMALL_LIMIT - 1, 3, SMALL_LIMIT],
+                [0, 0, SMALL_LIMIT],
+                [1, 1, 1],
+            ] {
+                assert_eq!(battle_small(s1, s2), Some(python_model(s1, s2)));
+            }
+        }
+    }
+
+    /// Ship counts of every size a double path may see: small (fractions and int
+    /// minimums decide), medium, and up to the limit.
+    fn counts() -> impl proptest::strategy::Strategy<Value = [i64; 3]> {
+        use proptest::prelude::*;
+        let count = prop_oneof![
+            4 => 0i64..30,
+            3 => 0i64..5_000,
+            1 => 0i64..=SMALL_LIMIT,
+            1 => (SMALL_LIMIT - 100)..=SMALL_LIMIT,
+        ];
+        prop::array::uniform3(count)
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(4000))]
+
+        /// The double path gives the Python number model's remainders, bit for bit.
+        #[test]
+        fn small_battles_match_the_python_number_model(s1 in counts(), s2 in counts()) {
+            proptest::prop_assert_eq!(battle_small(s1, s2), Some(python_model(s1, s2)));
+            proptest::prop_assert_eq!(battle(s1, s2), python_model(s1, s2));
+        }
+
+        /// Outside the double path's range `battle` is the Python number model as before.
+        #[test]
+        fn large_and_negative_battles_keep_the_python_number_model(
+            s1 in proptest::prelude::any::<[i64; 3]>(),
+            s2 in proptest::prelude::any::<[i64; 3]>(),
+        ) {
+            proptest::prop_assert_eq!(battle(s1, s2), python_model(s1, s2));
+        }
     }
 
     #[test]

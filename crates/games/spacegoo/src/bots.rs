@@ -120,9 +120,14 @@ impl Bot<Spacegoo> for ReferenceBot {
         let me = player_id(seat);
         let planets = &state.world().planets;
         // `max` keeps the first of equal totals: the lowest id. Totals in i128 so huge
-        // garrisons compare exactly.
+        // garrisons compare exactly. One pass also counts the planets it does not own.
         let mut source: Option<(&Planet, i128)> = None;
-        for planet in planets.iter().filter(|p| p.owner_id == me) {
+        let mut not_mine = 0;
+        for planet in planets {
+            if planet.owner_id != me {
+                not_mine += 1;
+                continue;
+            }
             let total: i128 = planet.ships.iter().map(|&n| i128::from(n)).sum();
             let better = match source {
                 Some((_, best)) => total > best,
@@ -135,7 +140,6 @@ impl Bot<Spacegoo> for ReferenceBot {
         let Some((source, _)) = source else {
             return Action::Nop;
         };
-        let not_mine = planets.iter().filter(|p| p.owner_id != me).count();
         if not_mine == 0 {
             return Action::Nop;
         }

@@ -145,12 +145,21 @@ impl State {
 
     /// Seats that still owe this round's command.
     pub fn waiting(&self) -> Vec<Seat> {
-        if self.end.is_some() {
-            return Vec::new();
+        let mut seats = Vec::with_capacity(SEATS);
+        for seat in 0..SEATS {
+            if self.owes(seat) {
+                seats.push(seat);
+            }
         }
-        (0..SEATS)
-            .filter(|&seat| self.out[seat].is_none() && self.pending_command(seat).is_none())
-            .collect()
+        seats
+    }
+
+    /// Whether `seat` still owes this round's command (is in [`State::waiting`]).
+    pub fn owes(&self, seat: Seat) -> bool {
+        self.end.is_none()
+            && seat < SEATS
+            && self.out[seat].is_none()
+            && self.pending_command(seat).is_none()
     }
 
     /// Receive `seat`'s command for this round. When every seat still in has one, the
@@ -172,16 +181,19 @@ impl State {
             return Ok(self.disqualify(seat, reason));
         }
         self.pending.push((seat, action.clone()));
-        let mut events = vec![Event::CommandReceived {
+        let complete = !(0..SEATS).any(|s| self.owes(s));
+        // The round's events (see `resolve_round`) in one allocation.
+        let mut events = Vec::with_capacity(if complete { 8 } else { 1 });
+        events.push(Event::CommandReceived {
             seat,
             action: action.clone(),
-        }];
-        if self.waiting().is_empty() {
+        });
+        if complete {
             if self.out.iter().any(Option::is_some) {
                 // The other seat missed this deadline already: the round is complete.
-                events.extend(self.finish_by_disqualification());
+                self.finish_by_disqualification(&mut events);
             } else {
-                events.extend(self.resolve_round());
+                self.resolve_round(&mut events);
             }
         }
         Ok(events)
@@ -207,14 +219,14 @@ impl State {
         let other_still_to_answer =
             self.out[other].is_none() && self.pending_command(other).is_none();
         if !(missed_deadline && other_still_to_answer) {
-            events.extend(self.finish_by_disqualification());
+            self.finish_by_disqualification(&mut events);
         }
         events
     }
 
     /// Apply this round's sends in arrival order, then tick.
-    fn resolve_round(&mut self) -> Vec<Event> {
-        let mut events = self.apply_pending();
+    fn resolve_round(&mut self, events: &mut Vec<Event>) {
+        self.apply_pending(events);
         for capture in self.world.do_round() {
             events.push(Event::PlanetCaptured(capture));
         }
@@ -234,13 +246,12 @@ impl State {
             };
             events.push(self.close(end));
         }
-        events
     }
 
     /// End after a disqualification: one seat out → the other wins; both out (they
     /// missed the same deadline) → draw.
-    fn finish_by_disqualification(&mut self) -> Vec<Event> {
-        let mut events = self.apply_pending();
+    fn finish_by_disqualification(&mut self, events: &mut Vec<Event>) {
+        self.apply_pending(events);
         let end = match (&self.out[0], &self.out[1]) {
             (Some(_), Some(_)) => End {
                 winner: None,
@@ -253,16 +264,16 @@ impl State {
                     reason: format!("player {} disqualified: {}", player_id(loser), dq.reason),
                 }
             }
-            (None, None) => return events,
+            (None, None) => return,
         };
         events.push(self.close(end));
-        events
     }
 
     /// Turn the round's sealed sends into fleets (the reference's on-receipt effect).
-    fn apply_pending(&mut self) -> Vec<Event> {
-        let mut events = Vec::new();
-        for (seat, action) in std::mem::take(&mut self.pending) {
+    /// The emptied list keeps its room for the next round.
+    fn apply_pending(&mut self, events: &mut Vec<Event>) {
+        let mut pending = std::mem::take(&mut self.pending);
+        for (seat, action) in pending.drain(..) {
             if let Action::Send(order) = action {
                 let player = player_id(seat);
                 match self
@@ -277,7 +288,7 @@ impl State {
                 }
             }
         }
-        events
+        self.pending = pending;
     }
 
     fn close(&mut self, end: End) -> Event {

@@ -1,12 +1,14 @@
-//! Full random games per second: the rules alone (legal + apply until the end), and the
-//! same through the engine's local runner (determinized states for the bots, a digest
-//! of the state after every decision, the match record).
+//! Full random games per second: the rules alone (legal + apply until the end), the
+//! engine's `random_playout` (which draws with `Game::random_action`, without building
+//! the legal list), and the same through the engine's local runner (determinized states
+//! for the bots, a digest of the state after every decision, the match record).
 
 use criterion::{criterion_group, criterion_main, Criterion};
 
 use arbiter_engine::bot::RandomBot;
 use arbiter_engine::local::{play_local, LocalOptions};
-use arbiter_engine::{Bot, Game, Turn};
+use arbiter_engine::playout::random_playout;
+use arbiter_engine::{seeded_rng, Bot, Game, Turn};
 use arbiter_tae::{Config, Tae};
 
 fn random_game(config: &Config, seats: usize, seed: u64) -> usize {
@@ -38,6 +40,14 @@ fn playouts(c: &mut Criterion) {
             })
         });
     }
+    let mut seed = 0u64;
+    c.bench_function("tae random_playout, 2 seats", |b| {
+        b.iter(|| {
+            seed += 1;
+            let mut rng = seeded_rng(seed);
+            random_playout::<Tae>(&config, 2, seed, &mut rng, 100_000).map_or(0, |(_, n)| n)
+        })
+    });
     let mut seed = 0u64;
     c.bench_function("tae play_local random game, 2 seats", |b| {
         b.iter(|| {

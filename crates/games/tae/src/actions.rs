@@ -1,7 +1,8 @@
 //! The active player's actions: place/move/withdraw a leader, colonize, bomb, swap.
 //!
 //! Each action is first *planned* (every rule checked, nothing changed) and only then
-//! applied, so an illegal action never leaves a trace. `legal` uses the same planners.
+//! applied, so an illegal action never leaves a trace. `legal.rs` lists the same rules
+//! for the whole board at once.
 
 use serde::{Deserialize, Serialize};
 
@@ -12,6 +13,7 @@ use crate::conflict;
 use crate::error::TaeError;
 use crate::events::{Event, ReturnReason};
 use crate::kind::{Kind, Tiles};
+use crate::lift::Lifted;
 use crate::state::{Conflicts, Phase, State, War, ACTIONS_PER_TURN};
 
 /// Most colonists one swap may discard.
@@ -65,8 +67,9 @@ pub(crate) fn cell_id(board: &Board, at: Pos) -> Result<usize, TaeError> {
     board.id(at).ok_or(TaeError::OffBoard(at))
 }
 
-/// Whether a leader may stand on `to` (on a board where a moving leader was lifted).
-pub(crate) fn check_leader_target(board: &Board, to: usize) -> Result<(), TaeError> {
+/// Whether a leader may stand on `to` (on the board with the moving leader lifted).
+pub(crate) fn check_leader_target(lifted: &Lifted, to: usize) -> Result<(), TaeError> {
+    let board = lifted.board();
     let cell = board.cell(to);
     let at = board.pos(to);
     if cell.destroyed {
@@ -81,20 +84,11 @@ pub(crate) fn check_leader_target(board: &Board, to: usize) -> Result<(), TaeErr
     if board.adjacent_scientists(to) == 0 {
         return Err(TaeError::NoScientistNeighbor(at));
     }
-    let regions = board.neighbor_regions(to).len();
+    let regions = lifted.neighbor_region_count(to);
     if regions >= 2 {
         return Err(TaeError::LeaderJoinsRegions(at, regions));
     }
     Ok(())
-}
-
-/// The board with `seat`'s `kind` leader lifted off (where a move is judged).
-pub(crate) fn lifted(board: &Board, from: Option<usize>) -> Option<Board> {
-    from.map(|from| {
-        let mut board = board.clone();
-        board.remove_leader(from);
-        board
-    })
 }
 
 fn plan_leader(state: &State, seat: Seat, kind: Kind, at: Pos) -> Result<LeaderPlan, TaeError> {
@@ -107,10 +101,7 @@ fn plan_leader(state: &State, seat: Seat, kind: Kind, at: Pos) -> Result<LeaderP
     if from == Some(to) {
         return Err(TaeError::SameCell(at));
     }
-    match lifted(&state.board, from) {
-        Some(board) => check_leader_target(&board, to)?,
-        None => check_leader_target(&state.board, to)?,
-    }
+    check_leader_target(&Lifted::new(&state.board, from), to)?;
     Ok(LeaderPlan { kind, from, to })
 }
 
@@ -166,17 +157,12 @@ pub(crate) fn colonize_effect(
         1 => return Ok(ColonizeEffect::Joins),
         _ => {}
     }
-    let kingdoms: Vec<u32> = regions
-        .as_slice()
-        .iter()
-        .copied()
-        .filter(|&r| !board.region_leaders(r).is_empty())
-        .collect();
+    let kingdoms = board.neighbor_kingdoms(to);
     if kingdoms.len() >= 3 {
         return Err(TaeError::JoinsThreeKingdoms(kingdoms.len()));
     }
     let mut wars = Vec::new();
-    if let [r1, r2] = kingdoms[..] {
+    if let [r1, r2] = *kingdoms.as_slice() {
         for leader_kind in Kind::ALL {
             if let (Some((_, a)), Some((_, b))) = (
                 board.region_leader(r1, leader_kind),
@@ -330,12 +316,11 @@ fn place_leader(state: &mut State, seat: Seat, plan: LeaderPlan, events: &mut Ve
         from: from.map(|f| state.board.pos(f)),
     });
     // A leader joins at most one region, which held at most one leader of its kind.
-    let rival = state.board.region(to).and_then(|region| {
-        state
-            .board
-            .region_leaders(region)
-            .into_iter()
-            .find(|&(cell, l)| l.kind == kind && cell != to)
+    let board = &state.board;
+    let rival = board.region(to).and_then(|region| {
+        board
+            .leaders()
+            .find(|&(cell, l)| l.kind == kind && cell != to && board.region(cell) == Some(region))
     });
     if let Some((_, rival)) = rival {
         conflict::open_internal(state, seat, rival.owner, kind, events);
@@ -388,74 +373,6 @@ fn colonize(
     }
 }
 
-/// Every legal turn action of `seat` (the phase is `Act`): exhaustive.
-pub(crate) fn legal_turn_actions(state: &State, seat: Seat) -> Vec<Action> {
-    let mut out = vec![Action::Pass];
-    let Some(player) = state.player(seat) else {
-        return out;
-    };
-    let board = &state.board;
-    for &kind in &player.leaders {
-        let from = board.find_leader(seat, kind);
-        let lifted_board = lifted(board, from);
-        let judged = lifted_board.as_ref().unwrap_or(board);
-        for to in 0..board.len() {
-            if Some(to) != from && check_leader_target(judged, to).is_ok() {
-                out.push(Action::PlaceLeader {
-                    kind,
-                    at: board.pos(to),
-                });
-            }
-        }
-        if from.is_some() {
-            out.push(Action::WithdrawLeader { kind });
-        }
-    }
-    for kind in Kind::ALL {
-        if player.hand.get(kind) == 0 {
-            continue;
-        }
-        for to in 0..board.len() {
-            if colonize_effect(state, kind, to).is_ok() {
-                out.push(Action::Colonize {
-                    kind,
-                    at: board.pos(to),
-                });
-            }
-        }
-    }
-    if player.bombers > 0 {
-        for id in 0..board.len() {
-            if bomb_target(board, id).is_ok() {
-                out.push(Action::Bomb { at: board.pos(id) });
-            }
-        }
-    }
-    for tiles in sub_multisets(&player.hand, MAX_SWAP) {
-        out.push(Action::Swap { tiles });
-    }
-    out
-}
-
-/// Every non-empty sub-multiset of `hand` with at most `max` tiles.
-pub(crate) fn sub_multisets(hand: &Tiles, max: u32) -> Vec<Tiles> {
-    let mut out = Vec::new();
-    let h = Kind::ALL.map(|k| hand.get(k));
-    for a in 0..=h[0] {
-        for b in 0..=h[1] {
-            for c in 0..=h[2] {
-                for d in 0..=h[3] {
-                    let n = a + b + c + d;
-                    if (1..=max).contains(&n) {
-                        out.push(Tiles::new(a, b, c, d));
-                    }
-                }
-            }
-        }
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -465,14 +382,5 @@ mod tests {
         assert_eq!(attacker_of(1, 4, 3, 1), (1, 3));
         assert_eq!(attacker_of(1, 4, 0, 3), (3, 0));
         assert_eq!(attacker_of(3, 4, 2, 0), (0, 2));
-    }
-
-    #[test]
-    fn swaps_enumerate_distinct_sub_multisets() {
-        let hand = Tiles::new(2, 0, 1, 0);
-        let swaps = sub_multisets(&hand, MAX_SWAP);
-        assert_eq!(swaps.len(), 5); // 3 × 2 − 1
-        assert!(swaps.iter().all(|s| hand.contains(s) && s.total() >= 1));
-        assert_eq!(sub_multisets(&Tiles::new(7, 0, 0, 0), MAX_SWAP).len(), 6);
     }
 }

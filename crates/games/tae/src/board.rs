@@ -1,16 +1,18 @@
 //! The board: a rectangular grid of cells, their contents, and the derived regions.
 //!
-//! Every mutation goes through a method here that relabels the regions before it
-//! returns, so no caller can forget (the original's region bugs all came from patching
-//! ids by hand). Cell ids are `y * width + x`; row `y = 0` is the *last* line of a board
-//! text, as in the original map files.
+//! Every mutation goes through a method here that brings the derived data (regions,
+//! cell sets) up to date before it returns, so no caller can forget (the original's
+//! region bugs all came from patching ids by hand). Cell ids are `y * width + x`; row
+//! `y = 0` is the *last* line of a board text, as in the original map files.
 
 use serde::{Deserialize, Serialize};
 
 use arbiter_engine::{ConfigError, Seat};
 
+use crate::grid::{Grid, Neighbors};
 use crate::kind::Kind;
-use crate::regions::{self, Grid, Neighbors};
+use crate::masks::Masks;
+use crate::regions::Regions;
 
 /// The default 16 × 11 map (background §2.2), top line first.
 pub const DEFAULT_BOARD: &str = "\
@@ -134,22 +136,30 @@ impl Cell {
     }
 }
 
-/// The grid, its cells and the regions derived from them.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+/// The grid, its cells and the data derived from them.
+///
+/// The derived fields are a function of the cells, so they are not serialized (the
+/// state digest covers the cells) and equality compares the cells alone.
+#[derive(Debug, Clone, Serialize)]
 pub struct Board {
     width: usize,
     height: usize,
     cells: Vec<Cell>,
-    /// Region of each occupied cell; always equal to a fresh labelling. Derived from
-    /// the cells, so not serialized (the state digest covers the cells).
     #[serde(skip)]
-    regions: Vec<Option<u32>>,
+    grid: Grid,
+    /// The cells' contents as cell sets (an index so that whole-board questions do
+    /// not scan the cells).
     #[serde(skip)]
-    region_count: u32,
-    /// Cells holding a leader, ascending; derived like the regions (an index so that
-    /// leader lookups do not scan the grid).
+    masks: Masks,
+    /// Region of each occupied cell; always equal to a fresh labelling.
     #[serde(skip)]
-    leader_cells: Vec<usize>,
+    regions: Regions,
+}
+
+impl PartialEq for Board {
+    fn eq(&self, other: &Board) -> bool {
+        (self.width, self.height, &self.cells) == (other.width, other.height, &other.cells)
+    }
 }
 
 /// The distinct regions around a cell (at most four), without allocating.
@@ -170,6 +180,39 @@ impl NeighborRegions {
 
     pub fn is_empty(&self) -> bool {
         self.len == 0
+    }
+
+    /// Those of these regions that are in `regions` (ascending), such as the board's
+    /// kingdoms.
+    pub fn among(&self, regions: &[u32]) -> NeighborRegions {
+        let mut out = NeighborRegions::none();
+        for &region in self.as_slice() {
+            if regions.binary_search(&region).is_ok() {
+                out.insert(region);
+            }
+        }
+        out
+    }
+
+    fn none() -> NeighborRegions {
+        NeighborRegions {
+            ids: [0; 4],
+            len: 0,
+        }
+    }
+
+    /// Add `region`, keeping the ids distinct and ascending.
+    fn insert(&mut self, region: u32) {
+        if self.as_slice().contains(&region) {
+            return;
+        }
+        let mut at = self.len;
+        while at > 0 && self.ids[at - 1] > region {
+            self.ids[at] = self.ids[at - 1];
+            at -= 1;
+        }
+        self.ids[at] = region;
+        self.len += 1;
     }
 }
 
@@ -227,16 +270,7 @@ pub fn board_from_text(text: &str) -> Result<Board, ConfigError> {
             }
         }
     }
-    let mut board = Board {
-        width,
-        height,
-        cells,
-        regions: Vec::new(),
-        region_count: 0,
-        leader_cells: Vec::new(),
-    };
-    board.relabel();
-    Ok(board)
+    Ok(Board::from_cells(width, height, cells))
 }
 
 /// The default 16 × 11 board.
@@ -249,16 +283,23 @@ impl Board {
     /// An all-plain, empty board (for scenarios and tests).
     pub fn empty(width: usize, height: usize) -> Board {
         let (width, height) = (width.clamp(1, MAX_SIDE), height.clamp(1, MAX_SIDE));
-        let mut board = Board {
+        Board::from_cells(width, height, vec![Cell::default(); width * height])
+    }
+
+    /// A board of `width × height` cells (the caller checked the sizes) with its
+    /// derived data computed from scratch.
+    pub(crate) fn from_cells(width: usize, height: usize, cells: Vec<Cell>) -> Board {
+        let grid = Grid::new(width, height);
+        let masks = Masks::compute(&cells);
+        let regions = Regions::compute(&grid, &masks.occupied);
+        Board {
             width,
             height,
-            cells: vec![Cell::default(); width * height],
-            regions: Vec::new(),
-            region_count: 0,
-            leader_cells: Vec::new(),
-        };
-        board.relabel();
-        board
+            cells,
+            grid,
+            masks,
+            regions,
+        }
     }
 
     pub fn width(&self) -> usize {
@@ -293,76 +334,87 @@ impl Board {
     }
 
     pub fn pos(&self, id: usize) -> Pos {
-        Pos::new((id % self.width) as u32, (id / self.width) as u32)
+        let (x, y) = self.grid.coords(id);
+        Pos::new(x as u32, y as u32)
     }
 
-    fn grid(&self) -> Grid {
-        Grid {
-            width: self.width,
-            height: self.height,
-        }
+    pub(crate) fn grid(&self) -> &Grid {
+        &self.grid
+    }
+
+    pub(crate) fn masks(&self) -> &Masks {
+        &self.masks
     }
 
     pub fn neighbors(&self, id: usize) -> Neighbors {
-        self.grid().neighbors(id)
+        self.grid.neighbors(id)
     }
 
     /// The region of a cell (None when empty).
     pub fn region(&self, id: usize) -> Option<u32> {
-        self.regions[id]
+        self.regions.of(id)
     }
 
     pub fn regions(&self) -> &[Option<u32>] {
-        &self.regions
+        self.regions.labels()
     }
 
     pub fn region_count(&self) -> u32 {
-        self.region_count
+        self.regions.count()
     }
 
     /// The distinct regions orthogonally adjacent to a cell, ascending.
     pub fn neighbor_regions(&self, id: usize) -> NeighborRegions {
-        let mut out = NeighborRegions {
-            ids: [0; 4],
-            len: 0,
-        };
-        for n in self.neighbors(id) {
-            if let Some(r) = self.regions[n] {
-                if !out.as_slice().contains(&r) {
-                    out.ids[out.len] = r;
-                    out.len += 1;
-                }
+        let mut out = NeighborRegions::none();
+        let labels = self.regions.labels();
+        for &n in self.neighbors(id).as_slice() {
+            if let Some(r) = labels[n] {
+                out.insert(r);
             }
         }
-        out.ids[..out.len].sort_unstable();
         out
+    }
+
+    /// The kingdoms (regions holding a leader), ascending.
+    pub fn kingdoms(&self) -> Vec<u32> {
+        let mut kingdoms = Vec::with_capacity(self.masks.leaders.count());
+        kingdoms.extend(self.masks.leaders.iter().filter_map(|id| self.region(id)));
+        kingdoms.sort_unstable();
+        kingdoms.dedup();
+        kingdoms
+    }
+
+    /// The distinct kingdoms orthogonally adjacent to a cell, ascending.
+    pub fn neighbor_kingdoms(&self, id: usize) -> NeighborRegions {
+        self.neighbor_regions(id).among(&self.kingdoms())
     }
 
     /// The cells of one region, ascending.
     pub fn region_cells(&self, region: u32) -> Vec<usize> {
         (0..self.cells.len())
-            .filter(|&c| self.regions[c] == Some(region))
+            .filter(|&c| self.region(c) == Some(region))
             .collect()
     }
 
     /// Every leader on the board with its cell, in cell order.
     pub fn leaders(&self) -> impl Iterator<Item = (usize, Leader)> + '_ {
-        self.leader_cells
+        self.masks
+            .leaders
             .iter()
-            .filter_map(|&id| self.cells[id].leader.map(|l| (id, l)))
+            .filter_map(|id| self.cells[id].leader.map(|l| (id, l)))
     }
 
     /// The leaders standing in a region, in cell order.
     pub fn region_leaders(&self, region: u32) -> Vec<(usize, Leader)> {
         self.leaders()
-            .filter(|&(id, _)| self.regions[id] == Some(region))
+            .filter(|&(id, _)| self.region(id) == Some(region))
             .collect()
     }
 
     /// The leader of `kind` in `region`, if any (at rest there is at most one).
     pub fn region_leader(&self, region: u32, kind: Kind) -> Option<(usize, Leader)> {
         self.leaders()
-            .find(|&(id, l)| l.kind == kind && self.regions[id] == Some(region))
+            .find(|&(id, l)| l.kind == kind && self.region(id) == Some(region))
     }
 
     /// Where a player's leader of `kind` stands, if it is on the board.
@@ -380,89 +432,100 @@ impl Board {
             .count() as u32
     }
 
+    /// The cells holding an artifact, ascending.
+    pub fn artifact_cells(&self) -> impl Iterator<Item = usize> + '_ {
+        self.masks.artifacts.iter()
+    }
+
     /// Artifacts still on the board.
     pub fn artifact_count(&self) -> u32 {
-        self.cells.iter().filter(|c| c.artifact).count() as u32
+        self.masks.artifacts.count() as u32
     }
 
     /// The connected occupied cells reachable from `start` when `masked` counts as
     /// empty: a leader's "pre-join region" in an external conflict, where `masked` is
     /// the joining colony. Ascending cell ids.
     pub fn component_without(&self, start: usize, masked: Option<usize>) -> Vec<usize> {
-        let mut seen = vec![false; self.cells.len()];
-        let usable = |c: usize| self.cells[c].occupied() && Some(c) != masked;
-        if !usable(start) {
-            return Vec::new();
+        let mut usable = self.masks.occupied.clone();
+        if let Some(masked) = masked {
+            usable.remove(masked);
         }
-        let mut stack = vec![start];
-        seen[start] = true;
-        let mut out = Vec::new();
-        while let Some(cell) = stack.pop() {
-            out.push(cell);
-            for n in self.neighbors(cell) {
-                if !seen[n] && usable(n) {
-                    seen[n] = true;
-                    stack.push(n);
-                }
-            }
-        }
-        out.sort_unstable();
-        out
+        self.grid.component(&usable, start).iter().collect()
     }
 
-    // ---- mutations: each one relabels the regions before returning ----
+    // ---- mutations: each one brings the derived data up to date before returning ----
+
+    /// Change one cell, then its cell sets and, if its occupancy changed, the regions.
+    fn change(&mut self, id: usize, edit: impl FnOnce(&mut Cell)) {
+        let cell = &mut self.cells[id];
+        let was_occupied = cell.occupied();
+        edit(cell);
+        let now_occupied = cell.occupied();
+        self.masks.update(id, cell);
+        match (was_occupied, now_occupied) {
+            (false, true) => self.regions.occupy(&self.grid, id),
+            (true, false) => self.regions.vacate(&self.grid, &self.masks.occupied, &[id]),
+            _ => {}
+        }
+    }
 
     /// Put a colony on an empty cell.
     pub(crate) fn put_colony(&mut self, id: usize, kind: Kind) {
-        self.cells[id].colony = Some(kind);
-        self.relabel();
+        self.change(id, |cell| cell.colony = Some(kind));
     }
 
     /// Remove the colonies on several cells at once (artifacts stay only on cells the
     /// caller keeps).
     pub(crate) fn remove_colonies(&mut self, ids: &[usize]) {
+        let mut vacated = Vec::with_capacity(ids.len());
         for &id in ids {
-            self.cells[id].colony = None;
-            self.cells[id].artifact = false;
+            let cell = &mut self.cells[id];
+            if cell.occupied() {
+                vacated.push(id);
+            }
+            cell.colony = None;
+            cell.artifact = false;
+            self.masks.update(id, cell);
         }
-        self.relabel();
+        vacated.retain(|&id| !self.cells[id].occupied());
+        self.regions
+            .vacate(&self.grid, &self.masks.occupied, &vacated);
     }
 
     pub(crate) fn put_leader(&mut self, id: usize, leader: Leader) {
-        self.cells[id].leader = Some(leader);
-        self.relabel();
+        self.change(id, |cell| cell.leader = Some(leader));
     }
 
     pub(crate) fn remove_leader(&mut self, id: usize) -> Option<Leader> {
-        let leader = self.cells[id].leader.take();
-        self.relabel();
+        let mut leader = None;
+        self.change(id, |cell| leader = cell.leader.take());
         leader
     }
 
     /// Destroy a cell forever, removing its colony. Returns the removed colony.
     pub(crate) fn destroy(&mut self, id: usize) -> Option<Kind> {
-        let cell = &mut self.cells[id];
-        let colony = cell.colony.take();
-        cell.destroyed = true;
-        cell.artifact = false;
-        self.relabel();
+        let mut colony = None;
+        self.change(id, |cell| {
+            colony = cell.colony.take();
+            cell.destroyed = true;
+            cell.artifact = false;
+        });
         colony
     }
 
-    /// Take the artifact off a cell; the scientist colony stays. Regions depend only on
-    /// occupancy, so they do not change, but they are relabelled anyway for uniformity.
+    /// Take the artifact off a cell; the scientist colony stays (regions depend only on
+    /// occupancy, so they do not change).
     pub(crate) fn take_artifact(&mut self, id: usize) {
-        self.cells[id].artifact = false;
-        self.relabel();
+        self.change(id, |cell| cell.artifact = false);
     }
 
-    /// Set a cell directly (scenario building only); relabels.
+    /// Set a cell directly (scenario building only).
     pub(crate) fn set_cell(&mut self, id: usize, cell: Cell) {
-        self.cells[id] = cell;
-        self.relabel();
+        self.change(id, |old| *old = cell);
     }
 
-    /// Replace every cell at once (a board rebuilt from a view); relabels once.
+    /// Replace every cell at once (a board rebuilt from a view); derives everything
+    /// afresh.
     pub(crate) fn set_cells(&mut self, cells: Vec<Cell>) -> Result<(), String> {
         if cells.len() != self.cells.len() {
             return Err(format!(
@@ -471,8 +534,7 @@ impl Board {
                 self.cells.len()
             ));
         }
-        self.cells = cells;
-        self.relabel();
+        *self = Board::from_cells(self.width, self.height, cells);
         Ok(())
     }
 
@@ -480,32 +542,13 @@ impl Board {
         self.cells.iter().map(Cell::occupied).collect()
     }
 
-    fn relabel(&mut self) {
-        let (labels, count) = regions::label(self.grid(), &self.occupancy());
-        self.regions = labels;
-        self.region_count = count;
-        self.leader_cells = (0..self.cells.len())
-            .filter(|&c| self.cells[c].leader.is_some())
-            .collect();
-    }
-
-    /// Check the stored regions against an independent computation, and the cell
+    /// Check the derived data against an independent computation, and the cell
     /// invariants (destroyed cells empty, artifacts only on scientist colonies, leaders
     /// only on inhabitable cells, mining only on uninhabitable cells).
     pub fn verify(&self) -> Result<(), String> {
-        regions::verify(self.grid(), &self.occupancy(), &self.regions)?;
-        let leader_cells: Vec<usize> = (0..self.cells.len())
-            .filter(|&c| self.cells[c].leader.is_some())
-            .collect();
-        if leader_cells != self.leader_cells {
-            return Err("the leader index is stale".into());
-        }
-        let counted = self.regions.iter().flatten().max().map_or(0, |m| m + 1);
-        if counted != self.region_count {
-            return Err(format!(
-                "region count {} but {counted} regions labelled",
-                self.region_count
-            ));
+        self.regions.verify(&self.grid, &self.occupancy())?;
+        if self.masks != Masks::compute(&self.cells) {
+            return Err("the cell sets are stale".into());
         }
         for (id, cell) in self.cells.iter().enumerate() {
             let at = self.pos(id);
@@ -534,6 +577,7 @@ impl Board {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::random_play::{config, play};
 
     #[test]
     fn default_board_matches_the_background() {
@@ -610,6 +654,52 @@ mod tests {
         board.remove_leader(2);
         board.destroy(2);
         assert_eq!(board.cell(2).to_string(), ".#");
+    }
+
+    /// The cell sets and regions kept up to date by every mutation equal those
+    /// derived from scratch from the same cells.
+    fn assert_derived_data_is_fresh(board: &Board) {
+        let fresh = Board::from_cells(board.width, board.height, board.cells.clone());
+        assert_eq!(board.masks, fresh.masks);
+        assert_eq!(board.regions, fresh.regions);
+        assert_eq!(board.regions(), fresh.regions());
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig {
+            cases: 64,
+            failure_persistence: None,
+            ..proptest::prelude::ProptestConfig::default()
+        })]
+
+        #[test]
+        fn upkept_derived_data_equals_a_fresh_derivation(
+            seed in proptest::prelude::any::<u64>(),
+            seats in 2usize..=4,
+            board in proptest::prelude::any::<u8>(),
+            ejections in proptest::prelude::any::<bool>(),
+        ) {
+            let config = config(board);
+            play(&config, seats, seed, ejections.then_some(150), |state| {
+                assert_derived_data_is_fresh(state.board());
+            });
+        }
+    }
+
+    /// Derived data stays out of the state's serialization (digests and records) and
+    /// out of equality: boards with the same cells are equal however they were built.
+    #[test]
+    fn only_the_cells_are_serialized_and_compared() {
+        let mut board = board_from_text("A..\n...\n").unwrap();
+        let json = serde_json::to_value(&board).unwrap();
+        let keys: Vec<&String> = json.as_object().unwrap().keys().collect();
+        assert_eq!(keys, ["width", "height", "cells"]);
+        board.put_colony(1, Kind::Settler);
+        board.put_colony(2, Kind::Settler);
+        board.remove_colonies(&[1]);
+        let rebuilt = Board::from_cells(3, 2, board.cells().to_vec());
+        assert_eq!(board, rebuilt);
+        assert_derived_data_is_fresh(&board.clone());
     }
 
     #[test]

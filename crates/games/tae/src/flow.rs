@@ -14,6 +14,7 @@ use crate::config::END_ARTIFACTS;
 use crate::conflict;
 use crate::error::TaeError;
 use crate::events::Event;
+use crate::kind::Kind;
 use crate::state::{Claim, EndReason, Phase, State, ACTIONS_PER_TURN};
 
 /// Who owes a decision now.
@@ -202,27 +203,37 @@ fn sort_wars(state: &mut State, events: &mut Vec<Event>) -> bool {
 }
 
 /// End of the active player's actions: find the regions whose merchant leader may take
-/// an artifact (regions with at least two artifacts), in region order.
+/// an artifact (regions with at least two artifacts), in region order. Only regions
+/// holding a merchant leader can claim, so only theirs are looked at (the first
+/// merchant in cell order speaks for a region).
 fn start_end_of_turn(state: &mut State) {
     let board = &state.board;
-    let mut claims = Vec::new();
-    for region in 0..board.region_count() {
-        let cells = board.region_cells(region);
-        let artifacts: Vec<usize> = cells
-            .into_iter()
-            .filter(|&c| board.cell(c).artifact)
-            .collect();
-        if artifacts.len() < 2 {
+    let mut claims: Vec<(u32, Claim)> = Vec::new();
+    for (cell, leader) in board.leaders() {
+        let Some(region) = board.region(cell) else {
+            continue;
+        };
+        if leader.kind != Kind::Merchant || claims.iter().any(|(r, _)| *r == region) {
             continue;
         }
-        if let Some((_, merchant)) = board.region_leader(region, crate::kind::Kind::Merchant) {
-            claims.push(Claim {
-                owner: merchant.owner,
-                cells: artifacts,
-            });
+        let artifacts: Vec<usize> = board
+            .artifact_cells()
+            .filter(|&c| board.region(c) == Some(region))
+            .collect();
+        if artifacts.len() >= 2 {
+            claims.push((
+                region,
+                Claim {
+                    owner: leader.owner,
+                    cells: artifacts,
+                },
+            ));
         }
     }
-    state.phase = Phase::Harvest { claims };
+    claims.sort_by_key(|(region, _)| *region);
+    state.phase = Phase::Harvest {
+        claims: claims.into_iter().map(|(_, claim)| claim).collect(),
+    };
 }
 
 /// After the harvest: every live player refills to a full hand, the active player first;

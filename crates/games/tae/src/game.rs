@@ -2,16 +2,18 @@
 
 use std::ops::RangeInclusive;
 
-use rand::seq::SliceRandom;
+use rand::seq::{IndexedRandom, SliceRandom};
+use rand::Rng;
 
 use arbiter_engine::{
     seeded_rng, ConfigError, Game, GameRng, Illegal, Outcome, Seat, TimeoutPolicy, Turn,
 };
 
-use crate::actions::{legal_turn_actions, Action};
+use crate::actions::Action;
 use crate::config::{Config, MAX_SEATS, MIN_SEATS};
 use crate::events::{redact, Event};
 use crate::kind::{Resources, Tiles};
+use crate::legal::TurnActions;
 use crate::state::{Phase, Player, State, ACTIONS_PER_TURN};
 use crate::view::View;
 use crate::{determinize, flow, score, view};
@@ -57,12 +59,14 @@ pub fn new_game(config: &Config, seats: usize, seed: u64) -> Result<State, Confi
 /// every prompt, is listed only for the active player's turn actions, where it is the
 /// only way to end a turn early).
 pub fn legal(state: &State, seat: Seat) -> Vec<Action> {
-    if !flow::to_act(state).includes(seat) || state.is_ejected(seat) {
+    if !may_act(state, seat) {
         return Vec::new();
     }
     match &state.phase {
         Phase::Over(_) => Vec::new(),
-        Phase::Act => legal_turn_actions(state, seat),
+        Phase::Act => {
+            TurnActions::new(state, seat).map_or_else(|| vec![Action::Pass], |a| a.list())
+        }
         Phase::Conflicts(c) => match &c.battle {
             Some(battle) => {
                 let held = state.players[seat].hand.get(battle.support_kind());
@@ -83,6 +87,29 @@ pub fn legal(state: &State, seat: Seat) -> Vec<Action> {
                 })
                 .collect()
         }),
+    }
+}
+
+/// Whether `seat` owes the current decision (and is still playing).
+fn may_act(state: &State, seat: Seat) -> bool {
+    flow::to_act(state).includes(seat) && !state.is_ejected(seat)
+}
+
+/// The engine's default draw (`legal(..).choose(rng)`: one `random_range(..len)` over
+/// the list's length, none when it is empty), reading the one action drawn from the
+/// turn's cell sets instead of building the list; the other prompts list a handful of
+/// answers and use the default.
+pub fn random_action(state: &State, seat: Seat, rng: &mut GameRng) -> Option<Action> {
+    let turn_actions = match state.phase {
+        Phase::Act if may_act(state, seat) => TurnActions::new(state, seat),
+        _ => None,
+    };
+    let Some(actions) = turn_actions else {
+        return legal(state, seat).choose(rng).cloned();
+    };
+    match actions.len() {
+        0 => None,
+        len => actions.get(rng.random_range(..len)),
     }
 }
 
@@ -118,6 +145,10 @@ impl Game for Tae {
 
     fn legal(state: &State, seat: Seat) -> Vec<Action> {
         legal(state, seat)
+    }
+
+    fn random_action(state: &State, seat: Seat, rng: &mut GameRng) -> Option<Action> {
+        random_action(state, seat, rng)
     }
 
     fn eject(state: &mut State, seat: Seat, reason: &str) -> Vec<Event> {

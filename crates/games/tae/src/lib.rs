@@ -2,8 +2,10 @@
 //! decides it.
 //!
 //! Module map: [`kind`] (colonist kinds and per-kind counters), [`board`] and
-//! [`regions`] (the grid and its always-recomputed regions), [`config`], [`state`]
-//! (the full state and turn phases), [`actions`] (the active player's actions),
+//! [`regions`] (the grid and its regions, kept equal to a fresh labelling), `grid`,
+//! `cellset` and `masks` (the board as bitboards), [`config`], [`state`] (the full
+//! state and turn phases), [`actions`] (the active player's actions), `legal`, `lift`
+//! and `swaps` (listing and drawing them for the whole board at once),
 //! [`conflict`] (internal and external conflicts), [`flow`] (prompts, end of turn,
 //! ejection), [`score`], [`view`] and [`determinize`] (what each seat may know),
 //! [`render`] (a text picture of the board), [`scenario`] (building positions directly,
@@ -12,6 +14,7 @@
 pub mod actions;
 pub mod board;
 pub mod bots;
+mod cellset;
 pub mod config;
 pub mod conflict;
 pub mod determinize;
@@ -19,8 +22,14 @@ pub mod error;
 pub mod events;
 pub mod flow;
 pub mod game;
+mod grid;
 pub mod guide;
 pub mod kind;
+mod legal;
+mod lift;
+mod masks;
+#[cfg(test)]
+mod random_play;
 pub mod rebuild;
 pub mod regions;
 pub mod render;
@@ -28,6 +37,7 @@ pub mod ruleset;
 pub mod scenario;
 pub mod score;
 pub mod state;
+mod swaps;
 pub mod view;
 
 pub use actions::Action;

@@ -1,96 +1,296 @@
-//! Regions: the maximal orthogonally connected sets of occupied cells.
+//! Regions: the maximal orthogonally connected sets of occupied cells, with canonical
+//! ids (region 0 holds the lowest occupied cell, region 1 the lowest cell not in region
+//! 0, and so on), so equal boards always get equal labels.
 //!
 //! The original implementation stored a region id per system and patched it by hand,
 //! which left stale ids behind after moves, bombs and conflicts (background §2.13, 3–5).
-//! Here regions are only ever *computed*: `label` is called by every board mutation,
-//! and `verify` checks a labelling against an independent union–find so tests can
-//! prove the invariant after every action.
+//! Here the board reports every change of occupancy to [`Regions`], which re-derives
+//! only the regions the change touched (regions that join are relabelled as one; a
+//! region that may have split is flood-filled over bitboards) and renumbers the rest to
+//! keep ids canonical. `verify` checks the labels against an independent union–find,
+//! and the property tests check the upkeep against a labelling from scratch after every
+//! action of random games.
 
-/// Grid geometry shared by the labelling and the checker.
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct Grid {
-    pub width: usize,
-    pub height: usize,
+use crate::cellset::CellSet;
+use crate::grid::Grid;
+
+pub use crate::grid::Neighbors;
+
+/// New region ids after a change, from [`Regions::renumbering`].
+struct Renumbering {
+    /// The new id of each old region (`u32::MAX` for a dissolved one).
+    old: Vec<u32>,
+    /// The new id of each fresh region, in the order given.
+    fresh: Vec<u32>,
+    /// The lowest cell of each region under the new ids.
+    lowest: Vec<usize>,
 }
 
-impl Grid {
-    /// The orthogonal neighbours of `cell` (N/S/E/W, no wrap), as a fixed array.
-    pub fn neighbors(self, cell: usize) -> Neighbors {
-        let (x, y) = (cell % self.width, cell / self.width);
-        let mut out = Neighbors {
-            cells: [0; 4],
-            len: 0,
+/// The region of every cell, kept canonical as cells become occupied or empty.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Regions {
+    /// Region id of each occupied cell.
+    labels: Vec<Option<u32>>,
+    /// The lowest cell of each region, by id (ascending, since ids are canonical).
+    lowest: Vec<usize>,
+}
+
+impl Regions {
+    /// Label `occupied` from scratch.
+    pub fn compute(grid: &Grid, occupied: &CellSet) -> Regions {
+        let mut regions = Regions {
+            labels: vec![None; grid.len()],
+            lowest: Vec::new(),
         };
-        let mut push = |c: usize| {
-            out.cells[out.len] = c;
-            out.len += 1;
-        };
-        if x > 0 {
-            push(cell - 1);
+        let mut rest = occupied.clone();
+        while let Some(start) = rest.first() {
+            let part = grid.component(&rest, start);
+            regions.label_part(&part, regions.lowest.len() as u32);
+            regions.lowest.push(start);
+            rest = rest.minus(&part);
         }
-        if x + 1 < self.width {
-            push(cell + 1);
-        }
-        if y > 0 {
-            push(cell - self.width);
-        }
-        if y + 1 < self.height {
-            push(cell + self.width);
-        }
-        out
+        regions
     }
-}
 
-/// Up to four neighbouring cells without allocating.
-#[derive(Debug, Clone, Copy)]
-pub struct Neighbors {
-    cells: [usize; 4],
-    len: usize,
-}
-
-impl Neighbors {
-    pub fn as_slice(&self) -> &[usize] {
-        &self.cells[..self.len]
+    pub fn labels(&self) -> &[Option<u32>] {
+        &self.labels
     }
-}
 
-impl IntoIterator for Neighbors {
-    type Item = usize;
-    type IntoIter = std::iter::Take<std::array::IntoIter<usize, 4>>;
-    fn into_iter(self) -> Self::IntoIter {
-        self.cells.into_iter().take(self.len)
+    pub fn count(&self) -> u32 {
+        self.lowest.len() as u32
     }
-}
 
-/// Label the connected components of the occupied cells. Ids are canonical: region 0
-/// contains the lowest occupied cell id, region 1 the lowest cell not in region 0, and
-/// so on, so equal boards always get equal labels.
-pub(crate) fn label(grid: Grid, occupied: &[bool]) -> (Vec<Option<u32>>, u32) {
-    let mut labels = vec![None; occupied.len()];
-    let mut next = 0u32;
-    let mut stack = Vec::new();
-    for start in 0..occupied.len() {
-        if !occupied[start] || labels[start].is_some() {
-            continue;
-        }
-        labels[start] = Some(next);
-        stack.push(start);
-        while let Some(cell) = stack.pop() {
-            for n in grid.neighbors(cell) {
-                if occupied[n] && labels[n].is_none() {
-                    labels[n] = Some(next);
-                    stack.push(n);
+    pub fn of(&self, cell: usize) -> Option<u32> {
+        self.labels.get(cell).copied().flatten()
+    }
+
+    /// `cell` has just become occupied: it joins every region around it into one.
+    pub fn occupy(&mut self, grid: &Grid, cell: usize) {
+        let mut around = [0u32; 4];
+        let mut n = 0;
+        for nb in grid.neighbors(cell) {
+            if let Some(region) = self.of(nb) {
+                if !around[..n].contains(&region) {
+                    around[n] = region;
+                    n += 1;
                 }
             }
         }
-        next += 1;
+        let around = &mut around[..n];
+        match *around {
+            // Growing one region past its lowest cell changes no id.
+            [region] if self.lowest[region as usize] < cell => {
+                self.labels[cell] = Some(region);
+            }
+            // A new region, or a region with a new lowest cell: it takes its place in
+            // the order and the regions it passes move up by one.
+            [] => {
+                let at = self.lowest.partition_point(|&low| low < cell);
+                self.lowest.insert(at, cell);
+                let at = at as u32;
+                if at + 1 < self.count() {
+                    self.relabel_all(|id| if id >= at { id + 1 } else { id });
+                }
+                self.labels[cell] = Some(at);
+            }
+            [region] => {
+                let at = self.lowest.partition_point(|&low| low < cell);
+                self.lowest.remove(region as usize);
+                self.lowest.insert(at, cell);
+                let at = at as u32;
+                if at != region {
+                    self.relabel_all(|id| match id {
+                        _ if id == region => at,
+                        _ if (at..region).contains(&id) => id + 1,
+                        _ => id,
+                    });
+                }
+                self.labels[cell] = Some(at);
+            }
+            _ => {
+                // The joined regions' cells keep their old labels until the renumbering
+                // maps every one of those labels to the new region's id: no flood fill.
+                around.sort_unstable();
+                let low = around
+                    .iter()
+                    .map(|&r| self.lowest[r as usize])
+                    .fold(cell, usize::min);
+                let mut renumbering = self.renumbering(around, &[low]);
+                let id = renumbering.fresh[0];
+                for &joined in around.iter() {
+                    renumbering.old[joined as usize] = id;
+                }
+                self.adopt(renumbering);
+                self.labels[cell] = Some(id);
+            }
+        }
     }
-    (labels, next)
+
+    /// `cells` have just become empty (`occupied` no longer holds them): their regions
+    /// may shrink, split or vanish.
+    pub fn vacate(&mut self, grid: &Grid, occupied: &CellSet, cells: &[usize]) {
+        if let [cell] = *cells {
+            if self.vacate_one(grid, occupied, cell) {
+                return;
+            }
+        }
+        let mut dissolved: Vec<u32> = cells.iter().filter_map(|&c| self.of(c)).collect();
+        dissolved.sort_unstable();
+        dissolved.dedup();
+        let mut seeds = Vec::new();
+        for &cell in cells {
+            if let Some(label) = self.labels.get_mut(cell) {
+                *label = None;
+            }
+            seeds.extend(
+                grid.neighbors(cell)
+                    .into_iter()
+                    .filter(|&n| occupied.contains(n)),
+            );
+        }
+        let mut parts: Vec<CellSet> = Vec::new();
+        for seed in seeds {
+            if !parts.iter().any(|part| part.contains(seed)) {
+                parts.push(grid.component(occupied, seed));
+            }
+        }
+        let fresh_lowest: Vec<usize> = parts.iter().filter_map(CellSet::first).collect();
+        let fresh = self.adopt(self.renumbering(&dissolved, &fresh_lowest));
+        for (part, id) in parts.iter().zip(fresh) {
+            self.label_part(part, id);
+        }
+    }
+
+    /// The cheap cases of one cell emptied, without a flood fill: a region that
+    /// vanishes, or that stays whole without losing its lowest cell (the cell is a
+    /// leaf, or its neighbours are joined another way). `false`, with nothing
+    /// changed, when the region may have split or needs a new lowest cell.
+    fn vacate_one(&mut self, grid: &Grid, occupied: &CellSet, cell: usize) -> bool {
+        let Some(region) = self.of(cell) else {
+            return true;
+        };
+        let (mut seeds, mut count) = ([0; 4], 0);
+        for nb in grid.neighbors(cell) {
+            if occupied.contains(nb) {
+                seeds[count] = nb;
+                count += 1;
+            }
+        }
+        let seeds = &seeds[..count];
+        if seeds.is_empty() {
+            self.labels[cell] = None;
+            self.lowest.remove(region as usize);
+            if region < self.count() {
+                self.relabel_all(|id| if id > region { id - 1 } else { id });
+            }
+            return true;
+        }
+        if self.lowest[region as usize] == cell {
+            return false;
+        }
+        let whole =
+            seeds.len() == 1 || grid.joined_around(occupied, cell) || grid.joins(occupied, seeds);
+        if whole {
+            self.labels[cell] = None;
+        }
+        whole
+    }
+
+    /// Map every label through `map`.
+    fn relabel_all(&mut self, map: impl Fn(u32) -> u32) {
+        for label in self.labels.iter_mut().flatten() {
+            *label = map(*label);
+        }
+    }
+
+    /// The ids once the regions `dissolved` (ascending) give way to fresh regions
+    /// whose lowest cells are `fresh_lowest`: every region numbered in order of its
+    /// lowest cell.
+    fn renumbering(&self, dissolved: &[u32], fresh_lowest: &[usize]) -> Renumbering {
+        let mut fresh_order: Vec<(usize, usize)> = fresh_lowest
+            .iter()
+            .enumerate()
+            .map(|(i, &low)| (low, i))
+            .collect();
+        fresh_order.sort_unstable();
+        let mut out = Renumbering {
+            old: vec![u32::MAX; self.lowest.len()],
+            fresh: vec![0; fresh_lowest.len()],
+            lowest: Vec::with_capacity(self.lowest.len() + fresh_lowest.len()),
+        };
+        let mut kept = self
+            .lowest
+            .iter()
+            .enumerate()
+            .filter(|(id, _)| dissolved.binary_search(&(*id as u32)).is_err())
+            .peekable();
+        let mut fresh = fresh_order.iter().peekable();
+        loop {
+            let take_kept = match (kept.peek(), fresh.peek()) {
+                (None, None) => break,
+                (Some(&(_, &k)), Some(&&(f, _))) => k < f,
+                (Some(_), None) => true,
+                (None, Some(_)) => false,
+            };
+            let id = out.lowest.len() as u32;
+            if take_kept {
+                if let Some((old, &low)) = kept.next() {
+                    out.old[old] = id;
+                    out.lowest.push(low);
+                }
+            } else if let Some(&(low, i)) = fresh.next() {
+                out.fresh[i] = id;
+                out.lowest.push(low);
+            }
+        }
+        out
+    }
+
+    /// Adopt a renumbering: relabel every cell if some old region's id moved (labels
+    /// of dissolved regions become `u32::MAX` unless the caller mapped them). Returns
+    /// the fresh regions' ids, for the caller to label their cells.
+    fn adopt(&mut self, renumbering: Renumbering) -> Vec<u32> {
+        let moved = renumbering
+            .old
+            .iter()
+            .enumerate()
+            .any(|(old, &new)| new != u32::MAX && new != old as u32);
+        if moved {
+            self.relabel_all(|id| renumbering.old[id as usize]);
+        }
+        self.lowest = renumbering.lowest;
+        renumbering.fresh
+    }
+
+    fn label_part(&mut self, part: &CellSet, id: u32) {
+        for cell in part.iter() {
+            self.labels[cell] = Some(id);
+        }
+    }
+
+    /// Check the labels (see [`verify`]) and the lowest cell kept for each region.
+    pub fn verify(&self, grid: &Grid, occupied: &[bool]) -> Result<(), String> {
+        verify(grid, occupied, &self.labels)?;
+        let counted = self.labels.iter().flatten().max().map_or(0, |m| m + 1);
+        if counted != self.count() {
+            return Err(format!(
+                "region count {} but {counted} regions labelled",
+                self.count()
+            ));
+        }
+        for (id, &low) in self.lowest.iter().enumerate() {
+            let first = self.labels.iter().position(|&l| l == Some(id as u32));
+            if first != Some(low) {
+                return Err(format!("region {id} starts at {first:?}, not at {low}"));
+            }
+        }
+        Ok(())
+    }
 }
 
 /// Check that `labels` are exactly the canonical maximal connected components of
 /// `occupied`, using union–find (a different algorithm from [`label`]).
-pub(crate) fn verify(grid: Grid, occupied: &[bool], labels: &[Option<u32>]) -> Result<(), String> {
+pub(crate) fn verify(grid: &Grid, occupied: &[bool], labels: &[Option<u32>]) -> Result<(), String> {
     let n = occupied.len();
     if labels.len() != n {
         return Err(format!("{} labels for {n} cells", labels.len()));
@@ -156,13 +356,12 @@ mod tests {
     fn labels_components_canonically_and_verifies() {
         // 4 × 2:  row 1: X . X X
         //         row 0: X . . X
-        let grid = Grid {
-            width: 4,
-            height: 2,
-        };
+        let grid = Grid::new(4, 2);
         let occupied = [true, false, false, true, true, false, true, true];
-        let (labels, count) = label(grid, &occupied);
-        assert_eq!(count, 2);
+        let set = CellSet::from_fn(8, |c| occupied[c]);
+        let regions = Regions::compute(&grid, &set);
+        assert_eq!(regions.count(), 2);
+        let labels = regions.labels().to_vec();
         assert_eq!(
             labels,
             vec![
@@ -176,12 +375,45 @@ mod tests {
                 Some(1)
             ]
         );
-        assert_eq!(verify(grid, &occupied, &labels), Ok(()));
+        assert_eq!(regions.verify(&grid, &occupied), Ok(()));
         let mut wrong = labels.clone();
         wrong[7] = Some(0);
-        assert!(verify(grid, &occupied, &wrong).is_err());
+        assert!(verify(&grid, &occupied, &wrong).is_err());
         let mut split = labels;
         split[6] = Some(2);
-        assert!(verify(grid, &occupied, &split).is_err());
+        assert!(verify(&grid, &occupied, &split).is_err());
+    }
+
+    /// Every way of filling and emptying a small board keeps the upkept labels equal to
+    /// a labelling from scratch (joins, splits, vanishing regions, renumbering).
+    #[test]
+    fn upkeep_matches_a_fresh_labelling() {
+        let grid = Grid::new(5, 4);
+        let mut occupied = grid.no_cells();
+        let mut regions = Regions::compute(&grid, &occupied);
+        // A fixed pseudo-random walk over the cells: occupy when empty, else vacate.
+        let mut x = 7usize;
+        for step in 0..2_000 {
+            x = (x * 1_103_515_245 + 12_345) % 2_147_483_648;
+            let cell = (x >> 8) % 20;
+            if occupied.contains(cell) {
+                occupied.remove(cell);
+                regions.vacate(&grid, &occupied, &[cell]);
+            } else {
+                occupied.insert(cell);
+                regions.occupy(&grid, cell);
+            }
+            if step % 97 == 0 {
+                // Several cells at once, as a lost conflict removes colonies.
+                let cells: Vec<usize> = occupied.iter().filter(|c| c % 3 == step % 3).collect();
+                for &c in &cells {
+                    occupied.remove(c);
+                }
+                regions.vacate(&grid, &occupied, &cells);
+            }
+            let fresh = Regions::compute(&grid, &occupied);
+            assert_eq!(regions.labels(), fresh.labels(), "step {step}");
+            assert_eq!(regions.lowest, fresh.lowest, "step {step}");
+        }
     }
 }

@@ -113,11 +113,12 @@ impl MatchTask {
             self.seats[seat].answered_sealed = true;
         }
         self.close_decision(seat);
-        self.log(LogEntry::Act {
+        let entry = LogEntry::Act {
             seat,
             action: action.clone(),
-            digest: self.state.digest(),
-        });
+            digest: String::new(),
+        };
+        self.log(entry, &batch);
         self.broadcast(&batch);
         self.refresh_decisions();
         Ok(())
@@ -132,11 +133,12 @@ impl MatchTask {
         let batch = self.state.eject(seat, &reason);
         self.seats[seat].ejected = Some(reason.clone());
         self.seats[seat].owed = None;
-        self.log(LogEntry::Eject {
+        let entry = LogEntry::Eject {
             seat,
             reason: reason.clone(),
-            digest: self.state.digest(),
-        });
+            digest: String::new(),
+        };
+        self.log(entry, &batch);
         tracing::info!(match_id = self.match_id, seat, %reason, "seat ejected");
         self.send_all(&ToSeat::Ejected { seat, reason });
         self.broadcast(&batch);

@@ -98,6 +98,9 @@ impl MatchTask {
                 }
             }
         }
+        if let (Some(at), Some(instruments)) = (self.answered_at.take(), &self.instruments) {
+            instruments.decision_handled(at.elapsed());
+        }
     }
 
     fn joined(&self, seat: Option<Seat>) -> ToSeat {

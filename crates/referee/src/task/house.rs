@@ -53,6 +53,9 @@ pub(crate) struct BotReply {
     decision: u64,
     bot: Option<Box<dyn HouseBot>>,
     answer: Result<Value, String>,
+    /// Seats the bot asks to eject once its answer is applied
+    /// (`HouseBot::ejections_after_answer`).
+    then_eject: Vec<(Seat, String)>,
 }
 
 impl MatchTask {
@@ -73,14 +76,17 @@ impl MatchTask {
         // The reply goes straight from the blocking thread to the match task. A panic is
         // caught there, so the bot's failure is reported like any other answer.
         tokio::task::spawn_blocking(move || {
-            let decided =
-                panic::catch_unwind(AssertUnwindSafe(|| bot.decide(state.as_ref(), seat)));
+            let decided = panic::catch_unwind(AssertUnwindSafe(|| {
+                let answer = bot.decide(state.as_ref(), seat);
+                (answer, bot.ejections_after_answer())
+            }));
             let reply = match decided {
-                Ok(answer) => BotReply {
+                Ok((answer, then_eject)) => BotReply {
                     seat,
                     decision,
                     bot: Some(bot),
                     answer,
+                    then_eject,
                 },
                 // The bot may be half-way through changing itself: it is not reused.
                 Err(payload) => BotReply {
@@ -91,6 +97,7 @@ impl MatchTask {
                         "the bot panicked: {}",
                         describe_panic(payload.as_ref())
                     )),
+                    then_eject: Vec::new(),
                 },
             };
             // The match may be over; then nobody needs the answer.
@@ -104,6 +111,7 @@ impl MatchTask {
             decision,
             bot,
             answer,
+            then_eject,
         } = reply;
         if let Some(Player::Bot(house)) = self.seats.get_mut(seat).map(|s| &mut s.player) {
             house.idle = bot.or_else(|| house.maker.build());
@@ -114,7 +122,14 @@ impl MatchTask {
             return;
         }
         match answer {
-            Ok(action) => self.bot_answer(seat, action),
+            Ok(action) => {
+                self.bot_answer(seat, action);
+                for (ejected, reason) in then_eject {
+                    if ejected < self.seats.len() {
+                        self.eject(ejected, reason);
+                    }
+                }
+            }
             Err(failure) => {
                 tracing::warn!(match_id = self.match_id, seat, %failure, "bot failed");
                 self.time_out(seat, Some(failure));

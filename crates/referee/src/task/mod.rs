@@ -19,13 +19,15 @@ mod house;
 use std::sync::Arc;
 use std::time::Duration;
 
-use arbiter_engine::{DynState, LogEntry, MatchRecord};
+use arbiter_engine::record::DigestChain;
+use arbiter_engine::{DynState, EventBatch, LogEntry, MatchRecord};
 use arbiter_rulesets::{HouseBot, Ruleset};
 use serde_json::Value;
 use tokio::sync::{mpsc, watch};
 use tokio::time::{self, Instant};
 
 use crate::command::Command;
+use crate::instruments::Instruments;
 use crate::messages::{LegalActions, ToSeat};
 use crate::sink::{MatchSink, RecordEvent, Stored};
 use crate::status::{MatchStatus, Phase, PlayerKind, SeatStatus};
@@ -92,6 +94,8 @@ pub(crate) struct MatchTask {
     clock: Clock,
     state: Box<dyn DynState>,
     record: MatchRecord,
+    /// The record's digest chain, one link per log entry.
+    chain: DigestChain,
     sink: Arc<dyn MatchSink>,
     seats: Vec<SeatSlot>,
     spectators: Vec<mpsc::Sender<ToSeat>>,
@@ -107,6 +111,9 @@ pub(crate) struct MatchTask {
     unstored: Option<Stored>,
     /// Messages waiting for `unstored` before they may leave.
     outgoing: Vec<Outgoing>,
+    instruments: Option<Arc<dyn Instruments>>,
+    /// When the remote answer being handled arrived, until what follows it is delivered.
+    answered_at: Option<Instant>,
 }
 
 impl MatchTask {
@@ -121,6 +128,7 @@ impl MatchTask {
         players: Vec<(String, PlayerSetup)>,
         commands: mpsc::Receiver<Command>,
         sink: Arc<dyn MatchSink>,
+        instruments: Option<Arc<dyn Instruments>>,
     ) -> Self {
         let seats: Vec<SeatSlot> = players
             .into_iter()
@@ -150,6 +158,7 @@ impl MatchTask {
             policy,
             clock,
             state,
+            chain: DigestChain::new(&record.initial_digest),
             record,
             sink,
             seats,
@@ -163,6 +172,8 @@ impl MatchTask {
             next_decision: 0,
             unstored: None,
             outgoing: Vec::new(),
+            instruments,
+            answered_at: None,
         }
     }
 
@@ -214,7 +225,10 @@ impl MatchTask {
                 messages,
             } => self.attach(seat, connection, messages),
             Command::Detach { seat, connection } => self.detach(seat, connection),
-            Command::Act { seat, action } => self.remote_answer(seat, action),
+            Command::Act { seat, action } => {
+                self.answered_at = Some(Instant::now());
+                self.remote_answer(seat, action)
+            }
             Command::Eject { seat, reason } => {
                 if seat < self.seats.len() {
                     self.eject(seat, reason);
@@ -268,9 +282,14 @@ impl MatchTask {
         self.record
     }
 
-    /// Append to the record and hand the entry to the sink at once; what follows from
-    /// it is told only once it is stored.
-    fn log(&mut self, entry: LogEntry) {
+    /// Seal `entry` with its digest (it produced `events`), append it to the record and
+    /// hand it to the sink at once; what follows from it is told only once it is stored.
+    fn log(&mut self, entry: LogEntry, events: &EventBatch) {
+        let over = self.state.to_act().is_over();
+        let state = &self.state;
+        let entry = self
+            .chain
+            .seal(entry, events.fingerprint(), over, || state.digest());
         let index = self.record.log.len();
         let stored = self.sink.record(RecordEvent::Entry {
             match_id: self.match_id,

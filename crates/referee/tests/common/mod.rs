@@ -7,6 +7,7 @@
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
+use arbiter_engine::record::DigestChain;
 use arbiter_engine::{DynState, LogEntry, MatchRecord, Seat};
 use arbiter_referee::{
     MatchHandle, MatchSetup, MatchSink, RecordEvent, Referee, SeatConnection, SeatSetup, Stored,
@@ -36,6 +37,8 @@ pub struct MirrorState {
     /// The replica and the number of entries applied to it.
     pub replica: Option<Box<dyn DynState>>,
     pub step: usize,
+    /// The record's digest chain, followed entry by entry.
+    pub chain: Option<DigestChain>,
 }
 
 impl MatchSink for Mirror {
@@ -49,23 +52,26 @@ impl MatchSink for Mirror {
                 let state = game
                     .new_state(&record.config, record.seats.len(), record.seed)
                     .expect("the record's own configuration");
+                assert_eq!(state.digest(), record.initial_digest, "the initial digest");
                 inner.replica = Some(state);
+                inner.chain = Some(DigestChain::new(&record.initial_digest));
                 inner.step = 0;
             }
             RecordEvent::Entry { index, entry, .. } => {
                 assert_eq!(*index, inner.step, "entries arrive in order, once each");
-                let replica = inner.replica.as_mut().expect("started first");
-                match entry {
-                    LogEntry::Act { seat, action, .. } => {
-                        replica
-                            .apply(*seat, action)
-                            .expect("recorded actions apply");
-                    }
-                    LogEntry::Eject { seat, reason, .. } => {
-                        replica.eject(*seat, reason);
-                    }
-                }
-                assert_eq!(replica.digest(), entry.digest(), "the entry's digest");
+                let MirrorState { replica, chain, .. } = &mut *inner;
+                let replica = replica.as_mut().expect("started first");
+                let events = match entry {
+                    LogEntry::Act { seat, action, .. } => replica
+                        .apply(*seat, action)
+                        .expect("recorded actions apply"),
+                    LogEntry::Eject { seat, reason, .. } => replica.eject(*seat, reason),
+                };
+                let over = replica.to_act().is_over();
+                let chain = chain.as_mut().expect("started first");
+                let digest =
+                    chain.digest_next(entry, events.fingerprint(), over, || replica.digest());
+                assert_eq!(digest, entry.digest(), "the entry's digest");
                 inner.step += 1;
             }
             RecordEvent::Finished { .. } | RecordEvent::Aborted { .. } => {}

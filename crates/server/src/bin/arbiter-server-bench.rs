@@ -1,14 +1,20 @@
 //! Load benchmark of the server over loopback: many concurrent matches between network
-//! bots (random players that see only their views), measuring moves per second end to
-//! end, the decision round trip (an action sent → the next message of that match
-//! received), and the server's memory per match.
+//! clients, measuring moves per second end to end, the decision round trip (an action
+//! sent → the next message of that match received), and the server's memory per match.
 //!
-//! The server runs in this process on a scratch SQLite data directory; the bots run in
-//! a child process (this binary with `--play`), so the memory measured is the server's.
+//! Clients are light by default: each answers every prompt with one fixed action
+//! (`nop` in spacegoo, `pass` elsewhere; `--answer` to choose), deciding in place, so
+//! the server is what is measured. `--clients random` plays random legal moves rebuilt
+//! from each view instead (a heavier client, as a real bot would be).
+//!
+//! The server runs in this process on a scratch SQLite data directory; the clients run
+//! in a child process (this binary with `--play`), so the memory measured is the
+//! server's. Accounts are registered before the clock starts, and the clients resume
+//! sessions opened for them rather than logging in, so no Argon2 work is timed.
 //!
 //! `cargo run --release -p arbiter-server --bin arbiter-server-bench -- --matches 50`
 
-use std::alloc::{GlobalAlloc, Layout, System};
+use std::alloc::{GlobalAlloc, Layout};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
@@ -18,16 +24,16 @@ use arbiter_server::{Config, Server};
 use clap::Parser;
 use serde_json::{json, Value};
 
-/// The system allocator, counting the bytes live on the heap: memory per match is the
-/// growth of live heap bytes, which RSS cannot show (the allocator keeps freed memory,
-/// and Argon2 logins leave 19 MiB arenas behind on the threads that hashed).
+/// The `arbiter` binary's allocator (mimalloc), counting the bytes live on the heap:
+/// memory per match is the growth of live heap bytes, which RSS cannot show (the
+/// allocator keeps freed memory, and Argon2 logins leave 19 MiB work areas behind).
 struct Counting;
 
 static LIVE: AtomicUsize = AtomicUsize::new(0);
 
 unsafe impl GlobalAlloc for Counting {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        let ptr = unsafe { System.alloc(layout) };
+        let ptr = unsafe { mimalloc::MiMalloc.alloc(layout) };
         if !ptr.is_null() {
             LIVE.fetch_add(layout.size(), Ordering::Relaxed);
         }
@@ -35,12 +41,12 @@ unsafe impl GlobalAlloc for Counting {
     }
 
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        unsafe { System.dealloc(ptr, layout) };
+        unsafe { mimalloc::MiMalloc.dealloc(ptr, layout) };
         LIVE.fetch_sub(layout.size(), Ordering::Relaxed);
     }
 
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        let new = unsafe { System.realloc(ptr, layout, new_size) };
+        let new = unsafe { mimalloc::MiMalloc.realloc(ptr, layout, new_size) };
         if !new.is_null() {
             LIVE.fetch_sub(layout.size(), Ordering::Relaxed);
             LIVE.fetch_add(new_size, Ordering::Relaxed);
@@ -73,9 +79,42 @@ struct Args {
     /// Per-decision deadline on the server.
     #[arg(long, default_value = "10s")]
     deadline: String,
+    /// `light` (a fixed answer, decided in place) or `random` (random legal moves
+    /// from a state rebuilt from each view).
+    #[arg(long, default_value = "light")]
+    clients: String,
+    /// The light clients' answer, as JSON (default: "nop" in spacegoo, else "pass").
+    #[arg(long)]
+    answer: Option<String>,
     /// Internal: play as the bots against the server at this address and print JSON.
     #[arg(long, hide = true)]
     play: Option<String>,
+    /// Internal: a file of session tokens, one per client, for `--play`.
+    #[arg(long, hide = true)]
+    sessions: Option<std::path::PathBuf>,
+}
+
+/// Answers every prompt with the same action: a client that costs the server's
+/// benchmark nothing to run.
+struct FixedAnswer(Value);
+
+impl Decider for FixedAnswer {
+    fn decide(&mut self, _view: &Value, _seat: usize) -> Result<Value, String> {
+        Ok(self.0.clone())
+    }
+
+    fn thinks(&self) -> bool {
+        false
+    }
+}
+
+/// The light clients' answer: `--answer`, or the ruleset's do-nothing move.
+fn light_answer(args: &Args) -> anyhow::Result<Value> {
+    match &args.answer {
+        Some(text) => serde_json::from_str(text).context("--answer is not JSON"),
+        None if args.ruleset == "spacegoo" => Ok(json!("nop")),
+        None => Ok(json!("pass")),
+    }
 }
 
 fn main() -> anyhow::Result<()> {
@@ -92,9 +131,22 @@ async fn bots(args: &Args, server: &str) -> anyhow::Result<()> {
     let game = arbiter_rulesets::find(&args.ruleset)
         .context("unknown ruleset")?
         .game;
+    let sessions: Vec<String> = match &args.sessions {
+        Some(path) => std::fs::read_to_string(path)?
+            .lines()
+            .map(str::to_string)
+            .collect(),
+        None => Vec::new(),
+    };
+    let light = match args.clients.as_str() {
+        "light" => Some(light_answer(args)?),
+        "random" => None,
+        other => bail!("--clients is light or random, not {other:?}"),
+    };
     let mut tasks = Vec::new();
     for index in 0..args.matches * 2 {
         let plan = BotPlan {
+            session: sessions.get(index).cloned(),
             server: server.to_string(),
             ruleset: args.ruleset.clone(),
             name: format!("bench-{index}"),
@@ -104,12 +156,13 @@ async fn bots(args: &Args, server: &str) -> anyhow::Result<()> {
             seats: Some(2),
         };
         let game = game.clone();
+        let light = light.clone();
         tasks.push(tokio::spawn(async move {
             let factory = Box::new(move |config: &Value, seed: u64| {
-                Ok(
-                    Box::new(RandomFromView::new(game.clone(), config.clone(), seed))
-                        as Box<dyn Decider>,
-                )
+                Ok(match &light {
+                    Some(answer) => Box::new(FixedAnswer(answer.clone())) as Box<dyn Decider>,
+                    None => Box::new(RandomFromView::new(game.clone(), config.clone(), seed)),
+                })
             });
             play(&plan, factory).await
         }));
@@ -161,14 +214,27 @@ async fn bench(args: &Args) -> anyhow::Result<()> {
     let hub = server.hub.clone();
     // Accounts first: Argon2 hashing grows the allocator's arenas (19 MiB a hash), and
     // that memory belongs to logins, not to matches. The bots then only log in.
-    for index in 0..args.matches * 2 {
-        hub.store
-            .register(&format!("bench-{index}"), "bench-password")
-            .await?;
-        hub.store
-            .login(&format!("bench-{index}"), "bench-password")
-            .await?;
+    // A few at a time: each registration hashes a password on the blocking pool.
+    let mut sessions = String::new();
+    let indices: Vec<usize> = (0..args.matches * 2).collect();
+    for chunk in indices.chunks(8) {
+        let opened = futures::future::join_all(chunk.iter().map(|index| {
+            let store = hub.store.clone();
+            async move {
+                let account = store
+                    .register(&format!("bench-{index}"), "bench-password")
+                    .await?;
+                store.open_session(account.id).await
+            }
+        }))
+        .await;
+        for session in opened {
+            sessions.push_str(session?.reveal());
+            sessions.push('\n');
+        }
     }
+    let sessions_file = data.join("sessions.txt");
+    std::fs::write(&sessions_file, sessions)?;
     let idle_rss = rss_kib()?;
     let idle_heap = live_kib();
     let exe = std::env::current_exe()?;
@@ -178,6 +244,14 @@ async fn bench(args: &Args) -> anyhow::Result<()> {
         .args(["--ruleset", &args.ruleset])
         .args(["--matches", &args.matches.to_string()])
         .args(["--games", &args.games.to_string()])
+        .args(["--clients", &args.clients])
+        .args(
+            args.answer
+                .iter()
+                .flat_map(|answer| ["--answer", answer.as_str()]),
+        )
+        .arg("--sessions")
+        .arg(&sessions_file)
         .stdout(std::process::Stdio::piped())
         .spawn()?;
     let output = child.wait_with_output();

@@ -13,6 +13,13 @@ use crate::client::Connection;
 /// Chooses an action from what a seat sees.
 pub trait Decider: Send {
     fn decide(&mut self, view: &Value, seat: usize) -> Result<Value, String>;
+
+    /// Whether deciding takes long enough to belong on the blocking pool (a search, a
+    /// state rebuilt from the view). One that answers in microseconds decides in place:
+    /// a thread hand-off would cost more than the decision.
+    fn thinks(&self) -> bool {
+        true
+    }
 }
 
 /// Builds a decider for a match from its full configuration and a seed.
@@ -21,6 +28,9 @@ pub type DeciderFactory = Box<dyn FnMut(&Value, u64) -> Result<Box<dyn Decider>,
 /// What to play.
 #[derive(Debug, Clone)]
 pub struct BotPlan {
+    /// A session token to resume instead of logging in with the password (no password
+    /// hash to check, as a page reload does).
+    pub session: Option<String>,
     pub server: String,
     pub ruleset: String,
     pub name: String,
@@ -66,10 +76,15 @@ struct Seat {
 /// Play `plan.games` games and report.
 pub async fn play(plan: &BotPlan, mut make: DeciderFactory) -> anyhow::Result<BotReport> {
     let mut connection = Connection::connect(&plan.server).await?;
-    connection
-        .login_or_register(&plan.name, &plan.password)
-        .await
-        .with_context(|| format!("cannot log in as {}", plan.name))?;
+    match &plan.session {
+        Some(session) => connection.resume(session).await,
+        None => {
+            connection
+                .login_or_register(&plan.name, &plan.password)
+                .await
+        }
+    }
+    .with_context(|| format!("cannot log in as {}", plan.name))?;
     let mut report = BotReport::default();
     let mut seats: HashMap<i64, Seat> = HashMap::new();
     let mut queued = false;
@@ -193,14 +208,19 @@ async fn answer(connection: &mut Connection, match_id: i64, seat: &mut Seat) -> 
     let Some(mut decider) = seat.decider.take() else {
         return Ok(());
     };
-    let view = view.clone();
     let index = seat.seat;
-    let (decider, action) = tokio::task::spawn_blocking(move || {
-        let action = decider.decide(&view, index);
+    let (decider, action) = if decider.thinks() {
+        let view = view.clone();
+        tokio::task::spawn_blocking(move || {
+            let action = decider.decide(&view, index);
+            (decider, action)
+        })
+        .await
+        .context("the bot crashed")?
+    } else {
+        let action = decider.decide(view, index);
         (decider, action)
-    })
-    .await
-    .context("the bot crashed")?;
+    };
     seat.decider = Some(decider);
     seat.prompt = None;
     match action {

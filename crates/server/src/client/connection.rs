@@ -91,6 +91,17 @@ impl Connection {
         }
     }
 
+    /// Log in with a session token (`registered`/`logged_in` gave it).
+    pub async fn resume(&mut self, session: &str) -> anyhow::Result<()> {
+        self.send(&json!({"type": "resume", "session": session}))
+            .await?;
+        let reply = self.recv().await?;
+        match reply["type"].as_str() {
+            Some("logged_in") => Ok(()),
+            _ => bail!("resume refused: {reply}"),
+        }
+    }
+
     /// Log in, registering the account first if it does not exist.
     pub async fn login_or_register(&mut self, name: &str, password: &str) -> anyhow::Result<()> {
         self.send(&json!({"type": "login", "name": name, "password": password}))

@@ -1,7 +1,7 @@
 //! The JSON API: rulesets, matches, replays, leaderboards and players.
 //!
 //! Replays are rebuilt from the stored record (config, seed, log), verifying every
-//! state digest on the way, and projected through one audience's view: spectators by
+//! log entry's digest on the way, and projected through one audience's view: spectators by
 //! default, or one seat's own views for the account that held it (HTTP Basic auth).
 
 use std::collections::HashMap;
@@ -218,7 +218,7 @@ async fn match_summary(State(app): State<AppState>, Path(id): Path<i64>) -> ApiR
 }
 
 /// `GET /api/matches/{id}/record`: the match record (configuration, seed, every log
-/// entry with its state digest, the outcome) as a file for `arbiter replay --verify`.
+/// entry with its digest, the outcome) as a file for `arbiter replay --verify`.
 /// Refused while the match runs: the seed is a secret until the end.
 async fn record(State(app): State<AppState>, Path(id): Path<i64>) -> Result<Response, ApiError> {
     let summary = stored_summary(&app, id).await?;

@@ -1,28 +1,56 @@
-//! Counters and gauges for `/metrics`, in the Prometheus text format. Plain atomics: a
-//! counter bump on the hot path costs one uncontended add.
+//! Counters, gauges and latency histograms for `/metrics`, kept and rendered by the
+//! Prometheus project's client library (`prometheus-client`, OpenMetrics text). Every
+//! metric is an atomic: an update on the hot path costs one uncontended add.
 
-use parking_lot::Mutex;
-use std::collections::BTreeMap;
-use std::fmt::Write;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
 
-#[derive(Default)]
+use prometheus_client::encoding::text::encode;
+use prometheus_client::encoding::EncodeLabelSet;
+use prometheus_client::metrics::counter::Counter;
+use prometheus_client::metrics::family::Family;
+use prometheus_client::metrics::gauge::Gauge;
+use prometheus_client::metrics::histogram::{exponential_buckets, Histogram};
+use prometheus_client::registry::Registry;
+
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+struct Transport {
+    transport: &'static str,
+}
+
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+struct Ending {
+    status: &'static str,
+}
+
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+struct SignupResult {
+    result: &'static str,
+}
+
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+struct ErrorCode {
+    code: String,
+}
+
 pub struct Metrics {
-    connections_tcp: AtomicU64,
-    connections_ws: AtomicU64,
-    open_tcp: AtomicU64,
-    open_ws: AtomicU64,
-    messages_received: AtomicU64,
-    actions_received: AtomicU64,
-    matches_started: AtomicU64,
-    matches_finished: AtomicU64,
-    matches_aborted: AtomicU64,
-    store_failures: AtomicU64,
-    errors: Mutex<BTreeMap<String, u64>>,
-    qgame_signups_refused: AtomicU64,
-    /// Sign-ups the Q-Game port has decided (accepted or refused). A watch, not an
-    /// atomic, so a caller can wait for the n-th instead of guessing how long it takes.
+    registry: Registry,
+    connections: Family<Transport, Counter>,
+    open: Family<Transport, Gauge>,
+    messages_received: Counter,
+    actions_received: Counter,
+    matches_started: Counter,
+    matches_ended: Family<Ending, Counter>,
+    store_failures: Counter,
+    errors: Family<ErrorCode, Counter>,
+    qgame_signup_results: Family<SignupResult, Counter>,
+    /// Sign-ups the Q-Game port has decided (accepted or refused). A watch as well as
+    /// the counter, so a caller can wait for the n-th instead of guessing how long.
     qgame_signups: tokio::sync::watch::Sender<u64>,
+    decision_seconds: Histogram,
+    log_store_seconds: Histogram,
+    matches_running: Gauge,
+    players_waiting: Gauge,
+    tables_open: Gauge,
 }
 
 /// Gauges read at scrape time from the live state.
@@ -32,55 +60,172 @@ pub struct Gauges {
     pub tables_open: usize,
 }
 
+/// Latency buckets from 50 µs to about 1.6 s, doubling: a turn-based server's work
+/// ranges from microseconds (a move in memory) to a slow disk's commit.
+fn latency_histogram() -> Histogram {
+    Histogram::new(exponential_buckets(0.000_05, 2.0, 16))
+}
+
+impl Default for Metrics {
+    fn default() -> Self {
+        let mut metrics = Metrics {
+            registry: Registry::default(),
+            connections: Family::default(),
+            open: Family::default(),
+            messages_received: Counter::default(),
+            actions_received: Counter::default(),
+            matches_started: Counter::default(),
+            matches_ended: Family::default(),
+            store_failures: Counter::default(),
+            errors: Family::default(),
+            qgame_signup_results: Family::default(),
+            qgame_signups: tokio::sync::watch::channel(0).0,
+            decision_seconds: latency_histogram(),
+            log_store_seconds: latency_histogram(),
+            matches_running: Gauge::default(),
+            players_waiting: Gauge::default(),
+            tables_open: Gauge::default(),
+        };
+        // Both labels of a pair show from the start, so a scrape can tell 0 from absent.
+        for transport in ["tcp", "ws"] {
+            let _ = metrics.connections.get_or_create(&Transport { transport });
+            let _ = metrics.open.get_or_create(&Transport { transport });
+        }
+        for status in ["finished", "aborted"] {
+            let _ = metrics.matches_ended.get_or_create(&Ending { status });
+        }
+        for result in ["accepted", "refused"] {
+            let _ = metrics
+                .qgame_signup_results
+                .get_or_create(&SignupResult { result });
+        }
+        metrics.register();
+        metrics
+    }
+}
+
 impl Metrics {
+    /// Name every metric once, in the registry that renders them. A counter's
+    /// exposition name gains `_total`.
+    fn register(&mut self) {
+        let r = &mut self.registry;
+        r.register(
+            "arbiter_connections",
+            "Client connections accepted",
+            self.connections.clone(),
+        );
+        r.register(
+            "arbiter_connections_open",
+            "Client connections open now",
+            self.open.clone(),
+        );
+        r.register(
+            "arbiter_messages_received",
+            "Protocol messages received from clients",
+            self.messages_received.clone(),
+        );
+        r.register(
+            "arbiter_actions_received",
+            "Actions forwarded to referees",
+            self.actions_received.clone(),
+        );
+        r.register(
+            "arbiter_matches_started",
+            "Matches started",
+            self.matches_started.clone(),
+        );
+        r.register(
+            "arbiter_matches_ended",
+            "Matches ended, by how",
+            self.matches_ended.clone(),
+        );
+        r.register(
+            "arbiter_store_failures",
+            "Database writes that failed (log entries, outcomes, aborts)",
+            self.store_failures.clone(),
+        );
+        r.register(
+            "arbiter_qgame_signups",
+            "Sign-ups on the Q-Game port, by result",
+            self.qgame_signup_results.clone(),
+        );
+        r.register(
+            "arbiter_errors_sent",
+            "Error messages sent to clients, by code",
+            self.errors.clone(),
+        );
+        r.register(
+            "arbiter_decision_seconds",
+            "From a remote seat's answer reaching its match to everything that follows from it leaving (log entry stored first, views, prompts, events): the server's share of a decision round trip",
+            self.decision_seconds.clone(),
+        );
+        r.register(
+            "arbiter_log_store_seconds",
+            "Time to store one log entry, its commit included",
+            self.log_store_seconds.clone(),
+        );
+        r.register(
+            "arbiter_matches_running",
+            "Matches being played now",
+            self.matches_running.clone(),
+        );
+        r.register(
+            "arbiter_players_waiting",
+            "Players waiting in matchmaking queues",
+            self.players_waiting.clone(),
+        );
+        r.register(
+            "arbiter_tables_open",
+            "Tables waiting for players",
+            self.tables_open.clone(),
+        );
+    }
+
+    fn transport(transport: &str) -> Transport {
+        Transport {
+            transport: if transport == "ws" { "ws" } else { "tcp" },
+        }
+    }
+
     pub fn connection_opened(&self, transport: &str) {
-        let (total, open) = self.transport(transport);
-        total.fetch_add(1, Ordering::Relaxed);
-        open.fetch_add(1, Ordering::Relaxed);
+        let label = Metrics::transport(transport);
+        self.connections.get_or_create(&label).inc();
+        self.open.get_or_create(&label).inc();
     }
 
     pub fn connection_closed(&self, transport: &str) {
-        let (_, open) = self.transport(transport);
-        open.fetch_sub(1, Ordering::Relaxed);
-    }
-
-    fn transport(&self, transport: &str) -> (&AtomicU64, &AtomicU64) {
-        if transport == "ws" {
-            (&self.connections_ws, &self.open_ws)
-        } else {
-            (&self.connections_tcp, &self.open_tcp)
-        }
+        self.open
+            .get_or_create(&Metrics::transport(transport))
+            .dec();
     }
 
     pub fn message_received(&self) {
-        self.messages_received.fetch_add(1, Ordering::Relaxed);
+        self.messages_received.inc();
     }
 
     pub fn action_received(&self) {
-        self.actions_received.fetch_add(1, Ordering::Relaxed);
+        self.actions_received.inc();
     }
 
     pub fn match_started(&self) {
-        self.matches_started.fetch_add(1, Ordering::Relaxed);
+        self.matches_started.inc();
     }
 
     pub fn match_ended(&self, finished: bool) {
-        if finished {
-            self.matches_finished.fetch_add(1, Ordering::Relaxed);
-        } else {
-            self.matches_aborted.fetch_add(1, Ordering::Relaxed);
-        }
+        let status = if finished { "finished" } else { "aborted" };
+        self.matches_ended.get_or_create(&Ending { status }).inc();
     }
 
     pub fn store_failure(&self) {
-        self.store_failures.fetch_add(1, Ordering::Relaxed);
+        self.store_failures.inc();
     }
 
     /// The Q-Game port took a name (`accepted`) or turned a connection away.
     pub fn qgame_signup(&self, accepted: bool) {
-        if !accepted {
-            self.qgame_signups_refused.fetch_add(1, Ordering::Relaxed);
-        }
+        let result = if accepted { "accepted" } else { "refused" };
+        self.qgame_signup_results
+            .get_or_create(&SignupResult { result })
+            .inc();
         self.qgame_signups.send_modify(|n| *n += 1);
     }
 
@@ -90,174 +235,90 @@ impl Metrics {
     }
 
     pub fn error_sent(&self, code: &str) {
-        let mut errors = self.errors.lock();
-        *errors.entry(code.to_string()).or_default() += 1;
-    }
-
-    pub fn errors_sent(&self, code: &str) -> u64 {
-        let errors = self.errors.lock();
-        errors.get(code).copied().unwrap_or(0)
-    }
-
-    /// The exposition text.
-    pub fn render(&self, gauges: &Gauges) -> String {
-        let mut out = String::new();
-        let get = |a: &AtomicU64| a.load(Ordering::Relaxed);
-        metric(
-            &mut out,
-            "arbiter_connections_total",
-            "counter",
-            "Client connections accepted.",
-            &[
-                ("transport=\"tcp\"", get(&self.connections_tcp)),
-                ("transport=\"ws\"", get(&self.connections_ws)),
-            ],
-        );
-        metric(
-            &mut out,
-            "arbiter_connections_open",
-            "gauge",
-            "Client connections open now.",
-            &[
-                ("transport=\"tcp\"", get(&self.open_tcp)),
-                ("transport=\"ws\"", get(&self.open_ws)),
-            ],
-        );
-        metric(
-            &mut out,
-            "arbiter_messages_received_total",
-            "counter",
-            "Protocol messages received from clients.",
-            &[("", get(&self.messages_received))],
-        );
-        metric(
-            &mut out,
-            "arbiter_actions_received_total",
-            "counter",
-            "Actions forwarded to referees.",
-            &[("", get(&self.actions_received))],
-        );
-        metric(
-            &mut out,
-            "arbiter_matches_started_total",
-            "counter",
-            "Matches started.",
-            &[("", get(&self.matches_started))],
-        );
-        metric(
-            &mut out,
-            "arbiter_matches_ended_total",
-            "counter",
-            "Matches ended, by how.",
-            &[
-                ("status=\"finished\"", get(&self.matches_finished)),
-                ("status=\"aborted\"", get(&self.matches_aborted)),
-            ],
-        );
-        metric(
-            &mut out,
-            "arbiter_store_failures_total",
-            "counter",
-            "Database writes that failed (log entries, outcomes, aborts).",
-            &[("", get(&self.store_failures))],
-        );
-        metric(
-            &mut out,
-            "arbiter_qgame_signups_total",
-            "counter",
-            "Sign-ups on the Q-Game port, by result.",
-            &[
-                (
-                    "result=\"accepted\"",
-                    *self.qgame_signups.borrow() - get(&self.qgame_signups_refused),
-                ),
-                ("result=\"refused\"", get(&self.qgame_signups_refused)),
-            ],
-        );
-        metric(
-            &mut out,
-            "arbiter_matches_running",
-            "gauge",
-            "Matches being played now.",
-            &[("", gauges.matches_running as u64)],
-        );
-        metric(
-            &mut out,
-            "arbiter_players_waiting",
-            "gauge",
-            "Players waiting in matchmaking queues.",
-            &[("", gauges.players_waiting as u64)],
-        );
-        metric(
-            &mut out,
-            "arbiter_tables_open",
-            "gauge",
-            "Tables waiting for players.",
-            &[("", gauges.tables_open as u64)],
-        );
-        let errors: Vec<(String, u64)> = {
-            let errors = self.errors.lock();
-            errors
-                .iter()
-                .map(|(code, n)| (format!("code=\"{code}\""), *n))
-                .collect()
+        let label = ErrorCode {
+            code: code.to_string(),
         };
-        let errors: Vec<(&str, u64)> = errors.iter().map(|(l, n)| (l.as_str(), *n)).collect();
-        metric(
-            &mut out,
-            "arbiter_errors_sent_total",
-            "counter",
-            "Error messages sent to clients, by code.",
-            &errors,
-        );
+        self.errors.get_or_create(&label).inc();
+    }
+
+    /// Errors sent with `code` so far (reading creates no series).
+    pub fn errors_sent(&self, code: &str) -> u64 {
+        let label = ErrorCode {
+            code: code.to_string(),
+        };
+        self.errors.get(&label).map_or(0, |counter| counter.get())
+    }
+
+    /// The exposition text (OpenMetrics), with the gauges read now.
+    pub fn render(&self, gauges: &Gauges) -> String {
+        let as_gauge = |n: usize| i64::try_from(n).unwrap_or(i64::MAX);
+        self.matches_running.set(as_gauge(gauges.matches_running));
+        self.players_waiting.set(as_gauge(gauges.players_waiting));
+        self.tables_open.set(as_gauge(gauges.tables_open));
+        let mut out = String::new();
+        if let Err(error) = encode(&mut out, &self.registry) {
+            tracing::error!(%error, "cannot render the metrics");
+        }
         out
     }
 }
 
-fn metric(out: &mut String, name: &str, kind: &str, help: &str, samples: &[(&str, u64)]) {
-    let _ = writeln!(out, "# HELP {name} {help}");
-    let _ = writeln!(out, "# TYPE {name} {kind}");
-    for (labels, value) in samples {
-        if labels.is_empty() {
-            let _ = writeln!(out, "{name} {value}");
-        } else {
-            let _ = writeln!(out, "{name}{{{labels}}} {value}");
-        }
+/// The matches' timings and store failures, as the runner reports them.
+impl arbiter_runner::MatchInstruments for Metrics {
+    fn decision_handled(&self, took: Duration) {
+        self.decision_seconds.observe(took.as_secs_f64());
+    }
+
+    fn log_stored(&self, took: Duration) {
+        self.log_store_seconds.observe(took.as_secs_f64());
+    }
+
+    fn store_failed(&self) {
+        self.store_failure();
     }
 }
+
+/// The content type of [`Metrics::render`]'s text.
+pub const CONTENT_TYPE: &str = "application/openmetrics-text; version=1.0.0; charset=utf-8";
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use arbiter_runner::MatchInstruments;
 
     #[test]
-    fn renders_prometheus_text() {
+    fn renders_openmetrics_text() {
         let metrics = Metrics::default();
         metrics.connection_opened("tcp");
         metrics.connection_opened("ws");
         metrics.connection_closed("ws");
         metrics.error_sent("bad_json");
         metrics.error_sent("bad_json");
+        metrics.decision_handled(Duration::from_micros(70));
+        metrics.decision_handled(Duration::from_millis(3));
         let text = metrics.render(&Gauges {
             matches_running: 3,
             players_waiting: 1,
             tables_open: 0,
         });
-        assert!(
-            text.contains("arbiter_connections_total{transport=\"tcp\"} 1\n"),
-            "{text}"
-        );
-        assert!(
-            text.contains("arbiter_connections_open{transport=\"ws\"} 0\n"),
-            "{text}"
-        );
-        assert!(text.contains("arbiter_matches_running 3\n"), "{text}");
-        assert!(text.contains("arbiter_store_failures_total 0\n"), "{text}");
-        assert!(
-            text.contains("arbiter_errors_sent_total{code=\"bad_json\"} 2\n"),
-            "{text}"
-        );
-        assert!(text.contains("# TYPE arbiter_matches_started_total counter\n"));
+        for line in [
+            "arbiter_connections_total{transport=\"tcp\"} 1\n",
+            "arbiter_connections_open{transport=\"ws\"} 0\n",
+            "arbiter_matches_running 3\n",
+            "arbiter_store_failures_total 0\n",
+            "arbiter_errors_sent_total{code=\"bad_json\"} 2\n",
+            "arbiter_matches_ended_total{status=\"aborted\"} 0\n",
+            "# TYPE arbiter_matches_started counter\n",
+            "# TYPE arbiter_decision_seconds histogram\n",
+            "arbiter_decision_seconds_count 2\n",
+            // 70 µs falls in the second bucket (≤ 100 µs), 3 ms by 3.2 ms.
+            "arbiter_decision_seconds_bucket{le=\"0.0001\"} 1\n",
+            "arbiter_decision_seconds_bucket{le=\"0.0032\"} 2\n",
+            "arbiter_log_store_seconds_count 0\n",
+            "# EOF\n",
+        ] {
+            assert!(text.contains(line), "{line:?} missing from:\n{text}");
+        }
         assert_eq!(metrics.errors_sent("bad_json"), 2);
     }
 }

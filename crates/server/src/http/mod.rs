@@ -34,11 +34,5 @@ async fn metrics(State(app): State<AppState>) -> impl IntoResponse {
         players_waiting: hub.matchmaking.waiting(),
         tables_open: hub.tables.list().len(),
     });
-    (
-        [(
-            header::CONTENT_TYPE,
-            "text/plain; version=0.0.4; charset=utf-8",
-        )],
-        text,
-    )
+    ([(header::CONTENT_TYPE, metrics::CONTENT_TYPE)], text)
 }

@@ -1,5 +1,5 @@
 //! Replays of ended matches, kept once built. A replay is rebuilt from the stored record
-//! with every state digest verified, which costs a whole match's simulation; an ended
+//! with every digest verified, which costs a whole match's simulation; an ended
 //! match never changes, so its answer is computed once and served from here after,
 //! within a byte bound (oldest out first). Running matches are not cached: their
 //! replays grow with every move.

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use arbiter_referee::{IllegalAnswer, MatchHandle, Program};
 use arbiter_rulesets::Ruleset;
-use arbiter_runner::{Entry, Launch, LaunchError, Launched, Play, StoreFailureHook};
+use arbiter_runner::{Entry, Launch, LaunchError, Launched, MatchInstruments, Play};
 use arbiter_store::{RatingSystem, INITIAL_DISPLAY};
 use serde_json::Value;
 
@@ -119,13 +119,12 @@ impl Hub {
             illegal_answer,
             seed: None,
         };
-        let metrics = self.metrics.clone();
-        let store_failure: StoreFailureHook = Arc::new(move || metrics.store_failure());
+        let instruments: Arc<dyn MatchInstruments> = self.metrics.clone();
         let Launched {
             match_id,
             handle,
             recorded,
-        } = arbiter_runner::launch(&self.store, launch, Some(store_failure))
+        } = arbiter_runner::launch(&self.store, launch, Some(instruments))
             .await
             .map_err(|error| match error {
                 LaunchError::Config(why) => Refusal::new("bad_config", why),

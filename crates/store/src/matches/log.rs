@@ -1,16 +1,20 @@
-//! Appending to a running match's log: one row per entry, committed at once, so a
-//! crash keeps every entry written before it.
+//! Appending to a running match's log: one row per entry, committed before
+//! `append_log` returns, so a crash keeps every entry a caller was told is written.
+//! The commits themselves are shared by every match appending at the same time (see
+//! `log_batcher`); each entry still gets its own answer.
 
 use arbiter_engine::LogEntry;
 
+use super::log_batcher::LogRow;
 use super::rows::{signed, unsigned};
 use super::MatchId;
 use crate::connect::Store;
-use crate::error::{is_unique_violation, StoreError};
+use crate::error::StoreError;
 
 impl Store {
     /// Write log entry `index` (0-based, the entry's position in the match record) of a
-    /// running match. Entries must come in order, each exactly once.
+    /// running match. Entries must come in order, each exactly once. On `Ok` the entry
+    /// is committed, possibly together with other matches' entries.
     pub async fn append_log(
         &self,
         match_id: MatchId,
@@ -18,24 +22,17 @@ impl Store {
         entry: &LogEntry,
     ) -> Result<(), StoreError> {
         let idx = signed(index, "log index")?;
-        let json = serde_json::to_string(entry)
+        let entry = serde_json::to_string(entry)
             .map_err(|e| StoreError::InvalidMatch(format!("unserializable log entry: {e}")))?;
-        // One statement checks the match is running and the index is the next one.
-        let written = sqlx::query(
-            "INSERT INTO match_log (match_id, idx, entry)
-             SELECT $1, $2, $3
-             WHERE EXISTS (SELECT 1 FROM matches WHERE id = $1 AND status = 'running')
-               AND (SELECT COALESCE(MAX(idx) + 1, 0) FROM match_log WHERE match_id = $1) = $2",
-        )
-        .bind(match_id)
-        .bind(idx)
-        .bind(json)
-        .execute(&self.log)
-        .await;
-        match written {
-            Ok(done) if done.rows_affected() == 1 => Ok(()),
-            Ok(_) => Err(self.why_not_appended(match_id, index).await),
-            Err(e) if is_unique_violation(&e) => Err(self.why_not_appended(match_id, index).await),
+        // The row's own guards check the match is running and the index is the next one.
+        let row = LogRow {
+            match_id,
+            idx,
+            entry,
+        };
+        match self.appends.append(row).await {
+            Ok(true) => Ok(()),
+            Ok(false) => Err(self.why_not_appended(match_id, index).await),
             Err(e) => Err(e.into()),
         }
     }

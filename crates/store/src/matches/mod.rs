@@ -1,15 +1,18 @@
-//! Matches: created when they start, their log appended entry by entry, finished or
-//! aborted, listed, and rebuilt as engine records for replay.
+//! Matches: created when they start, their log appended entry by entry (entries of
+//! different matches committed together, see `log_batcher`), finished or aborted,
+//! listed, and rebuilt as engine records for replay.
 
 mod create;
 mod finish;
 mod list;
 mod log;
+mod log_batcher;
 mod record;
 mod rows;
 
 pub use finish::ABORTED_BY_RESTART;
 pub use list::{DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT};
+pub(crate) use log_batcher::LogBatcher;
 
 use serde::Serialize;
 use serde_json::Value;

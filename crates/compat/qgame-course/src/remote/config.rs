@@ -1,15 +1,20 @@
 //! JServerConfig, JRefereeConfig and JClientConfig (background §10), parsed strictly as
 //! the reference does: every field present, no field unknown, every value of its type
 //! and within its documented range. Any violation is one readable message.
+//!
+//! They are read with their integers exact: state0's coordinates may be `-0` or of any
+//! size, and are brought near zero through an [`Edge`] that the game's messages then
+//! cross too, so the players see state0's own coordinates.
 
 use std::time::Duration;
 
-use serde_json::{Map as JsonObject, Value};
+use serde_json::Value;
 
 use arbiter_qgame::{Config, JState, State};
 
 use crate::actors::{ActorLevel, ActorSpec};
-use crate::edge::last_cell_wins;
+use crate::edge::{Edge, Role};
+use crate::exact::ExactJson;
 
 /// Ports the course's programs accept.
 pub const PORTS: std::ops::RangeInclusive<u64> = 10_000..=60_000;
@@ -31,6 +36,9 @@ pub struct ServerConfig {
 pub struct RefereeConfig {
     /// The starting state; its players are matched to the signed-up clients by position.
     pub state0: JState,
+    /// How state0's coordinates were brought within the rules' range, and so how the
+    /// game's coordinates go out to the players and come back.
+    pub edge: Edge,
     pub quiet: bool,
     /// Q bonus and finish bonus (`config-s`).
     pub qbo: u32,
@@ -48,6 +56,8 @@ impl RefereeConfig {
             qbo: self.qbo,
             fbo: self.fbo,
             state0: None,
+            // The course's referee: dealt tiles go out in `new-tiles` calls.
+            course_calls: true,
         };
         State::from_jstate(&self.state0, &rules).map_err(|e| format!("bad state0: {e}"))
     }
@@ -75,10 +85,12 @@ pub enum SpecialClient {
 }
 
 impl SpecialClient {
-    pub fn parse(value: &Value) -> Result<SpecialClient, String> {
-        match value.as_str() {
-            Some("divergeBeforeSending") => Ok(SpecialClient::DivergeBeforeSending),
-            Some("sendnameloop") => Ok(SpecialClient::SendNameLoop),
+    pub fn parse(value: &ExactJson) -> Result<SpecialClient, String> {
+        match value {
+            ExactJson::String(name) if name == "divergeBeforeSending" => {
+                Ok(SpecialClient::DivergeBeforeSending)
+            }
+            ExactJson::String(name) if name == "sendnameloop" => Ok(SpecialClient::SendNameLoop),
             _ => Err(format!(
                 "a special client is \"divergeBeforeSending\" or \"sendnameloop\", not {value}"
             )),
@@ -87,7 +99,14 @@ impl SpecialClient {
 }
 
 impl ServerConfig {
+    /// A configuration serde_json has read (integers beyond 64 bits, and `-0`, already
+    /// turned into floats).
     pub fn from_json(value: &Value) -> Result<ServerConfig, String> {
+        ServerConfig::from_exact(&ExactJson::from_value(value))
+    }
+
+    /// A configuration as read from its text (what `xserver` does).
+    pub fn from_exact(value: &ExactJson) -> Result<ServerConfig, String> {
         let fields = Fields::exactly(
             value,
             "JServerConfig",
@@ -106,24 +125,24 @@ impl ServerConfig {
             server_wait: Duration::from_secs(fields.natural_below("server-wait", 30)?),
             wait_for_signup: Duration::from_secs(fields.natural_below("wait-for-signup", 10)?),
             quiet: fields.boolean("quiet")?,
-            referee: RefereeConfig::from_json(fields.get("ref-spec"))?,
+            referee: RefereeConfig::from_exact(fields.get("ref-spec"))?,
         })
     }
 }
 
 impl RefereeConfig {
-    pub fn from_json(value: &Value) -> Result<RefereeConfig, String> {
+    /// Its state0 read through a coordinate [`Edge`] chosen for it.
+    pub fn from_exact(value: &ExactJson) -> Result<RefereeConfig, String> {
         let fields = Fields::exactly(
             value,
             "JRefereeConfig",
             &["state0", "quiet", "config-s", "per-turn", "observe"],
         )?;
-        let mut state0 = fields.get("state0").clone();
-        if let Some(map) = state0.get_mut("map") {
-            last_cell_wins(map);
-        }
-        let state0: JState = serde_json::from_value(state0)
-            .map_err(|e| format!("JRefereeConfig: state0 is not a JState: {e}"))?;
+        let not_a_state = |e: String| format!("JRefereeConfig: state0 is not a JState: {e}");
+        let (edge, state0) =
+            Edge::read_one(fields.get("state0").clone(), Role::WithMap).map_err(not_a_state)?;
+        let state0: JState =
+            serde_json::from_value(state0).map_err(|e| not_a_state(e.to_string()))?;
         let bonuses = Fields::exactly(
             fields.get("config-s"),
             "JRefereeStateConfig",
@@ -137,6 +156,7 @@ impl RefereeConfig {
         }
         let config = RefereeConfig {
             state0,
+            edge,
             quiet: fields.boolean("quiet")?,
             qbo: bonuses.natural_below("qbo", 11)? as u32,
             fbo: bonuses.natural_below("fbo", 11)? as u32,
@@ -149,18 +169,26 @@ impl RefereeConfig {
 }
 
 impl ClientConfig {
+    /// A configuration serde_json has read.
     pub fn from_json(value: &Value) -> Result<ClientConfig, String> {
+        ClientConfig::from_exact(&ExactJson::from_value(value))
+    }
+
+    /// A configuration as read from its text (what `xclients` does).
+    pub fn from_exact(value: &ExactJson) -> Result<ClientConfig, String> {
         let fields = Fields::exactly(
             value,
             "JClientConfig",
             &["port", "host", "wait", "quiet", "players"],
         )?;
-        let host = fields
-            .get("host")
-            .as_str()
-            .ok_or("JClientConfig: host must be a string")?;
+        let ExactJson::String(host) = fields.get("host") else {
+            return Err("JClientConfig: host must be a string".into());
+        };
         let players = fields
             .get("players")
+            .to_value()
+            .map_err(|e| format!("JClientConfig: players: {e}"))?;
+        let players = players
             .as_array()
             .ok_or("JClientConfig: players must be an array of JActors")?
             .iter()
@@ -179,32 +207,42 @@ impl ClientConfig {
     }
 }
 
-/// A configuration object whose key set has been checked.
+/// A configuration object whose key set has been checked. As in serde_json's `Value`,
+/// a key given twice counts once, with its last value.
 struct Fields<'v> {
     what: &'static str,
-    object: &'v JsonObject<String, Value>,
+    object: &'v ExactJson,
 }
 
 impl<'v> Fields<'v> {
-    fn exactly(value: &'v Value, what: &'static str, keys: &[&str]) -> Result<Self, String> {
-        let object = value
-            .as_object()
-            .ok_or_else(|| format!("{what} must be a JSON object"))?;
-        if let Some(missing) = keys.iter().find(|k| !object.contains_key(**k)) {
+    fn exactly(object: &'v ExactJson, what: &'static str, keys: &[&str]) -> Result<Self, String> {
+        let ExactJson::Object(entries) = object else {
+            return Err(format!("{what} must be a JSON object"));
+        };
+        if let Some(missing) = keys.iter().find(|k| object.get(k).is_none()) {
             return Err(format!("{what} lacks the field {missing:?}"));
         }
-        if let Some(extra) = object.keys().find(|k| !keys.contains(&k.as_str())) {
+        if let Some((extra, _)) = entries.iter().find(|(k, _)| !keys.contains(&k.as_str())) {
             return Err(format!("{what} has an unknown field {extra:?}"));
         }
         Ok(Fields { what, object })
     }
 
-    fn get(&self, key: &str) -> &'v Value {
-        &self.object[key]
+    /// A checked key's value.
+    fn get(&self, key: &str) -> &'v ExactJson {
+        self.object.get(key).unwrap_or(&ExactJson::Null)
+    }
+
+    /// A non-negative integer that fits in 64 bits.
+    fn natural(&self, key: &str) -> Option<u64> {
+        match self.get(key) {
+            ExactJson::Int(n) => n.to_i64().and_then(|n| u64::try_from(n).ok()),
+            _ => None,
+        }
     }
 
     fn natural_below(&self, key: &str, bound: u64) -> Result<u64, String> {
-        match self.get(key).as_u64() {
+        match self.natural(key) {
             Some(n) if n < bound => Ok(n),
             _ => Err(format!(
                 "{}: {key} must be a natural number below {bound}, not {}",
@@ -215,19 +253,25 @@ impl<'v> Fields<'v> {
     }
 
     fn number(&self, key: &str) -> Result<f64, String> {
-        self.get(key)
-            .as_f64()
+        let number = match self.get(key) {
+            ExactJson::Int(n) => n.to_number(),
+            ExactJson::Number(n) => Some(n.clone()),
+            _ => None,
+        };
+        number
+            .and_then(|n| n.as_f64())
             .ok_or_else(|| format!("{}: {key} must be a number", self.what))
     }
 
     fn boolean(&self, key: &str) -> Result<bool, String> {
-        self.get(key)
-            .as_bool()
-            .ok_or_else(|| format!("{}: {key} must be true or false", self.what))
+        match self.get(key) {
+            ExactJson::Bool(b) => Ok(*b),
+            _ => Err(format!("{}: {key} must be true or false", self.what)),
+        }
     }
 
     fn port(&self, key: &str) -> Result<u16, String> {
-        match self.get(key).as_u64() {
+        match self.natural(key) {
             Some(port) if PORTS.contains(&port) => Ok(port as u16),
             _ => Err(format!(
                 "{}: {key} must be a port number from {} to {}, not {}",
@@ -291,6 +335,37 @@ mod tests {
                 arbiter_qgame::Coord::new(0, 0),
                 arbiter_qgame::Tile::new(arbiter_qgame::Shape::Circle, arbiter_qgame::Color::Blue)
             )]
+        );
+    }
+
+    /// state0's coordinates as the course writes them: `-0` is 0, and a 28-digit row and
+    /// a 52-digit column are brought near zero, then go out in their own digits.
+    #[test]
+    fn a_state0_with_minus_zero_or_huge_coordinates_is_read() {
+        let red_star = r#"{"color":"red","shape":"star"}"#;
+        let text = |row: &str, column: &str| {
+            let mut config = server_config();
+            config["ref-spec"]["state0"]["map"] = json!("MAP");
+            config
+                .to_string()
+                .replace(r#""MAP""#, &format!("[[{row},[{column},{red_star}]]]"))
+        };
+        let read = |text: &str| ServerConfig::from_exact(&ExactJson::parse(text).unwrap());
+
+        let zero = read(&text("-0", "-0")).unwrap();
+        assert_eq!(zero.referee.edge, Edge::identity());
+        let cells: Vec<_> = zero.referee.state0.map.iter().map(|(at, _)| at).collect();
+        assert_eq!(cells, [arbiter_qgame::Coord::new(0, 0)]);
+
+        let (row, column) = (
+            "1234567890123456789012345678",
+            "-1234567890123456789012345678901234567890123456789012",
+        );
+        let huge = read(&text(row, column)).unwrap();
+        let map = serde_json::to_value(&huge.referee.state0.map).unwrap();
+        assert_eq!(
+            huge.referee.edge.write(&map, Role::Map).to_string(),
+            format!(r#"[[{row},[{column},{{"shape":"star","color":"red"}}]]]"#)
         );
     }
 
@@ -369,7 +444,8 @@ mod tests {
             changed[key] = bad;
             assert!(ClientConfig::from_json(&changed).is_err(), "{key}");
         }
-        assert!(SpecialClient::parse(&json!("sendnameloop")).is_ok());
-        assert!(SpecialClient::parse(&json!("somethingElse")).is_err());
+        let special = |name: &str| SpecialClient::parse(&ExactJson::String(name.into()));
+        assert!(special("sendnameloop").is_ok());
+        assert!(special("somethingElse").is_err());
     }
 }

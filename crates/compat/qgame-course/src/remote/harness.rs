@@ -2,12 +2,14 @@
 //! input, runs the server on 127.0.0.1:PORT and prints the result; `xclients PORT`
 //! reads a JClientConfig (and, optionally, the name of a special client) and runs
 //! the clients against PORT. The port on the command line wins over the files'.
+//!
+//! The configurations are read with their integers exact, as the other harnesses read
+//! their input: state0's coordinates may be `-0` or of any size.
 
 use std::io::Read;
 use std::net::TcpListener;
 
-use serde_json::Value;
-
+use crate::exact::ExactJson;
 use crate::harness::HarnessError;
 use crate::referee::CourseResult;
 use crate::remote::client::{run_clients, ClientReport};
@@ -32,8 +34,8 @@ pub fn parse_port(text: &str) -> Result<u16, HarnessError> {
 }
 
 /// The next value of the input; `None` at its end.
-fn next_input<R: Read>(input: &mut JsonReader<R>) -> Result<Option<Value>, HarnessError> {
-    match input.next_value() {
+fn next_input<R: Read>(input: &mut JsonReader<R>) -> Result<Option<ExactJson>, HarnessError> {
+    match input.next_exact() {
         Ok(value) => Ok(Some(value)),
         Err(WireError::Closed("")) => Ok(None),
         Err(e) => Err(HarnessError::NotJson(e.to_string())),
@@ -46,7 +48,7 @@ pub fn read_server_config(input: impl Read) -> Result<ServerConfig, HarnessError
     let mut input = JsonReader::with_limit(input, MAX_CONFIG_BYTES);
     let value = next_input(&mut input)?
         .ok_or_else(|| HarnessError::Schema("missing JServerConfig in the input".into()))?;
-    ServerConfig::from_json(&value).map_err(HarnessError::Schema)
+    ServerConfig::from_exact(&value).map_err(HarnessError::Schema)
 }
 
 /// Read the clients' configuration and the optional special client after it.
@@ -56,7 +58,7 @@ pub fn read_client_config(
     let mut input = JsonReader::with_limit(input, MAX_CONFIG_BYTES);
     let value = next_input(&mut input)?
         .ok_or_else(|| HarnessError::Schema("missing JClientConfig in the input".into()))?;
-    let config = ClientConfig::from_json(&value).map_err(HarnessError::Schema)?;
+    let config = ClientConfig::from_exact(&value).map_err(HarnessError::Schema)?;
     let specials = match next_input(&mut input)? {
         None => Vec::new(),
         Some(name) => vec![SpecialClient::parse(&name).map_err(HarnessError::Schema)?],

@@ -2,16 +2,20 @@
 //! answered with one well-formed, schema-valid JSON reply within the per-call limit.
 //! Anything else (a late, broken, or missing reply, a closed connection) is a
 //! [`PlayerFailure`], which the referee turns into an ejection.
+//!
+//! Coordinates cross the game's [`Edge`]: calls name them as the server's state0 did,
+//! and a reply's are read back the same way (`-0` is 0).
 
 use std::time::{Duration, Instant};
 
 use arbiter_qgame::{Action, JPub, Tile};
-use serde_json::Value;
 
+use crate::edge::Edge;
+use crate::exact::ExactJson;
 use crate::player::{CoursePlayer, PlayerFailure};
 use crate::remote::deadline::DeadlineStream;
 use crate::remote::messages::{parse_choice, parse_void, Call};
-use crate::remote::wire::{write_value, JsonReader, WireError};
+use crate::remote::wire::{write_exact, JsonReader, WireError};
 
 pub struct ProxyPlayer {
     name: String,
@@ -19,11 +23,13 @@ pub struct ProxyPlayer {
     limit: Duration,
     /// Report each failure on standard error (the configuration's `quiet` is false).
     verbose: bool,
+    edge: Edge,
 }
 
 impl ProxyPlayer {
-    /// A signed-up player. `connection` may already hold bytes the client sent after
-    /// its name; they are read as its first reply, as the reference would.
+    /// A signed-up player, in a game whose coordinates are used as they are.
+    /// `connection` may already hold bytes the client sent after its name; they are
+    /// read as its first reply, as the reference would.
     pub fn new(
         name: String,
         connection: JsonReader<DeadlineStream>,
@@ -35,17 +41,25 @@ impl ProxyPlayer {
             connection,
             limit,
             verbose,
+            edge: Edge::identity(),
         }
     }
 
+    /// The same player in a game whose coordinates cross `edge` (the one its state0
+    /// was read through).
+    pub fn with_edge(mut self, edge: Edge) -> ProxyPlayer {
+        self.edge = edge;
+        self
+    }
+
     /// Send the call and wait for the one reply, all within the limit.
-    fn call(&mut self, call: Call) -> Result<Value, PlayerFailure> {
+    fn call(&mut self, call: Call) -> Result<ExactJson, PlayerFailure> {
         let deadline = Instant::now() + self.limit;
         self.connection.get_mut().set_deadline(Some(deadline));
-        let result = write_value(self.connection.get_mut(), &call.to_json())
+        let result = write_exact(self.connection.get_mut(), &call.to_exact(&self.edge))
             .map_err(|e| PlayerFailure::Gone(format!("cannot send {}: {e}", call.method())))
             .and_then(|()| {
-                self.connection.next_value().map_err(|e| match e {
+                self.connection.next_exact().map_err(|e| match e {
                     WireError::Timeout => PlayerFailure::Timeout(self.limit),
                     WireError::Closed(_) | WireError::Io(_) => PlayerFailure::Gone(e.to_string()),
                     WireError::TooLarge(_) | WireError::NotJson(_) => {
@@ -86,7 +100,7 @@ impl CoursePlayer for ProxyPlayer {
 
     fn take_turn(&mut self, state: &JPub) -> Result<Action, PlayerFailure> {
         let reply = self.call(Call::TakeTurn(state.clone()))?;
-        self.check("take-turn", parse_choice(&reply))
+        self.check("take-turn", parse_choice(reply, &self.edge))
     }
 
     fn new_tiles(&mut self, tiles: &[Tile]) -> Result<(), PlayerFailure> {

@@ -8,6 +8,9 @@
 //!
 //! A [`Flaw`] makes the session break the protocol the way the reference's Bonus
 //! clients do (chosen by the player's name).
+//!
+//! The session's coordinates cross one [`GameEdge`]: the calls' JPubs may name them
+//! with any number of digits, and the player's answers name them the same way.
 
 use std::io::Write;
 use std::net::{Shutdown, TcpStream};
@@ -15,14 +18,14 @@ use std::sync::mpsc::{self, Sender};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use serde_json::Value;
-
 use arbiter_qgame::Action;
 
+use crate::edge::GameEdge;
+use crate::exact::ExactJson;
 use crate::player::{CoursePlayer, PlayerFailure};
 use crate::remote::deadline::DeadlineStream;
-use crate::remote::messages::{void_reply, Call};
-use crate::remote::wire::{write_value, JsonReader, WireError};
+use crate::remote::messages::{choice_to_exact, void_reply, Call};
+use crate::remote::wire::{write_exact, JsonReader, WireError};
 
 /// How long a client waits for the server's next call (the reference's 1,000 s).
 pub const IDLE_LIMIT: Duration = Duration::from_secs(1000);
@@ -80,13 +83,13 @@ enum Answer {
 }
 
 enum Event {
-    FromServer(Result<Value, WireError>),
+    FromServer(Result<ExactJson, WireError>),
     FromPlayer(Result<Answer, PlayerFailure>),
 }
 
 /// Bytes to send back: a JSON value, or whatever a flaw sends instead.
 enum Outgoing {
-    Json(Value),
+    Json(ExactJson),
     Raw(Vec<u8>),
 }
 
@@ -121,13 +124,14 @@ fn serve(stream: &TcpStream, player: Box<dyn CoursePlayer>, flaw: Option<Flaw>) 
     });
 
     let mut pending: Option<Call> = None;
+    let mut edge = GameEdge::default();
     for event in inbox {
         match event {
             Event::FromServer(Ok(value)) => {
                 if pending.is_some() {
                     return SessionEnd::BadInput(format!("a call before the last reply: {value}"));
                 }
-                let call = match Call::from_json(&value) {
+                let call = match Call::from_exact(value, &mut edge) {
                     Ok(call) => call,
                     Err(e) => return SessionEnd::BadInput(e),
                 };
@@ -146,8 +150,8 @@ fn serve(stream: &TcpStream, player: Box<dyn CoursePlayer>, flaw: Option<Flaw>) 
                     continue;
                 };
                 writer.set_deadline(Some(Instant::now() + WRITE_LIMIT));
-                let sent = match reply(&call, answer, flaw) {
-                    Outgoing::Json(value) => write_value(&mut writer, &value),
+                let sent = match reply(&call, answer, flaw, &edge) {
+                    Outgoing::Json(value) => write_exact(&mut writer, &value),
                     Outgoing::Raw(bytes) => writer.write_all(&bytes).and_then(|()| writer.flush()),
                 };
                 if let Err(e) = sent {
@@ -172,7 +176,7 @@ fn spawn_reader(stream: TcpStream, events: Sender<Event>) -> std::io::Result<()>
                 reader
                     .get_mut()
                     .set_deadline(Some(Instant::now() + IDLE_LIMIT));
-                let value = reader.next_value();
+                let value = reader.next_exact();
                 let stop = value.is_err();
                 if events.send(Event::FromServer(value)).is_err() || stop {
                     return;
@@ -206,31 +210,38 @@ fn spawn_player(
     Ok(calls)
 }
 
-/// The reply to `call`, broken as `flaw` says.
-fn reply(call: &Call, answer: Answer, flaw: Option<Flaw>) -> Outgoing {
+/// The reply to `call`, its coordinates written out through the game's `edge`, broken
+/// as `flaw` says.
+fn reply(call: &Call, answer: Answer, flaw: Option<Flaw>, edge: &GameEdge) -> Outgoing {
     let bare_void = || Outgoing::Raw(b"void\n".to_vec());
     match (call, answer, flaw) {
         (Call::Setup(..), _, Some(Flaw::NonSetup))
         | (Call::NewTiles(_), _, Some(Flaw::NonNewTiles))
         | (Call::Win(_), _, Some(Flaw::NonWin)) => bare_void(),
         (Call::TakeTurn(_), Answer::Choice(choice), Some(Flaw::IllTT)) => {
-            let mut text = serde_json::to_string(&choice).unwrap_or_default();
+            let mut text = choice_to_exact(&choice, edge).to_string();
             text.pop();
             Outgoing::Raw(format!("{}{text}", " ".repeat(4095)).into_bytes())
         }
         (Call::TakeTurn(_), Answer::Choice(choice), Some(Flaw::InvTTBadString)) => {
-            let mut value = serde_json::to_value(&choice).unwrap_or_default();
-            if let Some(Value::Object(first)) = value.as_array_mut().and_then(|a| a.first_mut()) {
-                if let Some(coordinate) = first.shift_remove("coordinate") {
-                    first.insert("oord".into(), coordinate);
+            let mut value = choice_to_exact(&choice, edge);
+            if let ExactJson::Array(placements) = &mut value {
+                if let Some(ExactJson::Object(first)) = placements.first_mut() {
+                    misspell_coordinate(first);
                 }
             }
             Outgoing::Json(value)
         }
-        (_, Answer::Choice(choice), _) => {
-            Outgoing::Json(serde_json::to_value(&choice).unwrap_or_default())
-        }
+        (_, Answer::Choice(choice), _) => Outgoing::Json(choice_to_exact(&choice, edge)),
         (_, Answer::Done, _) => Outgoing::Json(void_reply()),
+    }
+}
+
+/// `"coordinate"` becomes `"oord"`, moved last (as the reference's invTTBadString does).
+fn misspell_coordinate(placement: &mut Vec<(String, ExactJson)>) {
+    if let Some(at) = placement.iter().position(|(key, _)| key == "coordinate") {
+        let (_, coordinate) = placement.remove(at);
+        placement.push(("oord".into(), coordinate));
     }
 }
 
@@ -238,7 +249,10 @@ fn reply(call: &Call, answer: Answer, flaw: Option<Flaw>) -> Outgoing {
 mod tests {
     use super::*;
     use arbiter_qgame::{Color, Coord, Placement, Shape, Tile};
-    use serde_json::json;
+
+    fn edge() -> GameEdge {
+        GameEdge::default()
+    }
 
     fn raw(outgoing: Outgoing) -> String {
         match outgoing {
@@ -257,16 +271,20 @@ mod tests {
     #[test]
     fn flaws_break_only_their_call() {
         let win = Call::Win(true);
-        assert_eq!(raw(reply(&win, Answer::Done, Some(Flaw::NonWin))), "void\n");
         assert_eq!(
-            raw(reply(&win, Answer::Done, Some(Flaw::NonSetup))),
+            raw(reply(&win, Answer::Done, Some(Flaw::NonWin), &edge())),
+            "void\n"
+        );
+        assert_eq!(
+            raw(reply(&win, Answer::Done, Some(Flaw::NonSetup), &edge())),
             "json \"void\""
         );
         assert_eq!(
             raw(reply(
                 &Call::NewTiles(vec![]),
                 Answer::Done,
-                Some(Flaw::NonNewTiles)
+                Some(Flaw::NonNewTiles),
+                &edge()
             )),
             "void\n"
         );
@@ -275,13 +293,19 @@ mod tests {
     #[test]
     fn ill_tt_sends_spaces_and_truncated_json() {
         let turn = Call::Win(false);
-        let text = raw(reply(&turn, Answer::Choice(place()), Some(Flaw::IllTT)));
+        let text = raw(reply(
+            &turn,
+            Answer::Choice(place()),
+            Some(Flaw::IllTT),
+            &edge(),
+        ));
         // Only take-turn is broken.
         assert!(text.starts_with("json ["));
         let Outgoing::Raw(bytes) = reply(
             &Call::TakeTurn(dummy_jpub()),
             Answer::Choice(place()),
             Some(Flaw::IllTT),
+            &edge(),
         ) else {
             panic!("illTT sends raw bytes");
         };
@@ -297,21 +321,23 @@ mod tests {
             &Call::TakeTurn(dummy_jpub()),
             Answer::Choice(place()),
             Some(Flaw::InvTTBadString),
+            &edge(),
         ) else {
             panic!("invTTBadString sends JSON");
         };
         assert_eq!(
-            value,
-            json!([{"1tile": {"shape": "star", "color": "red"}, "oord": {"row": 0, "column": 1}}])
+            value.to_string(),
+            r#"[{"1tile":{"shape":"star","color":"red"},"oord":{"row":0,"column":1}}]"#
         );
         let Outgoing::Json(value) = reply(
             &Call::TakeTurn(dummy_jpub()),
             Answer::Choice(Action::Pass),
             Some(Flaw::InvTTBadString),
+            &edge(),
         ) else {
             panic!("pass is sent as JSON");
         };
-        assert_eq!(value, json!("pass"));
+        assert_eq!(value, ExactJson::String("pass".into()));
     }
 
     fn dummy_jpub() -> arbiter_qgame::JPub {

@@ -4,6 +4,7 @@
 
 use std::net::TcpListener;
 
+use crate::edge::Role;
 use crate::referee::{run_game, CourseResult};
 use crate::remote::config::ServerConfig;
 use crate::remote::proxy_player::ProxyPlayer;
@@ -51,18 +52,17 @@ pub fn serve(config: &ServerConfig, listener: TcpListener) -> CourseResult {
     let players: Vec<Box<dyn CoursePlayer>> = recruits
         .into_iter()
         .map(|recruit| {
-            Box::new(ProxyPlayer::new(
-                recruit.name,
-                recruit.connection,
-                referee.per_turn,
-                verbose,
-            )) as Box<dyn CoursePlayer>
+            Box::new(
+                ProxyPlayer::new(recruit.name, recruit.connection, referee.per_turn, verbose)
+                    .with_edge(referee.edge.clone()),
+            ) as Box<dyn CoursePlayer>
         })
         .collect();
-    let observe = referee.observe;
     run_game(state, players, |observed| {
-        if observe {
-            eprintln!("{}", serde_json::to_string(observed).unwrap_or_default());
+        if referee.observe {
+            // In state0's coordinates.
+            let observed = serde_json::to_value(observed).unwrap_or_default();
+            eprintln!("{}", referee.edge.write(&observed, Role::WithMap));
         }
     })
 }

@@ -6,10 +6,14 @@
 //! [`JsonReader`] finds where a value ends with a small linear scanner (brackets,
 //! strings and escapes) and only then hands the bytes to `serde_json`, so a value
 //! trickled in byte by byte costs linear time, and every value is bounded in size.
+//! [`JsonReader::next_exact`] keeps a value's integers exactly (`-0` is 0, coordinates
+//! may have any number of digits), for the messages that carry coordinates.
 
 use std::io::{self, Read, Write};
 
 use serde_json::Value;
+
+use crate::exact::ExactJson;
 
 /// Largest message (leading whitespace included) a peer may send: a JPub with every
 /// tile on the map is about 60 KB, so 1 MiB leaves room while bounding memory.
@@ -105,9 +109,27 @@ impl<R: Read> JsonReader<R> {
 
     /// The next complete JSON value. Bytes after it stay buffered for the next call.
     pub fn next_value(&mut self) -> Result<Value, WireError> {
+        self.next_parsed(|bytes| serde_json::from_slice(bytes).map_err(|e| e.to_string()))
+    }
+
+    /// The next complete JSON value with its integers exact, as [`JsonReader::next_value`]
+    /// reads values otherwise.
+    pub fn next_exact(&mut self) -> Result<ExactJson, WireError> {
+        self.next_parsed(|bytes| {
+            std::str::from_utf8(bytes)
+                .map_err(|e| e.to_string())
+                .and_then(ExactJson::parse)
+        })
+    }
+
+    /// The bytes of the next complete value, read by `parse`.
+    fn next_parsed<T>(
+        &mut self,
+        parse: impl Fn(&[u8]) -> Result<T, String>,
+    ) -> Result<T, WireError> {
         loop {
             if let Some(end) = self.scan_available()? {
-                return self.take_value(end);
+                return self.take_value(end, parse);
             }
             if self.buffer.len() > self.limit {
                 return Err(WireError::TooLarge(self.limit));
@@ -124,7 +146,7 @@ impl<R: Read> JsonReader<R> {
             if count == 0 {
                 return match self.scan {
                     // A number or literal is complete at the end of the stream.
-                    Scan::Scalar => self.take_value(self.buffer.len()),
+                    Scan::Scalar => self.take_value(self.buffer.len(), parse),
                     Scan::Before => Err(WireError::Closed("")),
                     _ => Err(WireError::Closed(" in the middle of a JSON value")),
                 };
@@ -230,9 +252,12 @@ impl<R: Read> JsonReader<R> {
     }
 
     /// Parse `buffer[start..end]` and drop everything up to `end`.
-    fn take_value(&mut self, end: usize) -> Result<Value, WireError> {
-        let parsed = serde_json::from_slice::<Value>(&self.buffer[self.start..end])
-            .map_err(|e| WireError::NotJson(e.to_string()));
+    fn take_value<T>(
+        &mut self,
+        end: usize,
+        parse: impl Fn(&[u8]) -> Result<T, String>,
+    ) -> Result<T, WireError> {
+        let parsed = parse(&self.buffer[self.start..end]).map_err(WireError::NotJson);
         self.buffer.drain(..end);
         self.scanned = 0;
         self.start = 0;
@@ -242,8 +267,16 @@ impl<R: Read> JsonReader<R> {
 }
 
 /// Send one JSON value, followed by a newline (as the reference does).
-pub fn write_value(mut sink: impl Write, value: &Value) -> io::Result<()> {
-    let mut bytes = serde_json::to_vec(value).map_err(io::Error::other)?;
+pub fn write_value(sink: impl Write, value: &Value) -> io::Result<()> {
+    write_line(sink, serde_json::to_vec(value).map_err(io::Error::other)?)
+}
+
+/// Send one JSON value with its integers as they are, followed by a newline.
+pub fn write_exact(sink: impl Write, value: &ExactJson) -> io::Result<()> {
+    write_line(sink, value.to_string().into_bytes())
+}
+
+fn write_line(mut sink: impl Write, mut bytes: Vec<u8>) -> io::Result<()> {
     bytes.push(b'\n');
     sink.write_all(&bytes)?;
     sink.flush()
@@ -351,6 +384,33 @@ mod tests {
         let long = format!("[{}]", "1,".repeat(100) + "1");
         let mut r = JsonReader::with_limit(Chunks(vec![long.into_bytes()].into()), 64);
         assert_eq!(r.next_value(), Err(WireError::TooLarge(64)));
+    }
+
+    /// `-0` and integers of any size, split over reads, read exactly; what the exact
+    /// reader refuses is refused as the other reader refuses it.
+    #[test]
+    fn exact_values_are_read_whole_and_exactly() {
+        let column = "-1234567890123456789012345678901234567890123456789012";
+        let text = format!("  [-0,{column}] 7 [1,2}}");
+        let chunks: Vec<String> = text.chars().map(String::from).collect();
+        let chunks: Vec<&str> = chunks.iter().map(String::as_str).collect();
+        let mut r = reader(&chunks);
+        assert_eq!(r.next_exact().unwrap().to_string(), format!("[0,{column}]"));
+        assert_eq!(r.next_exact().unwrap().to_string(), "7");
+        assert!(matches!(r.next_exact(), Err(WireError::NotJson(_))));
+        assert_eq!(r.next_exact(), Err(WireError::Closed("")));
+        let mut r = reader(&["void"]);
+        assert!(matches!(r.next_exact(), Err(WireError::NotJson(_))));
+        let mut r = reader(&["1x "]);
+        assert!(matches!(r.next_exact(), Err(WireError::NotJson(_))));
+    }
+
+    #[test]
+    fn write_exact_keeps_the_digits() {
+        let mut out = Vec::new();
+        let value = ExactJson::parse("[-0,123456789012345678901234567890]").unwrap();
+        write_exact(&mut out, &value).unwrap();
+        assert_eq!(out, b"[0,123456789012345678901234567890]\n");
     }
 
     #[test]

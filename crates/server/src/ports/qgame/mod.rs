@@ -266,7 +266,8 @@ async fn play_group(hub: Arc<Hub>, group: Vec<Recruit>) {
         deadline: per_call * CALLS_PER_DECISION + Duration::from_secs(1),
         programs,
     };
-    let config = ruleset.game.default_config();
+    let config = serde_json::to_value(table::course_rules())
+        .unwrap_or_else(|_| ruleset.game.default_config());
     let (match_id, handle) = match hub.start_port_match(&ruleset, config, seats, port).await {
         Ok(started) => started,
         Err(refusal) => {

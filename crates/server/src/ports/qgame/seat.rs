@@ -47,6 +47,10 @@ impl HouseBot for CourseSeat {
         let action = self.table.lock().decide(&typed.state, seat)?;
         serde_json::to_value(&action).map_err(|e| e.to_string())
     }
+
+    fn ejections_after_answer(&mut self) -> Vec<(Seat, String)> {
+        self.table.lock().take_ejections_after_answer()
+    }
 }
 
 /// Ejects through the match's handle (known once the match has started; decisions may

@@ -12,18 +12,27 @@
 //! reach the referee through an [`Ejector`], which returns once the referee has made
 //! them, so a later snapshot always has them.
 //!
-//! What the server's referee cannot express: it applies a turn and ends the game with no
-//! room for anything in between. So a seat whose turn ended the game and whose
-//! `new-tiles` or `win` call then fails is ejected *instead* of that turn being applied:
-//! for an exchange or pass (the only turns that end a game and leave the player a hand)
-//! that ends the game the same way, with the same scores for everyone else. Only a
-//! player that places its last tile and then fails its own `win` call stays recorded as
-//! the finisher it was.
+//! The server's referee applies a turn and ends the game with no room for calls in
+//! between. So a seat whose exchange or pass ended the game and whose `new-tiles` or
+//! `win` call then fails is ejected *instead* of that turn being applied, which ends the
+//! game the same way with the same scores for everyone else. A player that places its
+//! last tile and then fails its own `win` call cannot be undone so: its placement
+//! counts, and the referee ejects it right after applying it
+//! (`HouseBot::ejections_after_answer`), so the match records it as misbehaving.
 
 use arbiter_engine::erased::apply_checked;
 use arbiter_engine::{Game, Seat};
-use arbiter_qgame::{Action, Event, JPub, Qgame, State};
+use arbiter_qgame::{Action, Config, Event, JPub, Qgame, State};
 use arbiter_qgame_course::{CoursePlayer, PlayerFailure};
+
+/// The rules of a port match: the decided ones, with dealt tiles handed over in
+/// `new-tiles` calls as the course's referee does (a player whose call fails loses them).
+pub fn course_rules() -> Config {
+    Config {
+        course_calls: true,
+        ..Config::default()
+    }
+}
 
 /// Makes the server's referee eject a seat, returning once it has (or once the match
 /// is over).
@@ -58,6 +67,8 @@ pub struct CourseTable {
     told: Vec<bool>,
     /// The win calls have been made.
     over: bool,
+    /// Ejections for the referee to make right after applying the answer just given.
+    after_answer: Vec<(Seat, String)>,
 }
 
 impl CourseTable {
@@ -72,6 +83,7 @@ impl CourseTable {
             silent: vec![false; seats],
             told: vec![false; seats],
             over: false,
+            after_answer: Vec::new(),
         }
     }
 
@@ -169,9 +181,10 @@ impl CourseTable {
             self.eject_all(others);
             if let Some((_, reason)) = own.into_iter().next() {
                 // Its pass or exchange ended the game; ejecting it instead ends it the
-                // same way. A finishing placement cannot be undone so.
+                // same way. A finishing placement counts, and the ejection follows it.
                 if matches!(action, Action::Place(_)) {
-                    tracing::warn!(seat, %reason, "a Q-Game player finished, then failed its win call; it stays recorded as the finisher");
+                    self.ejections.push((seat, reason.clone()));
+                    self.after_answer.push((seat, reason));
                 } else {
                     self.ejector.eject(seat, &reason);
                     self.ejections.push((seat, reason.clone()));
@@ -180,6 +193,11 @@ impl CourseTable {
             }
         }
         Ok(action)
+    }
+
+    /// The ejections due right after the answer `decide` just gave is applied.
+    pub fn take_ejections_after_answer(&mut self) -> Vec<(Seat, String)> {
+        std::mem::take(&mut self.after_answer)
     }
 
     /// After the match: `win` for every player still in it that has not had its call
@@ -262,7 +280,7 @@ mod tests {
     use super::*;
     use std::sync::{Arc, Mutex};
 
-    use arbiter_qgame::{Color, Config, Coord, JPlayer, JState, Map, Placement, Shape, Tile};
+    use arbiter_qgame::{Color, Coord, JPlayer, JState, Map, Placement, Shape, Tile};
 
     /// Calls and ejections, in the order they happened, as `name call` lines.
     type Log = Arc<Mutex<Vec<String>>>;
@@ -356,7 +374,7 @@ mod tests {
                 })
                 .collect(),
         };
-        State::from_jstate(&jstate, &Config::default()).expect("a valid state")
+        State::from_jstate(&jstate, &course_rules()).expect("a valid state")
     }
 
     fn six() -> Vec<Tile> {
@@ -481,6 +499,17 @@ mod tests {
         );
         // Bob sees only cy's score: ann is out.
         assert_eq!(setting.seen.lock().unwrap()[1], [0]);
+        // The referee's game, with that ejection: the tile ann was dealt and never
+        // received is in neither the pile nor any hand; the rest of its hand is piled.
+        let dealt = state.players[0].hand[0];
+        let copies = |state: &State| {
+            let hands = state.players.iter().flat_map(|p| &p.hand);
+            hands.chain(&state.pile).filter(|&&t| t == dealt).count()
+        };
+        let (pile_before, copies_before) = (state.pile.len(), copies(&state));
+        Qgame::eject(&mut state, 0, "new-tiles");
+        assert_eq!(state.pile.len(), pile_before + 5, "its five red circles");
+        assert_eq!(copies(&state), copies_before - 1, "the dealt tile is gone");
     }
 
     /// A winner whose `win` call fails is ejected (misbehaving) before the game's end
@@ -513,6 +542,24 @@ mod tests {
                 assert!(instead.over, "which ends the game as the pass would");
             }
         }
+    }
+
+    /// A player whose last tile finishes the game and whose own `win` call then fails:
+    /// the placement counts (it is the answer), and the table asks the referee to eject
+    /// it right after applying it, so the course's misbehaving player is recorded as
+    /// ejected rather than as the winner.
+    #[test]
+    fn a_finisher_failing_its_win_call_is_ejected_after_its_placement() {
+        let mut setting = table(&[("ann", place_first, Some("win")), ("bob", pass, None)]);
+        let state = game(&[vec![tile(Shape::Circle, Color::Red)], six()]);
+        let answer = setting.table.decide(&state, 0);
+        assert!(matches!(answer, Ok(Action::Place(_))), "{answer:?}");
+        assert_eq!(
+            setting.table.take_ejections_after_answer(),
+            [(0, "win: is gone: the stream ended".to_string())]
+        );
+        assert!(setting.table.take_ejections_after_answer().is_empty());
+        assert_eq!(lines(&setting.log)[3..], ["ann win true", "bob win false"]);
     }
 
     /// Setup failures eject at once, in turn order; a later player's view has them.

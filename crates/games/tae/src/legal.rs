@@ -1,0 +1,410 @@
+//! The active player's legal turn actions, worked out for the whole board at once as
+//! cell sets: counted with popcounts and indexed directly, so a random playout draws
+//! one action without building the list, and `legal` lists them without judging each
+//! cell on its own. The per-cell rules (`actions.rs`) stay the reference: the property
+//! tests check that exactly the actions listed here are accepted there.
+//!
+//! The order is that of the `legal` list, which playouts and records index into: pass;
+//! for each of the player's leader kinds, its placements by ascending cell, then its
+//! withdrawal if it stands on the board; for each colonist kind in hand (kind order),
+//! its colonies by ascending cell; bombs by ascending cell; swaps (see `swaps.rs`).
+
+use arbiter_engine::Seat;
+
+use crate::actions::{Action, MAX_SWAP};
+use crate::board::{Board, NeighborRegions, Pos};
+use crate::cellset::CellSet;
+use crate::kind::{Kind, Tiles};
+use crate::lift::Lifted;
+use crate::state::State;
+use crate::swaps::{sub_multisets, swap_count};
+
+/// Every legal turn action of one seat, as sets of cells per kind of action.
+pub(crate) struct TurnActions<'a> {
+    board: &'a Board,
+    hand: Tiles,
+    /// Where each leader kind may be placed or moved to, by [`Kind::index`].
+    placements: [CellSet; 4],
+    /// Where a colonist other than a mining robot may settle.
+    settlements: CellSet,
+    /// Where a mining robot may settle.
+    mines: CellSet,
+    /// Where a bomber may strike.
+    bombs: CellSet,
+    /// The runs of the list, in order, with their lengths.
+    blocks: Vec<(Block, usize)>,
+}
+
+/// A run of consecutive actions of the list.
+#[derive(Debug, Clone, Copy)]
+enum Block {
+    Pass,
+    Place(Kind),
+    Withdraw(Kind),
+    Colonize(Kind),
+    Bomb,
+    Swaps,
+}
+
+impl Block {
+    /// The action a cell at `at` stands for, in a block of cell actions.
+    fn at(self, at: Pos) -> Option<Action> {
+        match self {
+            Block::Place(kind) => Some(Action::PlaceLeader { kind, at }),
+            Block::Colonize(kind) => Some(Action::Colonize { kind, at }),
+            Block::Bomb => Some(Action::Bomb { at }),
+            Block::Pass | Block::Withdraw(_) | Block::Swaps => None,
+        }
+    }
+}
+
+impl<'a> TurnActions<'a> {
+    /// The turn actions of `seat` (the phase is `Act`); `None` for an unknown seat.
+    pub fn new(state: &'a State, seat: Seat) -> Option<TurnActions<'a>> {
+        let player = state.player(seat)?;
+        let board = state.board();
+        let (grid, masks) = (board.grid(), board.masks());
+        let free = grid
+            .all_cells()
+            .minus(&masks.occupied)
+            .minus(&masks.destroyed);
+        let mut leader_ground = LeaderGround::new(
+            free.and(&masks.inhabitable)
+                .and(&grid.next_to(&masks.scientists)),
+        );
+        let colony_ground = free.minus(&judge_crowded_cells(board, &free, &mut leader_ground));
+        let mut actions = TurnActions {
+            board,
+            hand: player.hand,
+            placements: [(); 4].map(|_| grid.no_cells()),
+            settlements: colony_ground.and(&masks.inhabitable),
+            mines: colony_ground.minus(&masks.inhabitable),
+            bombs: grid
+                .all_cells()
+                .minus(&masks.destroyed)
+                .minus(&masks.leaders)
+                .minus(&masks.artifacts),
+            blocks: Vec::with_capacity(2 * player.leaders.len() + 7),
+        };
+        actions.blocks.push((Block::Pass, 1));
+        for &kind in &player.leaders {
+            let from = board.find_leader(seat, kind);
+            let targets = leader_ground.targets(board, from);
+            actions.blocks.push((Block::Place(kind), targets.count()));
+            if from.is_some() {
+                actions.blocks.push((Block::Withdraw(kind), 1));
+            }
+            actions.placements[kind.index()] = targets;
+        }
+        for kind in Kind::ALL {
+            if player.hand.get(kind) > 0 {
+                let count = actions.colony_cells(kind).count();
+                actions.blocks.push((Block::Colonize(kind), count));
+            }
+        }
+        if player.bombers > 0 {
+            actions.blocks.push((Block::Bomb, actions.bombs.count()));
+        }
+        actions
+            .blocks
+            .push((Block::Swaps, swap_count(&player.hand)));
+        Some(actions)
+    }
+
+    fn colony_cells(&self, kind: Kind) -> &CellSet {
+        if kind == Kind::Mining {
+            &self.mines
+        } else {
+            &self.settlements
+        }
+    }
+
+    /// The cells of a block of cell actions.
+    fn cells(&self, block: Block) -> Option<&CellSet> {
+        match block {
+            Block::Place(kind) => Some(&self.placements[kind.index()]),
+            Block::Colonize(kind) => Some(self.colony_cells(kind)),
+            Block::Bomb => Some(&self.bombs),
+            Block::Pass | Block::Withdraw(_) | Block::Swaps => None,
+        }
+    }
+
+    /// How many actions the list holds.
+    pub fn len(&self) -> usize {
+        self.blocks.iter().map(|&(_, len)| len).sum()
+    }
+
+    /// The `index`-th action of the list.
+    pub fn get(&self, mut index: usize) -> Option<Action> {
+        for &(block, len) in &self.blocks {
+            if index < len {
+                return self.nth(block, index);
+            }
+            index -= len;
+        }
+        None
+    }
+
+    /// The whole list.
+    pub fn list(&self) -> Vec<Action> {
+        let mut out = Vec::with_capacity(self.len());
+        let pos = |cell| self.board.pos(cell);
+        for &(block, _) in &self.blocks {
+            match block {
+                Block::Place(kind) => self.placements[kind.index()].for_each(|cell| {
+                    out.push(Action::PlaceLeader {
+                        kind,
+                        at: pos(cell),
+                    })
+                }),
+                Block::Colonize(kind) => self.colony_cells(kind).for_each(|cell| {
+                    out.push(Action::Colonize {
+                        kind,
+                        at: pos(cell),
+                    })
+                }),
+                Block::Bomb => self
+                    .bombs
+                    .for_each(|cell| out.push(Action::Bomb { at: pos(cell) })),
+                Block::Swaps => out.extend(
+                    sub_multisets(&self.hand, MAX_SWAP).map(|tiles| Action::Swap { tiles }),
+                ),
+                Block::Pass | Block::Withdraw(_) => out.extend(self.nth(block, 0)),
+            }
+        }
+        out
+    }
+
+    /// The `index`-th action of `block`.
+    fn nth(&self, block: Block, index: usize) -> Option<Action> {
+        if let Some(cells) = self.cells(block) {
+            return cells
+                .nth(index)
+                .and_then(|cell| block.at(self.board.pos(cell)));
+        }
+        match block {
+            Block::Pass => (index == 0).then_some(Action::Pass),
+            Block::Withdraw(kind) => (index == 0).then_some(Action::WithdrawLeader { kind }),
+            Block::Swaps => sub_multisets(&self.hand, MAX_SWAP)
+                .nth(index)
+                .map(|tiles| Action::Swap { tiles }),
+            Block::Place(_) | Block::Colonize(_) | Block::Bomb => None,
+        }
+    }
+}
+
+/// Where leaders may go: judged once for a leader from hand, then adjusted for each
+/// leader on the board. Lifting a leader changes what borders a cell only next to the
+/// leader, and, if its region splits, at cells that border that region twice.
+struct LeaderGround {
+    /// Free, inhabitable cells next to a scientist colony.
+    ground: CellSet,
+    /// The targets of a leader from hand: `ground` less the cells bordering two
+    /// regions.
+    from_hand: CellSet,
+    /// The cells of `ground` bordering one region only, at two cells or more, with
+    /// that region.
+    doubly_touched: Vec<(usize, u32)>,
+}
+
+/// Judge the free cells next to two occupied cells or more, the only ones that may
+/// border two regions (a leader may not go there) or, next to three, three kingdoms (a
+/// colony may not): each once, by the distinct regions around it. Tells
+/// `leader_ground` and returns the cells that would join three kingdoms.
+fn judge_crowded_cells(board: &Board, free: &CellSet, leader_ground: &mut LeaderGround) -> CellSet {
+    let grid = board.grid();
+    let (crowded, very_crowded) = grid.crowded(&board.masks().occupied);
+    let judged = leader_ground
+        .ground
+        .and(&crowded)
+        .or(&free.and(&very_crowded));
+    let mut three_kingdoms = grid.no_cells();
+    let mut kingdoms: Option<Vec<u32>> = None;
+    for cell in judged.iter() {
+        let regions = board.neighbor_regions(cell);
+        leader_ground.judge(cell, &regions);
+        if regions.len() >= 3 {
+            let kingdoms = kingdoms.get_or_insert_with(|| board.kingdoms());
+            if regions.among(kingdoms).len() >= 3 {
+                three_kingdoms.insert(cell);
+            }
+        }
+    }
+    three_kingdoms
+}
+
+impl LeaderGround {
+    /// `ground`: the free, inhabitable cells next to a scientist colony.
+    fn new(ground: CellSet) -> LeaderGround {
+        LeaderGround {
+            from_hand: ground.clone(),
+            ground,
+            doubly_touched: Vec::new(),
+        }
+    }
+
+    /// Take in a cell next to two occupied cells or more, bordering `regions`.
+    fn judge(&mut self, cell: usize, regions: &NeighborRegions) {
+        if !self.ground.contains(cell) {
+            return;
+        }
+        match *regions.as_slice() {
+            [region] => self.doubly_touched.push((cell, region)),
+            [_, _, ..] => self.from_hand.remove(cell),
+            [] => {}
+        }
+    }
+
+    /// Where the leader standing at `from` (`None`: in hand) may go.
+    fn targets(&self, board: &Board, from: Option<usize>) -> CellSet {
+        let mut targets = self.from_hand.clone();
+        let Some(from) = from else {
+            return targets;
+        };
+        let lifted = Lifted::new(board, Some(from));
+        for cell in board.neighbors(from) {
+            if self.ground.contains(cell) {
+                targets.set(cell, !lifted.joins_regions(cell));
+            }
+        }
+        let region = board.region(from);
+        for &(cell, touched) in &self.doubly_touched {
+            if Some(touched) == region && lifted.joins_regions(cell) {
+                targets.remove(cell);
+            }
+        }
+        targets
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+    use rand::seq::IndexedRandom;
+
+    use arbiter_engine::{seeded_rng, Turn};
+
+    use super::*;
+    use crate::actions::{bomb_target, check_leader_target, colonize_effect};
+    use crate::flow;
+    use crate::game::{legal, random_action};
+    use crate::random_play::{config, play};
+    use crate::state::Phase;
+
+    /// The board with the leader at `from` taken off, its regions labelled from
+    /// scratch: where the original implementation judged a move.
+    fn lifted_copy(board: &Board, from: usize) -> Board {
+        let mut cells = board.cells().to_vec();
+        cells[from].leader = None;
+        Board::from_cells(board.width(), board.height(), cells)
+    }
+
+    /// The list as the original implementation built it: every cell judged on its own
+    /// by the per-cell rules, a moving leader on a lifted copy of the board.
+    fn reference_list(state: &State, seat: Seat) -> Vec<Action> {
+        let mut out = vec![Action::Pass];
+        let Some(player) = state.player(seat) else {
+            return out;
+        };
+        let board = state.board();
+        for &kind in &player.leaders {
+            let from = board.find_leader(seat, kind);
+            let copy = from.map(|from| lifted_copy(board, from));
+            let judged = Lifted::new(copy.as_ref().unwrap_or(board), None);
+            for to in 0..board.len() {
+                if Some(to) != from && check_leader_target(&judged, to).is_ok() {
+                    out.push(Action::PlaceLeader {
+                        kind,
+                        at: board.pos(to),
+                    });
+                }
+            }
+            if from.is_some() {
+                out.push(Action::WithdrawLeader { kind });
+            }
+        }
+        for kind in Kind::ALL {
+            if player.hand.get(kind) > 0 {
+                for to in 0..board.len() {
+                    if colonize_effect(state, kind, to).is_ok() {
+                        out.push(Action::Colonize {
+                            kind,
+                            at: board.pos(to),
+                        });
+                    }
+                }
+            }
+        }
+        if player.bombers > 0 {
+            for id in 0..board.len() {
+                if bomb_target(board, id).is_ok() {
+                    out.push(Action::Bomb { at: board.pos(id) });
+                }
+            }
+        }
+        out.extend(sub_multisets(&player.hand, MAX_SWAP).map(|tiles| Action::Swap { tiles }));
+        out
+    }
+
+    /// Judging a move on the real board with the leader lifted gives the same answer,
+    /// refusal reasons and region counts included, as judging it on a lifted copy.
+    fn check_lifted_judgement(state: &State, seat: Seat) {
+        let board = state.board();
+        for (from, leader) in board.leaders().filter(|(_, l)| l.owner == seat) {
+            let copy = lifted_copy(board, from);
+            let (lifted, reference) = (Lifted::new(board, Some(from)), Lifted::new(&copy, None));
+            for to in (0..board.len()).filter(|&to| to != from) {
+                assert_eq!(
+                    check_leader_target(&lifted, to),
+                    check_leader_target(&reference, to),
+                    "{:?} leader lifted from {from} to {to}",
+                    leader.kind
+                );
+            }
+        }
+    }
+
+    /// Every state of a random match: the cell-set listing equals the per-cell
+    /// reference, indexing agrees with listing, and `random_action` draws exactly what
+    /// the engine's default (`legal(..).choose(rng)`) draws, leaving the generator in
+    /// the same state, for every seat at every prompt.
+    fn check_state(state: &State, draws: &mut arbiter_engine::GameRng) {
+        if let (Phase::Act, Turn::One(seat)) = (state.phase(), flow::to_act(state)) {
+            let actions = TurnActions::new(state, seat).expect("the active seat exists");
+            let list = actions.list();
+            assert_eq!(list, reference_list(state, seat));
+            assert_eq!(actions.len(), list.len());
+            for (i, action) in list.iter().enumerate() {
+                assert_eq!(actions.get(i).as_ref(), Some(action), "index {i}");
+            }
+            assert_eq!(actions.get(list.len()), None);
+            check_lifted_judgement(state, seat);
+        }
+        for seat in 0..state.seats() + 1 {
+            let mut ours = draws.clone();
+            let drawn = random_action(state, seat, &mut ours);
+            let expected = legal(state, seat).choose(draws).cloned();
+            assert_eq!(drawn, expected, "seat {seat}");
+            assert!(
+                ours == *draws,
+                "seat {seat}: the generator moved differently"
+            );
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 48, failure_persistence: None, ..ProptestConfig::default() })]
+
+        #[test]
+        fn listing_and_drawing_match_the_per_cell_rules(
+            seed in any::<u64>(),
+            seats in 2usize..=4,
+            board in any::<u8>(),
+            ejections in any::<bool>(),
+        ) {
+            let config = config(board);
+            let mut draws = seeded_rng(seed ^ 0xD4A5);
+            play(&config, seats, seed, ejections.then_some(120), |state| check_state(state, &mut draws));
+        }
+    }
+}

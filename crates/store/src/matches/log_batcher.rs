@@ -1,0 +1,296 @@
+//! Group commit for log appends: one background task owns the log writes, takes every
+//! entry queued while its previous write ran, and commits them as one statement.
+//!
+//! Why: every running match appends one entry per move and waits for it before the
+//! move is announced. One commit per entry caps a server at a few thousand moves a
+//! second (SQLite has one writer, and every commit has a fixed cost: locking and
+//! writing the WAL, a round trip to PostgreSQL), and makes each move wait behind
+//! everyone else's commits. A commit holding every waiting entry costs little more
+//! than one holding a single entry.
+//!
+//! How: callers queue their row with a oneshot for the answer and wait. The task waits
+//! for the first row, takes whatever else is queued (up to [`MAX_BATCH`]) and writes
+//! them all in one `INSERT … SELECT … RETURNING`, a single statement and so a single
+//! commit, then answers each caller. Nothing waits on a timer: a lone entry is written
+//! at once, and batches grow only because entries arrive while a write runs. An answer
+//! is sent only once the statement has returned, that is committed with the pool's
+//! usual synchronous settings, so `append_log` returning `Ok` means what it always did.
+//!
+//! Each row carries the guards a single append has in the statement's `WHERE` (the
+//! match is running, the index is the next one), so a refused row is simply not
+//! inserted and never aborts the statement (PostgreSQL would abort the whole
+//! transaction on any error). A batch holds at most one row per match (later ones wait
+//! for the next batch), since a row's guard cannot see rows inserted by the same
+//! statement. Should the statement fail anyway (a unique violation from another server
+//! writing the same match, a database fault), its rows are written again one by one,
+//! so one bad row fails only itself.
+//!
+//! The task ends when every handle is dropped (the queue closes) or the log pool is
+//! closed by `Store::close`; callers still queued then get `PoolClosed`.
+
+use std::collections::HashSet;
+
+use sqlx::{AnyPool, Row as _};
+use tokio::sync::{mpsc, oneshot};
+use tokio::task::JoinHandle;
+
+use super::MatchId;
+use crate::error::is_unique_violation;
+
+/// Most rows in one statement: bounds the statement's size and its parameters
+/// (3 each; SQLite allows 32 766) and the time one commit holds the writer.
+const MAX_BATCH: usize = 512;
+/// Appends that may wait for the task; further callers wait to queue, so memory stays
+/// bounded however many matches run.
+const QUEUE: usize = 2 * MAX_BATCH;
+
+/// A log row to insert, already checked and serialized by the caller.
+#[derive(Debug)]
+pub(crate) struct LogRow {
+    pub match_id: MatchId,
+    pub idx: i64,
+    pub entry: String,
+}
+
+/// One caller's row and where its answer goes: `Ok(true)` committed, `Ok(false)`
+/// refused by its guards (the caller finds out why).
+#[derive(Debug)]
+struct Append {
+    row: LogRow,
+    answer: oneshot::Sender<Result<bool, sqlx::Error>>,
+}
+
+/// The handle callers queue rows on. Cheap to clone; the task ends with the last one.
+#[derive(Debug, Clone)]
+pub(crate) struct LogBatcher {
+    queue: mpsc::Sender<Append>,
+}
+
+impl LogBatcher {
+    /// Start the task writing to `pool` (it must run in a Tokio runtime). The task
+    /// ends by itself; the handle is for tests.
+    pub(crate) fn start(pool: AnyPool) -> (LogBatcher, JoinHandle<()>) {
+        let (queue, rows) = mpsc::channel(QUEUE);
+        let task = tokio::spawn(run(pool, rows));
+        (LogBatcher { queue }, task)
+    }
+
+    /// Queue `row` and wait until it is committed (`true`) or refused by its guards
+    /// (`false`). Once queued, the row is written even if this future is dropped.
+    pub(crate) async fn append(&self, row: LogRow) -> Result<bool, sqlx::Error> {
+        let (answer, answered) = oneshot::channel();
+        self.queue
+            .send(Append { row, answer })
+            .await
+            .map_err(|_| sqlx::Error::PoolClosed)?;
+        answered.await.map_err(|_| sqlx::Error::PoolClosed)?
+    }
+}
+
+/// The group-commit loop: wait for work, take all that is queued, write, answer.
+async fn run(pool: AnyPool, mut queue: mpsc::Receiver<Append>) {
+    let closed = pool.close_event();
+    tokio::pin!(closed);
+    // Rows taken from the queue and not yet written: at most `MAX_BATCH` plus those a
+    // batch put back.
+    let mut waiting = Vec::with_capacity(MAX_BATCH);
+    loop {
+        if waiting.is_empty() {
+            tokio::select! {
+                biased;
+                () = &mut closed => return,
+                taken = queue.recv_many(&mut waiting, MAX_BATCH) => {
+                    if taken == 0 {
+                        return;
+                    }
+                }
+            }
+        }
+        while waiting.len() < MAX_BATCH {
+            match queue.try_recv() {
+                Ok(append) => waiting.push(append),
+                Err(_) => break,
+            }
+        }
+        let batch = next_batch(&mut waiting);
+        write(&pool, batch).await;
+    }
+}
+
+/// Take the oldest row of each match, up to `MAX_BATCH` rows, leaving the rest in
+/// `waiting` in their order.
+fn next_batch(waiting: &mut Vec<Append>) -> Vec<Append> {
+    let mut matches = HashSet::new();
+    let mut batch = Vec::new();
+    for append in std::mem::take(waiting) {
+        if batch.len() < MAX_BATCH && matches.insert(append.row.match_id) {
+            batch.push(append);
+        } else {
+            waiting.push(append);
+        }
+    }
+    batch
+}
+
+/// Write `batch` as one statement and answer each caller; if the statement fails,
+/// write its rows one by one so each gets its own outcome.
+async fn write(pool: &AnyPool, batch: Vec<Append>) {
+    if batch.len() > 1 {
+        match insert(pool, &batch).await {
+            Ok(written) => {
+                for append in batch {
+                    let committed = written.contains(&append.row.match_id);
+                    // A caller that stopped waiting needs no answer.
+                    let _ = append.answer.send(Ok(committed));
+                }
+                return;
+            }
+            Err(error) => tracing::warn!(
+                %error,
+                rows = batch.len(),
+                "a batch of log entries failed; writing them one by one"
+            ),
+        }
+    }
+    for append in batch {
+        let outcome = match insert(pool, std::slice::from_ref(&append)).await {
+            Ok(written) => Ok(!written.is_empty()),
+            // Another writer took this index between the guard and the insert.
+            Err(error) if is_unique_violation(&error) => Ok(false),
+            Err(error) => Err(error),
+        };
+        let _ = append.answer.send(outcome);
+    }
+}
+
+/// Insert the rows whose guards pass, in one statement; the matches whose row went in
+/// (a batch holds one row per match).
+async fn insert(pool: &AnyPool, batch: &[Append]) -> Result<HashSet<MatchId>, sqlx::Error> {
+    let sql = insert_sql(batch.len());
+    let mut query = sqlx::query(&sql);
+    for Append { row, .. } in batch {
+        query = query
+            .bind(row.match_id)
+            .bind(row.idx)
+            .bind(row.entry.as_str());
+    }
+    let written = query.fetch_all(pool).await?;
+    written.iter().map(|row| row.try_get(0)).collect()
+}
+
+/// The statement for `rows` rows: each inserted only if its match is running and its
+/// index is the next one. Both guards are scalar subqueries, which PostgreSQL runs per
+/// row on the primary keys; an `EXISTS` may be planned as a join over every running
+/// match instead.
+fn insert_sql(rows: usize) -> String {
+    let values = (0..rows)
+        .map(|i| format!("(${}, ${}, ${})", 3 * i + 1, 3 * i + 2, 3 * i + 3))
+        .collect::<Vec<_>>()
+        .join(", ");
+    format!(
+        "WITH batch (match_id, idx, entry) AS (VALUES {values})
+         INSERT INTO match_log (match_id, idx, entry)
+         SELECT match_id, idx, entry FROM batch
+         WHERE (SELECT status FROM matches WHERE matches.id = batch.match_id) = 'running'
+           AND (SELECT COALESCE(MAX(log.idx) + 1, 0) FROM match_log log
+                WHERE log.match_id = batch.match_id) = batch.idx
+         RETURNING match_id"
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use super::*;
+    use crate::connect::Store;
+
+    fn append(match_id: MatchId, idx: i64) -> Append {
+        let (answer, _) = oneshot::channel();
+        Append {
+            row: LogRow {
+                match_id,
+                idx,
+                entry: String::new(),
+            },
+            answer,
+        }
+    }
+
+    fn rows(appends: &[Append]) -> Vec<(MatchId, i64)> {
+        appends
+            .iter()
+            .map(|a| (a.row.match_id, a.row.idx))
+            .collect()
+    }
+
+    #[test]
+    fn a_batch_takes_one_row_per_match_and_keeps_the_rest_in_order() {
+        let mut waiting = vec![
+            append(1, 0),
+            append(2, 0),
+            append(1, 1),
+            append(1, 2),
+            append(3, 4),
+        ];
+        let batch = next_batch(&mut waiting);
+        assert_eq!(rows(&batch), [(1, 0), (2, 0), (3, 4)]);
+        assert_eq!(rows(&waiting), [(1, 1), (1, 2)]);
+        assert_eq!(rows(&next_batch(&mut waiting)), [(1, 1)]);
+        assert_eq!(rows(&next_batch(&mut waiting)), [(1, 2)]);
+        assert!(waiting.is_empty());
+    }
+
+    #[test]
+    fn a_batch_holds_at_most_max_batch_rows() {
+        let full = MAX_BATCH as MatchId;
+        let mut waiting: Vec<_> = (0..full + 2).map(|m| append(m, 0)).collect();
+        assert_eq!(next_batch(&mut waiting).len(), MAX_BATCH);
+        assert_eq!(rows(&waiting), [(full, 0), (full + 1, 0)]);
+    }
+
+    #[test]
+    fn the_statement_numbers_three_parameters_a_row() {
+        let sql = insert_sql(2);
+        assert!(sql.contains("VALUES ($1, $2, $3), ($4, $5, $6))"), "{sql}");
+    }
+
+    /// Waits for a task that must end; a bound turns a hang into a failure.
+    async fn ends(task: JoinHandle<()>) {
+        tokio::time::timeout(Duration::from_secs(30), task)
+            .await
+            .expect("the batcher ends")
+            .expect("the batcher does not panic");
+    }
+
+    #[tokio::test]
+    async fn the_task_ends_when_every_handle_is_dropped() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let store = Store::open_data_dir(dir.path()).await.expect("open");
+        let (batcher, task) = LogBatcher::start(store.log.clone());
+        let copy = batcher.clone();
+        drop(batcher);
+        assert!(!task.is_finished());
+        drop(copy);
+        ends(task).await;
+        store.close().await;
+    }
+
+    #[tokio::test]
+    async fn the_task_ends_when_the_pool_closes_and_later_appends_fail() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let store = Store::open_data_dir(dir.path()).await.expect("open");
+        let (batcher, task) = LogBatcher::start(store.log.clone());
+        store.close().await;
+        ends(task).await;
+        let row = LogRow {
+            match_id: 1,
+            idx: 0,
+            entry: String::new(),
+        };
+        assert!(matches!(
+            batcher.append(row).await,
+            Err(sqlx::Error::PoolClosed)
+        ));
+    }
+}

@@ -1,0 +1,261 @@
+//! Log appends of many matches share commits (group commit) on both backends, and
+//! nothing about it shows to a caller: every entry comes back in order, each refused
+//! entry fails alone with its own error, and a lone entry is written at once.
+//!
+//! To put chosen entries in one batch without sleeping, a test holds the log's write
+//! lock from its own connection, starts every append in order (an append queues its
+//! entry when first polled), then releases the lock: the batcher is stuck writing the
+//! first rows it took, so the rest queue behind it and go out together.
+
+mod common;
+
+use std::future::{poll_fn, Future};
+use std::pin::Pin;
+use std::task::Poll;
+use std::time::Duration;
+
+use arbiter_engine::MatchRecord;
+use arbiter_store::{Backend, MatchId, Store, StoreError};
+use common::{new_match, played, TestDb};
+use sqlx::{AnyConnection, Connection, Executor};
+
+async fn create(store: &Store, record: &MatchRecord) -> MatchId {
+    store
+        .create_match(&new_match(record, &[], None))
+        .await
+        .expect("create")
+}
+
+async fn log_of(store: &Store, id: MatchId) -> Vec<arbiter_engine::LogEntry> {
+    store
+        .match_record(id)
+        .await
+        .expect("read")
+        .expect("exists")
+        .log
+}
+
+/// A connection holding the write lock on `match_log` (after running `also` in the
+/// same transaction), until [`burst`] commits it.
+async fn hold_the_log(db: &TestDb, also: &[String]) -> AnyConnection {
+    let mut held = AnyConnection::connect(&db.url).await.expect("connect");
+    let lock: &[&str] = match db.store.backend() {
+        Backend::Sqlite => &["BEGIN IMMEDIATE"],
+        Backend::Postgres => &["BEGIN", "LOCK TABLE match_log IN EXCLUSIVE MODE"],
+    };
+    for statement in lock.iter().copied().chain(also.iter().map(String::as_str)) {
+        held.execute(statement)
+            .await
+            .unwrap_or_else(|e| panic!("{statement}: {e}"));
+    }
+    held
+}
+
+/// Start `calls` in order while `held` blocks the log, then release it and wait for
+/// every call: all but the first few rows are written in one batch.
+async fn burst<F: Future + Unpin>(mut held: AnyConnection, calls: Vec<F>) -> Vec<F::Output> {
+    let mut started = Vec::with_capacity(calls.len());
+    for mut call in calls {
+        let early = poll_fn(|cx| Poll::Ready(Pin::new(&mut call).poll(cx))).await;
+        started.push((call, early));
+    }
+    held.execute("COMMIT").await.expect("release the log");
+    let _ = held.close().await;
+    let mut outputs = Vec::with_capacity(started.len());
+    for (call, early) in started {
+        outputs.push(match early {
+            Poll::Ready(output) => output,
+            Poll::Pending => call.await,
+        });
+    }
+    outputs
+}
+
+async fn many_matches_appending_at_once_keep_every_entry_in_order(db: &TestDb) {
+    const MATCHES: usize = 40;
+    const ENTRIES: usize = 30;
+    let record = played("tae", 2, 21);
+    assert!(record.log.len() >= ENTRIES);
+    let mut ids = Vec::new();
+    for _ in 0..MATCHES {
+        ids.push(create(&db.store, &record).await);
+    }
+    let writers: Vec<_> = ids
+        .iter()
+        .map(|&id| {
+            let store = db.store.clone();
+            let log = record.log[..ENTRIES].to_vec();
+            tokio::spawn(async move {
+                for (index, entry) in log.iter().enumerate() {
+                    store.append_log(id, index, entry).await.expect("append");
+                }
+            })
+        })
+        .collect();
+    for writer in writers {
+        writer.await.expect("writer");
+    }
+    for id in ids {
+        assert_eq!(
+            log_of(&db.store, id).await,
+            record.log[..ENTRIES],
+            "match {id}"
+        );
+    }
+}
+
+async fn refused_entries_fail_alone_in_their_batch(db: &TestDb) {
+    let store = &db.store;
+    let record = played("spacegoo", 2, 22);
+    let (first, second) = (&record.log[0], &record.log[1]);
+    let mut running = Vec::new();
+    for _ in 0..6 {
+        running.push(create(store, &record).await);
+    }
+    let [lead, a, b, c, d, e] = running[..] else {
+        unreachable!("six matches")
+    };
+    let finished = create(store, &record).await;
+    let outcome = record.outcome.as_ref().expect("outcome");
+    store.finish_match(finished, outcome).await.expect("finish");
+    let unknown = finished + 1000;
+
+    let held = hold_the_log(db, &[]).await;
+    let results = burst(
+        held,
+        vec![
+            Box::pin(store.append_log(lead, 0, first)),
+            Box::pin(store.append_log(a, 0, first)),
+            Box::pin(store.append_log(b, 3, first)),
+            Box::pin(store.append_log(c, 0, first)),
+            Box::pin(store.append_log(finished, 0, first)),
+            Box::pin(store.append_log(d, 0, first)),
+            Box::pin(store.append_log(unknown, 0, first)),
+            // The same match again: its row waits for the next batch, still in order.
+            Box::pin(store.append_log(a, 1, second)),
+            Box::pin(store.append_log(e, 0, first)),
+        ],
+    )
+    .await;
+    for accepted in [0, 1, 3, 5, 7, 8] {
+        assert!(results[accepted].is_ok(), "{accepted}: {results:?}");
+    }
+    assert!(
+        matches!(
+            results[2],
+            Err(StoreError::LogOutOfOrder {
+                index: 3,
+                expected: 0,
+                ..
+            })
+        ),
+        "{results:?}"
+    );
+    assert!(
+        matches!(results[4], Err(StoreError::NotRunning(_))),
+        "{results:?}"
+    );
+    assert!(
+        matches!(results[6], Err(StoreError::UnknownMatch(_))),
+        "{results:?}"
+    );
+
+    for id in [lead, c, d, e] {
+        assert_eq!(log_of(store, id).await, record.log[..1]);
+    }
+    assert_eq!(log_of(store, a).await, record.log[..2]);
+    assert!(log_of(store, b).await.is_empty());
+    assert!(log_of(store, finished).await.is_empty());
+
+    // PostgreSQL shows which transaction wrote a row: the seven rows took at most
+    // three (the first rows taken, the rest of the burst, `a`'s second entry).
+    if store.backend() == Backend::Postgres {
+        let mut conn = AnyConnection::connect(&db.url).await.expect("connect");
+        let transactions: i64 = sqlx::query_scalar(&format!(
+            "SELECT COUNT(DISTINCT xmin::text) FROM match_log
+             WHERE match_id IN ({lead}, {a}, {c}, {d}, {e})"
+        ))
+        .fetch_one(&mut conn)
+        .await
+        .expect("count transactions");
+        assert!(transactions <= 3, "{transactions} transactions for 7 rows");
+    }
+}
+
+async fn an_entry_whose_insert_fails_does_not_fail_its_batch(db: &TestDb) {
+    let store = &db.store;
+    let record = played("spacegoo", 2, 23);
+    let entry = &record.log[0];
+    let mut ids = Vec::new();
+    for _ in 0..4 {
+        ids.push(create(store, &record).await);
+    }
+    let [lead, a, poisoned, c] = ids[..] else {
+        unreachable!("four matches")
+    };
+    // A trigger refuses one match's rows with an error, which aborts the statement
+    // (and, on PostgreSQL, the transaction) holding it.
+    let trigger = match store.backend() {
+        Backend::Sqlite => vec![format!(
+            "CREATE TRIGGER poison BEFORE INSERT ON match_log WHEN NEW.match_id = {poisoned}
+             BEGIN SELECT RAISE(ABORT, 'poisoned entry'); END"
+        )],
+        Backend::Postgres => vec![
+            format!(
+                "CREATE FUNCTION poison() RETURNS trigger LANGUAGE plpgsql AS $$
+                 BEGIN
+                     IF NEW.match_id = {poisoned} THEN RAISE EXCEPTION 'poisoned entry'; END IF;
+                     RETURN NEW;
+                 END $$"
+            ),
+            "CREATE TRIGGER poison BEFORE INSERT ON match_log
+             FOR EACH ROW EXECUTE FUNCTION poison()"
+                .to_string(),
+        ],
+    };
+    let held = hold_the_log(db, &trigger).await;
+    let results = burst(
+        held,
+        vec![
+            Box::pin(store.append_log(lead, 0, entry)),
+            Box::pin(store.append_log(a, 0, entry)),
+            Box::pin(store.append_log(poisoned, 0, entry)),
+            Box::pin(store.append_log(c, 0, entry)),
+        ],
+    )
+    .await;
+    for accepted in [0, 1, 3] {
+        assert!(results[accepted].is_ok(), "{accepted}: {results:?}");
+    }
+    assert!(
+        matches!(&results[2], Err(e @ StoreError::Database(_)) if e.to_string().contains("poisoned entry")),
+        "{results:?}"
+    );
+    for id in [lead, a, c] {
+        assert_eq!(log_of(store, id).await, record.log[..1]);
+    }
+    assert!(log_of(store, poisoned).await.is_empty());
+}
+
+async fn a_lone_append_is_written_at_once(db: &TestDb) {
+    let store = &db.store;
+    let record = played("spacegoo", 2, 24);
+    let id = create(store, &record).await;
+    for (index, entry) in record.log[..3].iter().enumerate() {
+        // Nothing else is appending: the entry must not wait for company. The bound
+        // only turns a hang into a failure.
+        tokio::time::timeout(Duration::from_secs(30), store.append_log(id, index, entry))
+            .await
+            .expect("a lone append completes")
+            .expect("append");
+        // Committed on return: another connection reads it.
+        assert_eq!(log_of(store, id).await, record.log[..=index]);
+    }
+}
+
+on_both_backends!(
+    many_matches_appending_at_once_keep_every_entry_in_order,
+    refused_entries_fail_alone_in_their_batch,
+    an_entry_whose_insert_fails_does_not_fail_its_batch,
+    a_lone_append_is_written_at_once,
+);
