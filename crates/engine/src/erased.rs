@@ -101,6 +101,9 @@ pub trait DynState: Send + Sync {
     fn apply(&mut self, seat: Seat, action: &Value) -> Result<EventBatch, Illegal>;
     fn eject(&mut self, seat: Seat, reason: &str) -> EventBatch;
     fn view(&self, seat: Option<Seat>) -> Value;
+    /// [`DynState::view`] written straight to JSON text (the same text the `Value`
+    /// would print): what a server sends on every step, without building a tree.
+    fn view_json(&self, seat: Option<Seat>) -> String;
     fn legal(&self, seat: Seat) -> Vec<Value>;
     fn outcome(&self) -> Option<Outcome>;
     /// What to do about `seat` missing its deadline (the action as JSON).
@@ -254,6 +257,10 @@ impl<G: Game> DynState for ErasedState<G> {
     fn view(&self, seat: Option<Seat>) -> Value {
         let seat = seat.filter(|&s| s < self.seats);
         serde_json::to_value(G::view(&self.state, seat)).unwrap_or(Value::Null)
+    }
+    fn view_json(&self, seat: Option<Seat>) -> String {
+        let seat = seat.filter(|&s| s < self.seats);
+        serde_json::to_string(&G::view(&self.state, seat)).unwrap_or_else(|_| "null".into())
     }
     fn legal(&self, seat: Seat) -> Vec<Value> {
         if seat >= self.seats {

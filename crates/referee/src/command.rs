@@ -2,20 +2,22 @@
 
 use arbiter_engine::Seat;
 use serde_json::Value;
-use tokio::sync::{mpsc, oneshot};
+use std::sync::Arc;
 
-use crate::messages::{LegalActions, ToSeat};
+use tokio::sync::oneshot;
+
+use crate::mailbox::Mailbox;
+use crate::messages::LegalActions;
 
 /// Identifies one attachment of a seat, so a stale connection's detach cannot cut off
 /// the connection that replaced it.
 pub(crate) type ConnectionId = u64;
 
-#[derive(Debug)]
 pub(crate) enum Command {
     Attach {
         seat: Seat,
         connection: ConnectionId,
-        messages: mpsc::Sender<ToSeat>,
+        mailbox: Arc<dyn Mailbox>,
     },
     Detach {
         seat: Seat,
@@ -30,7 +32,7 @@ pub(crate) enum Command {
         reason: String,
     },
     Spectate {
-        messages: mpsc::Sender<ToSeat>,
+        mailbox: Arc<dyn Mailbox>,
     },
     /// What the seat may answer now (nothing when it owes no decision).
     Legal {

@@ -9,6 +9,7 @@ use serde_json::Value;
 use tokio::sync::{mpsc, watch};
 
 use crate::command::{Command, ConnectionId};
+use crate::mailbox::Mailbox;
 use crate::messages::{LegalActions, ToSeat};
 use crate::status::{MatchStatus, PlayerKind};
 
@@ -75,19 +76,33 @@ impl MatchHandle {
     /// reconnect): the referee sends `joined`, the seat's current `view` and, when the
     /// seat owes a decision, the `prompt` with the time left.
     pub async fn attach(&self, seat: Seat) -> Result<SeatConnection, SeatError> {
+        let (sender, messages) = mpsc::channel(CONNECTION_BUFFER);
+        let attachment = self.attach_mailbox(seat, Arc::new(sender)).await?;
+        Ok(SeatConnection {
+            attachment,
+            messages,
+        })
+    }
+
+    /// [`MatchHandle::attach`] for a transport that takes messages in place: the
+    /// referee posts the seat's messages to `mailbox` until the mailbox refuses one, the
+    /// seat is attached elsewhere, or the match ends (then the referee drops it).
+    pub async fn attach_mailbox(
+        &self,
+        seat: Seat,
+        mailbox: Arc<dyn Mailbox>,
+    ) -> Result<SeatAttachment, SeatError> {
         self.remote_seat(seat)?;
         let connection = self.connections.fetch_add(1, Ordering::Relaxed);
-        let (sender, messages) = mpsc::channel(CONNECTION_BUFFER);
         self.send(Command::Attach {
             seat,
             connection,
-            messages: sender,
+            mailbox,
         })
         .await?;
-        Ok(SeatConnection {
+        Ok(SeatAttachment {
             seat,
             connection,
-            messages,
             commands: Some(self.commands.clone()),
         })
     }
@@ -118,8 +133,14 @@ impl MatchHandle {
     /// then carries only spectator views and events, ejections and the outcome.
     pub async fn spectate(&self) -> Result<SpectatorConnection, SeatError> {
         let (sender, messages) = mpsc::channel(CONNECTION_BUFFER);
-        self.send(Command::Spectate { messages: sender }).await?;
+        self.spectate_mailbox(Arc::new(sender)).await?;
         Ok(SpectatorConnection { messages })
+    }
+
+    /// [`MatchHandle::spectate`] into a mailbox: watching stops when the mailbox
+    /// refuses a message, or when the match ends.
+    pub async fn spectate_mailbox(&self, mailbox: Arc<dyn Mailbox>) -> Result<(), SeatError> {
+        self.send(Command::Spectate { mailbox }).await
     }
 
     /// The actions `seat` may answer now: for a page that lets a person click a move.
@@ -189,15 +210,13 @@ impl std::fmt::Debug for MatchHandle {
 /// attached again elsewhere, or when this reader fell [`CONNECTION_BUFFER`] behind.
 #[derive(Debug)]
 pub struct SeatConnection {
-    seat: Seat,
-    connection: ConnectionId,
+    attachment: SeatAttachment,
     messages: mpsc::Receiver<ToSeat>,
-    commands: Option<mpsc::Sender<Command>>,
 }
 
 impl SeatConnection {
     pub fn seat(&self) -> Seat {
-        self.seat
+        self.attachment.seat
     }
 
     /// The next message, or `None` when the referee closed this connection.
@@ -208,6 +227,27 @@ impl SeatConnection {
     /// A message if one is waiting now.
     pub fn try_recv(&mut self) -> Option<ToSeat> {
         self.messages.try_recv().ok()
+    }
+
+    /// Disconnect, waiting until the referee has been told.
+    pub async fn detach(self) {
+        self.attachment.detach().await
+    }
+}
+
+/// A seat attached to a mailbox ([`MatchHandle::attach_mailbox`]). Dropping it (or
+/// [`SeatAttachment::detach`]) is a disconnect of this attachment only: a newer one of
+/// the same seat stays.
+#[derive(Debug)]
+pub struct SeatAttachment {
+    seat: Seat,
+    connection: ConnectionId,
+    commands: Option<mpsc::Sender<Command>>,
+}
+
+impl SeatAttachment {
+    pub fn seat(&self) -> Seat {
+        self.seat
     }
 
     /// Disconnect, waiting until the referee has been told.
@@ -223,11 +263,11 @@ impl SeatConnection {
     }
 }
 
-impl Drop for SeatConnection {
+impl Drop for SeatAttachment {
     fn drop(&mut self) {
         if let Some(commands) = self.commands.take() {
-            // Best effort: if the queue is full the referee notices the closed channel
-            // the next time it writes to it.
+            // Best effort: if the queue is full the referee notices the refused post
+            // the next time it writes to the mailbox.
             let _ = commands.try_send(Command::Detach {
                 seat: self.seat,
                 connection: self.connection,

@@ -43,6 +43,7 @@
 mod command;
 pub mod handle;
 pub mod instruments;
+pub mod mailbox;
 pub mod messages;
 mod referee;
 pub mod setup;
@@ -51,9 +52,12 @@ pub mod status;
 mod task;
 
 pub use arbiter_engine::{IllegalAnswer, Policy};
-pub use handle::{MatchAborted, MatchHandle, SeatConnection, SeatError, SpectatorConnection};
+pub use handle::{
+    MatchAborted, MatchHandle, SeatAttachment, SeatConnection, SeatError, SpectatorConnection,
+};
 pub use instruments::Instruments;
-pub use messages::{LegalActions, ToSeat};
+pub use mailbox::{Mailbox, Undelivered};
+pub use messages::{JsonText, LegalActions, ToSeat};
 pub use referee::{Referee, MIN_DEADLINE};
 pub use setup::{MatchSetup, Program, SeatKind, SeatSetup};
 pub use sink::{DiscardSink, MatchSink, PendingEvent, RecordEvent, Stored};

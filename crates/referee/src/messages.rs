@@ -3,7 +3,10 @@
 //! them went through the audience's projection (its view, its share of the events).
 
 use arbiter_engine::{Outcome, Seat, Turn};
+use std::sync::Arc;
+
 use serde::{Deserialize, Serialize};
+use serde_json::value::RawValue;
 use serde_json::Value;
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -20,7 +23,7 @@ pub enum ToSeat {
     },
     /// The audience's view of the state after `step` log entries. Sent on joining and
     /// whenever it changes.
-    View { step: usize, view: Value },
+    View { step: usize, view: JsonText },
     /// The seat owes a decision about the state after `step` log entries, within
     /// `deadline_ms` milliseconds from when this was sent.
     Prompt {
@@ -53,4 +56,65 @@ pub struct LegalActions {
     /// Log entries so far: the `step` of the view and prompt these actions answer.
     pub step: usize,
     pub actions: Vec<Value>,
+}
+
+/// A JSON document kept as its text, shared by every message that carries it. Views
+/// are written once per audience per step straight from the ruleset's typed view, compared
+/// as text with the last one sent, and copied into each line as they are: no
+/// `serde_json::Value` tree is built, compared, cloned or dropped on a move.
+#[derive(Clone)]
+pub struct JsonText(Arc<RawValue>);
+
+impl JsonText {
+    /// `text` must be one JSON document (as `serde_json` writes one); anything else is
+    /// kept as `null`.
+    pub fn new(text: String) -> JsonText {
+        let raw = RawValue::from_string(text)
+            .unwrap_or_else(|_| RawValue::from_string("null".to_string()).expect("null is JSON"));
+        JsonText(Arc::from(raw))
+    }
+
+    pub fn from_value(value: &Value) -> JsonText {
+        JsonText::new(value.to_string())
+    }
+
+    pub fn text(&self) -> &str {
+        self.0.get()
+    }
+
+    /// The document as a tree, for code that reads into it.
+    pub fn to_value(&self) -> Value {
+        serde_json::from_str(self.text()).unwrap_or(Value::Null)
+    }
+
+    /// Whether both hold the same text (`JsonText`s written from equal values do).
+    pub fn same_text(&self, text: &str) -> bool {
+        self.text() == text
+    }
+}
+
+impl PartialEq for JsonText {
+    fn eq(&self, other: &JsonText) -> bool {
+        Arc::ptr_eq(&self.0, &other.0) || self.text() == other.text()
+    }
+}
+
+impl std::fmt::Debug for JsonText {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.text())
+    }
+}
+
+impl Serialize for JsonText {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.0.serialize(serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for JsonText {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        // Through a tree: an internally tagged message buffers its fields first, and a
+        // raw value cannot be read from that buffer. Only tests and tools read messages.
+        Value::deserialize(deserializer).map(|value| JsonText::from_value(&value))
+    }
 }

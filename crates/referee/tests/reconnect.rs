@@ -41,7 +41,7 @@ async fn reconnecting_resumes_with_view_and_remaining_deadline() {
     else {
         panic!("then the view");
     };
-    assert_eq!(first_view, fresh.view(Some(seat)));
+    assert_eq!(first_view.to_value(), fresh.view(Some(seat)));
     let ToSeat::Prompt {
         deadline_ms: first_deadline,
         ..

@@ -38,7 +38,7 @@ async fn watch(ruleset: &str, bots: &[&str], seed: u64) {
     let spectator_views: Vec<(usize, serde_json::Value)> = received
         .iter()
         .filter_map(|m| match m {
-            ToSeat::View { step, view } => Some((*step, view.clone())),
+            ToSeat::View { step, view } => Some((*step, view.to_value())),
             _ => None,
         })
         .collect();

@@ -63,15 +63,15 @@ impl Server {
                 "matches left running by a previous run are marked aborted"
             );
         }
-        let tcp_listener = TcpListener::bind(&config.tcp)
+        let tcp_listener = listen(&config.tcp)
             .await
             .with_context(|| format!("cannot listen on {} (native protocol)", config.tcp))?;
-        let http_listener = TcpListener::bind(&config.http)
+        let http_listener = listen(&config.http)
             .await
             .with_context(|| format!("cannot listen on {} (HTTP)", config.http))?;
         let spacegoo_listener = match &config.spacegoo {
             Some(address) => Some(
-                TcpListener::bind(address)
+                listen(address)
                     .await
                     .with_context(|| format!("cannot listen on {address} (spacegoo port)"))?,
             ),
@@ -181,4 +181,33 @@ impl Drop for Server {
     fn drop(&mut self) {
         self.shutdown.cancel();
     }
+}
+
+/// Connections the kernel may hold for us before we accept them. A hackathon's bots
+/// connect all at once when the server starts; with the usual 128, the rest of a burst
+/// of thousands are dropped after the client thinks it is connected, and it waits for
+/// a welcome that never comes. The kernel caps this at `net.core.somaxconn`.
+const LISTEN_BACKLOG: u32 = 4096;
+
+/// Listen on `address` (host:port, names resolved) with [`LISTEN_BACKLOG`].
+async fn listen(address: &str) -> anyhow::Result<TcpListener> {
+    let mut last_error = None;
+    for resolved in tokio::net::lookup_host(address).await? {
+        let socket = match resolved {
+            std::net::SocketAddr::V4(_) => tokio::net::TcpSocket::new_v4()?,
+            std::net::SocketAddr::V6(_) => tokio::net::TcpSocket::new_v6()?,
+        };
+        socket.set_reuseaddr(true)?;
+        match socket
+            .bind(resolved)
+            .and_then(|()| socket.listen(LISTEN_BACKLOG))
+        {
+            Ok(listener) => return Ok(listener),
+            Err(error) => last_error = Some(error),
+        }
+    }
+    Err(match last_error {
+        Some(error) => error.into(),
+        None => anyhow::anyhow!("{address} names no address"),
+    })
 }

@@ -11,9 +11,9 @@ use std::sync::Arc;
 
 use arbiter_store::{Account, SessionToken};
 use serde_json::Value;
-use tokio::task::AbortHandle;
 
 use crate::hub::Hub;
+use crate::matches::Watching;
 use crate::protocol::{
     ClientMessage, FrameError, Refusal, ServerMessage, TokenBucket, PROTOCOL_VERSION,
 };
@@ -40,7 +40,7 @@ pub struct Session {
     rate: TokenBucket,
     /// Protocol errors tolerated; refills slowly so an occasional mistake is forgiven.
     strikes: TokenBucket,
-    spectating: HashMap<i64, AbortHandle>,
+    spectating: HashMap<i64, Watching>,
 }
 
 impl Session {
@@ -154,9 +154,8 @@ impl Session {
         if let Some(account) = &self.account {
             self.hub.leave_tables(account.id, conn);
         }
-        for (_, task) in self.spectating {
-            task.abort();
-        }
+        // Dropping each `Watching` stops its match's lines.
+        drop(self.spectating);
         self.hub.metrics.connection_closed(self.transport);
         tracing::debug!(conn, peer = %self.peer, "connection closed");
     }
@@ -262,8 +261,9 @@ impl Session {
             }
             ClientMessage::Spectate { match_id } => self.spectate(match_id).await,
             ClientMessage::Unspectate { match_id } => match self.spectating.remove(&match_id) {
-                Some(task) => {
-                    task.abort();
+                Some(watching) => {
+                    // No line of the match follows `unspectated`.
+                    drop(watching);
                     self.send(ServerMessage::Unspectated { match_id });
                     Ok(())
                 }
@@ -393,7 +393,8 @@ impl Session {
             players: live.player_names(),
         });
         let task = self.hub.matches.spectate(&live, &self.outbox).await?;
-        self.spectating.retain(|_, task| !task.is_finished());
+        self.spectating
+            .retain(|_, watching| !watching.is_finished());
         self.spectating.insert(match_id, task);
         Ok(())
     }

@@ -106,7 +106,7 @@ impl SeatScript {
                 say.push(Say::Line(replies::game_starts(*match_id, other)));
             }
             ToSeat::View { view, .. } => {
-                let view: View = serde_json::from_value(view.clone())
+                let view: View = serde_json::from_str(view.text())
                     .map_err(|e| ScriptError(format!("a view that is not spacegoo's: {e}")))?;
                 let line = self.state_line(&view)?;
                 if view.game_over {
@@ -174,6 +174,7 @@ impl SeatScript {
 mod tests {
     use super::*;
     use arbiter_engine::{DynState, Seat};
+    use arbiter_referee::JsonText;
     use serde_json::Value;
 
     fn game() -> (Box<dyn DynState>, Config) {
@@ -190,7 +191,7 @@ mod tests {
     fn view(state: &dyn DynState, seat: Seat) -> ToSeat {
         ToSeat::View {
             step: 0,
-            view: state.view(Some(seat)),
+            view: JsonText::new(state.view_json(Some(seat))),
         }
     }
 
@@ -293,7 +294,7 @@ mod tests {
         let mut script = SeatScript::new(0, config, ["a".into(), "b".into()]);
         let bad = ToSeat::View {
             step: 0,
-            view: serde_json::json!({"board": []}),
+            view: JsonText::from_value(&serde_json::json!({"board": []})),
         };
         assert!(script.on_message(&bad).is_err());
         let outcome_first = ToSeat::Outcome {

@@ -142,6 +142,7 @@ async fn a_running_game_can_be_watched() {
     let view = watcher.recv().await.expect("a view");
     match view {
         arbiter_referee::ToSeat::View { view, .. } => {
+            let view = view.to_value();
             assert_eq!(view["round"], 0);
             assert!(view.get("player_id").is_none(), "a spectator's view");
         }

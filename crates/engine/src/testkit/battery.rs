@@ -323,7 +323,19 @@ fn assert_replay_equals_live<G: Ruleset>(played: &Played) {
         .replay_with(&played.record, true, |_, state| {
             let views: Vec<String> = std::iter::once(None)
                 .chain((0..seats).map(Some))
-                .map(|audience| serde_json::to_string(&state.view(audience)).unwrap_or_default())
+                .map(|audience| {
+                    let text = serde_json::to_string(&state.view(audience)).unwrap_or_default();
+                    // What a server sends is written straight from the typed view; it
+                    // must be the text of the view as a tree.
+                    assert_eq!(
+                        state.view_json(audience),
+                        text,
+                        "{}: seed {}: view_json differs from the view at step {step}",
+                        G::ID,
+                        played.record.seed
+                    );
+                    text
+                })
                 .collect();
             assert_eq!(
                 views,

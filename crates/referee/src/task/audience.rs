@@ -4,13 +4,14 @@
 //! never wait: a reader that is gone or has fallen a whole buffer behind loses its
 //! connection, and the match goes on.
 
+use std::sync::Arc;
+
 use arbiter_engine::{EventBatch, Seat};
-use serde_json::Value;
-use tokio::sync::mpsc::{self, error::TrySendError};
 
 use super::{MatchTask, Player};
 use crate::command::ConnectionId;
-use crate::messages::ToSeat;
+use crate::mailbox::{Mailbox, Undelivered};
+use crate::messages::{JsonText, ToSeat};
 
 /// A message decided but not yet delivered.
 pub(super) enum Outgoing {
@@ -19,20 +20,20 @@ pub(super) enum Outgoing {
     /// To every spectator at delivery time.
     Spectators(ToSeat),
     /// To one new spectator (its welcome).
-    Spectator(mpsc::Sender<ToSeat>, ToSeat),
+    Spectator(Arc<dyn Mailbox>, ToSeat),
 }
 
 /// A remote seat's live connection.
 pub(super) struct Connection {
     id: ConnectionId,
-    sender: mpsc::Sender<ToSeat>,
+    mailbox: Arc<dyn Mailbox>,
     /// The view as last sent on this connection, to send only changes.
-    last_view: Option<Value>,
+    last_view: Option<JsonText>,
 }
 
 impl MatchTask {
     /// A (re)connection: it replaces any earlier one and is brought up to date.
-    pub(super) fn attach(&mut self, seat: Seat, id: ConnectionId, sender: mpsc::Sender<ToSeat>) {
+    pub(super) fn attach(&mut self, seat: Seat, id: ConnectionId, mailbox: Arc<dyn Mailbox>) {
         let Some(slot) = self.seats.get_mut(seat) else {
             return;
         };
@@ -41,7 +42,7 @@ impl MatchTask {
         };
         *connection = Some(Connection {
             id,
-            sender,
+            mailbox,
             last_view: None,
         });
         let joined = self.joined(Some(seat));
@@ -61,8 +62,8 @@ impl MatchTask {
         }
     }
 
-    pub(super) fn add_spectator(&mut self, sender: mpsc::Sender<ToSeat>) {
-        let view = self.state.view(None);
+    pub(super) fn add_spectator(&mut self, mailbox: Arc<dyn Mailbox>) {
+        let view = JsonText::new(self.state.view_json(None));
         let step = self.record.log.len();
         let welcome = [
             self.joined(None),
@@ -73,9 +74,9 @@ impl MatchTask {
         ];
         for message in welcome {
             self.outgoing
-                .push(Outgoing::Spectator(sender.clone(), message));
+                .push(Outgoing::Spectator(mailbox.clone(), message));
         }
-        self.spectators.push(sender);
+        self.spectators.push(mailbox);
         self.spectator_view = Some(view);
         self.publish_status();
     }
@@ -89,10 +90,10 @@ impl MatchTask {
             match message {
                 Outgoing::Seat(seat, message) => self.try_send_to_seat(seat, message),
                 Outgoing::Spectators(message) => self.try_send_spectators(&message),
-                Outgoing::Spectator(sender, message) => {
-                    if sender.try_send(message).is_err() {
+                Outgoing::Spectator(mailbox, message) => {
+                    if mailbox.post(message).is_err() {
                         self.spectators
-                            .retain(|spectator| !spectator.same_channel(&sender));
+                            .retain(|spectator| !Arc::ptr_eq(spectator, &mailbox));
                         self.publish_status();
                     }
                 }
@@ -127,9 +128,9 @@ impl MatchTask {
         let Some(connection) = slot else {
             return;
         };
-        match connection.sender.try_send(message) {
+        match connection.mailbox.post(message) {
             Ok(()) => {}
-            Err(TrySendError::Full(_)) => {
+            Err(Undelivered::Behind) => {
                 tracing::warn!(
                     match_id,
                     seat,
@@ -137,45 +138,84 @@ impl MatchTask {
                 );
                 *slot = None;
             }
-            Err(TrySendError::Closed(_)) => *slot = None,
+            Err(Undelivered::Gone) => *slot = None,
         }
     }
 
     /// Send the seat its view if it changed since it last got one.
     pub(super) fn send_view(&mut self, seat: Seat) {
-        let connected = matches!(
-            self.seats.get(seat).map(|s| &s.player),
-            Some(Player::Remote(Some(_)))
-        );
-        if !connected {
-            return;
-        }
-        let view = self.state.view(Some(seat));
-        if let Some(Player::Remote(Some(connection))) =
+        self.send_view_sharing(seat, None);
+    }
+
+    /// [`Self::send_view`], reusing `shared` (a view this step already sent to another
+    /// audience) when the seat's view is the same text. Returns the seat's view.
+    fn send_view_sharing(&mut self, seat: Seat, shared: Option<&JsonText>) -> Option<JsonText> {
+        let Some(Player::Remote(Some(_))) = self.seats.get(seat).map(|s| &s.player) else {
+            return None;
+        };
+        let text = self.state.view_json(Some(seat));
+        let Some(Player::Remote(Some(connection))) =
             self.seats.get_mut(seat).map(|s| &mut s.player)
+        else {
+            return None;
+        };
+        if let Some(last) = connection
+            .last_view
+            .as_ref()
+            .filter(|last| last.same_text(&text))
         {
-            if connection.last_view.as_ref() == Some(&view) {
-                return;
-            }
-            connection.last_view = Some(view.clone());
+            return Some(last.clone());
         }
+        let view = match shared.filter(|shared| shared.same_text(&text)) {
+            Some(shared) => shared.clone(),
+            None => JsonText::new(text),
+        };
+        connection.last_view = Some(view.clone());
         let step = self.record.log.len();
-        self.send_to_seat(seat, ToSeat::View { step, view });
+        self.send_to_seat(
+            seat,
+            ToSeat::View {
+                step,
+                view: view.clone(),
+            },
+        );
+        Some(view)
     }
 
     /// Send the spectators their view if it changed.
-    pub(super) fn send_spectator_view(&mut self) {
+    fn send_spectator_view_sharing(&mut self, shared: Option<&JsonText>) {
         if self.spectators.is_empty() {
             self.spectator_view = None;
             return;
         }
-        let view = self.state.view(None);
-        if self.spectator_view.as_ref() == Some(&view) {
+        let text = self.state.view_json(None);
+        if self
+            .spectator_view
+            .as_ref()
+            .is_some_and(|last| last.same_text(&text))
+        {
             return;
         }
+        let view = match shared.filter(|shared| shared.same_text(&text)) {
+            Some(shared) => shared.clone(),
+            None => JsonText::new(text),
+        };
         self.spectator_view = Some(view.clone());
         let step = self.record.log.len();
         self.send_spectators(&ToSeat::View { step, view });
+    }
+
+    /// Every audience's view if it changed: each connected seat's, then the
+    /// spectators'. Where rules show several audiences the same view (full
+    /// information), they share one text.
+    pub(super) fn send_views(&mut self) {
+        let mut shared: Option<JsonText> = None;
+        for seat in 0..self.seats.len() {
+            if let Some(view) = self.send_view_sharing(seat, shared.as_ref()) {
+                shared = Some(view);
+            }
+        }
+        self.send_spectator_view_sharing(shared.as_ref());
     }
 
     fn send_spectators(&mut self, message: &ToSeat) {
@@ -187,21 +227,25 @@ impl MatchTask {
     fn try_send_spectators(&mut self, message: &ToSeat) {
         let before = self.spectators.len();
         self.spectators
-            .retain(|spectator| spectator.try_send(message.clone()).is_ok());
+            .retain(|spectator| spectator.post(message.clone()).is_ok());
         if self.spectators.len() != before {
             self.publish_status();
         }
     }
 
-    /// A step's events and the new views, each audience its own share.
+    /// A step's events and the new views, each audience its own share: a seat gets
+    /// its events, then its view.
     pub(super) fn broadcast(&mut self, batch: &EventBatch) {
+        let mut shared: Option<JsonText> = None;
         for seat in 0..self.seats.len() {
             let events = batch.for_audience(Some(seat));
             if !events.is_empty() {
                 let events = events.to_vec();
                 self.send_to_seat(seat, ToSeat::Events { events });
             }
-            self.send_view(seat);
+            if let Some(view) = self.send_view_sharing(seat, shared.as_ref()) {
+                shared = Some(view);
+            }
         }
         if !self.spectators.is_empty() {
             let events = batch.for_audience(None);
@@ -210,7 +254,7 @@ impl MatchTask {
                 self.send_spectators(&ToSeat::Events { events });
             }
         }
-        self.send_spectator_view();
+        self.send_spectator_view_sharing(shared.as_ref());
     }
 
     /// A message every audience may see as it is (ejections, the outcome).

@@ -22,12 +22,12 @@ use std::time::Duration;
 use arbiter_engine::record::DigestChain;
 use arbiter_engine::{DynState, EventBatch, LogEntry, MatchRecord};
 use arbiter_rulesets::{HouseBot, Ruleset};
-use serde_json::Value;
 use tokio::sync::{mpsc, watch};
 use tokio::time::{self, Instant};
 
 use crate::command::Command;
 use crate::instruments::Instruments;
+use crate::mailbox::Mailbox;
 use crate::messages::{LegalActions, ToSeat};
 use crate::sink::{MatchSink, RecordEvent, Stored};
 use crate::status::{MatchStatus, Phase, PlayerKind, SeatStatus};
@@ -98,9 +98,9 @@ pub(crate) struct MatchTask {
     chain: DigestChain,
     sink: Arc<dyn MatchSink>,
     seats: Vec<SeatSlot>,
-    spectators: Vec<mpsc::Sender<ToSeat>>,
+    spectators: Vec<Arc<dyn Mailbox>>,
     /// The spectators' view as last sent (only kept while someone watches).
-    spectator_view: Option<Value>,
+    spectator_view: Option<crate::messages::JsonText>,
     commands: mpsc::Receiver<Command>,
     commands_open: bool,
     bot_replies: mpsc::UnboundedReceiver<BotReply>,
@@ -222,8 +222,8 @@ impl MatchTask {
             Command::Attach {
                 seat,
                 connection,
-                messages,
-            } => self.attach(seat, connection, messages),
+                mailbox,
+            } => self.attach(seat, connection, mailbox),
             Command::Detach { seat, connection } => self.detach(seat, connection),
             Command::Act { seat, action } => {
                 self.answered_at = Some(Instant::now());
@@ -234,7 +234,7 @@ impl MatchTask {
                     self.eject(seat, reason);
                 }
             }
-            Command::Spectate { messages } => self.add_spectator(messages),
+            Command::Spectate { mailbox } => self.add_spectator(mailbox),
             Command::Legal { seat, reply } => {
                 let owes = self.seats.get(seat).is_some_and(|slot| slot.owed.is_some());
                 let _ = reply.send(LegalActions {
@@ -269,10 +269,7 @@ impl MatchTask {
                 }
             }
         }
-        for seat in 0..self.seats.len() {
-            self.send_view(seat);
-        }
-        self.send_spectator_view();
+        self.send_views();
         if let Some(outcome) = outcome {
             let headline = outcome.headline(&self.record.seats);
             self.send_all(&ToSeat::Outcome { outcome, headline });

@@ -4,11 +4,11 @@
 //! Seats belong to accounts, not connections: a player who logs in again (on any
 //! connection) is attached to every seat it holds in a running match.
 
-mod forward;
+mod mailbox;
 
-pub use forward::encode;
+pub use mailbox::encode;
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -17,12 +17,11 @@ use parking_lot::Mutex;
 use arbiter_referee::MatchHandle;
 use arbiter_store::AccountId;
 use serde_json::Value;
-use tokio::task::AbortHandle;
 
 use crate::protocol::messages::MatchInfo;
 use crate::protocol::Refusal;
 use crate::transport::{ConnId, Outbox};
-use forward::{forward_seat, forward_spectator};
+use mailbox::{watch_seat, LineMailbox};
 
 /// Who plays a seat.
 #[derive(Debug, Clone, PartialEq)]
@@ -138,47 +137,98 @@ impl LiveMatch {
     }
 }
 
+/// A connection watching a match. Dropping it stops the match's lines at once (the
+/// referee lets the mailbox go at its next message).
+pub struct Watching {
+    open: Arc<std::sync::atomic::AtomicBool>,
+    released: tokio::sync::oneshot::Receiver<()>,
+}
+
+impl Watching {
+    /// The referee has let the mailbox go (the match ended, or the connection fell
+    /// behind).
+    pub fn is_finished(&mut self) -> bool {
+        !matches!(
+            self.released.try_recv(),
+            Err(tokio::sync::oneshot::error::TryRecvError::Empty)
+        )
+    }
+}
+
+impl Drop for Watching {
+    fn drop(&mut self) {
+        self.open.store(false, std::sync::atomic::Ordering::Relaxed);
+    }
+}
+
+/// Every running match, and which seats each account holds in them.
 #[derive(Default)]
 pub struct Matches {
-    live: Mutex<BTreeMap<i64, Arc<LiveMatch>>>,
+    live: Mutex<Live>,
+}
+
+#[derive(Default)]
+struct Live {
+    by_id: BTreeMap<i64, Arc<LiveMatch>>,
+    /// The native-protocol seats each account holds (a port's seats stay with the
+    /// port's connection). Every action looks its seat up here, so this is an index
+    /// rather than a scan of every running match.
+    seats_by_account: HashMap<AccountId, Vec<(i64, usize)>>,
 }
 
 impl Matches {
     pub fn insert(&self, live: Arc<LiveMatch>) {
-        self.live.lock().insert(live.id, live);
+        let mut matches = self.live.lock();
+        if live.port.is_none() {
+            for (seat, player) in live.players.iter().enumerate() {
+                if let Some(account) = player.account() {
+                    matches
+                        .seats_by_account
+                        .entry(account)
+                        .or_default()
+                        .push((live.id, seat));
+                }
+            }
+        }
+        matches.by_id.insert(live.id, live);
     }
 
     pub fn remove(&self, id: i64) -> Option<Arc<LiveMatch>> {
-        self.live.lock().remove(&id)
+        let mut matches = self.live.lock();
+        let live = matches.by_id.remove(&id)?;
+        for account in live.players.iter().filter_map(Player::account) {
+            if let Some(seats) = matches.seats_by_account.get_mut(&account) {
+                seats.retain(|&(match_id, _)| match_id != id);
+                if seats.is_empty() {
+                    matches.seats_by_account.remove(&account);
+                }
+            }
+        }
+        Some(live)
     }
 
     pub fn get(&self, id: i64) -> Option<Arc<LiveMatch>> {
-        self.live.lock().get(&id).cloned()
+        self.live.lock().by_id.get(&id).cloned()
     }
 
     pub fn count(&self) -> usize {
-        self.live.lock().len()
+        self.live.lock().by_id.len()
     }
 
     pub fn list(&self) -> Vec<MatchInfo> {
-        self.live.lock().values().map(|m| m.info()).collect()
+        self.live.lock().by_id.values().map(|m| m.info()).collect()
     }
 
     /// Every (match, seat) the account holds in a running match of the native
     /// protocol (a port's seats stay with the port's connection).
     pub fn seats_of(&self, account: AccountId) -> Vec<(Arc<LiveMatch>, usize)> {
-        self.live
-            .lock()
-            .values()
-            .filter(|live| live.port.is_none())
-            .flat_map(|live| {
-                live.players
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, p)| p.account() == Some(account))
-                    .map(|(seat, _)| (live.clone(), seat))
-                    .collect::<Vec<_>>()
-            })
+        let matches = self.live.lock();
+        let Some(seats) = matches.seats_by_account.get(&account) else {
+            return Vec::new();
+        };
+        seats
+            .iter()
+            .filter_map(|&(id, seat)| Some((matches.by_id.get(&id)?.clone(), seat)))
             .collect()
     }
 
@@ -188,38 +238,58 @@ impl Matches {
         account: AccountId,
         match_id: Option<i64>,
     ) -> Result<(Arc<LiveMatch>, usize), Refusal> {
-        let seats = self.seats_of(account);
-        match match_id {
+        let matches = self.live.lock();
+        let seats = matches
+            .seats_by_account
+            .get(&account)
+            .map(Vec::as_slice)
+            .unwrap_or_default();
+        let found = match match_id {
             Some(id) => seats
-                .into_iter()
-                .find(|(live, _)| live.id == id)
+                .iter()
+                .find(|&&(match_id, _)| match_id == id)
                 .ok_or_else(|| {
-                    if self.get(id).is_some() {
+                    if matches.by_id.contains_key(&id) {
                         Refusal::new("not_seated", format!("you have no seat in match {id}"))
                     } else {
                         Refusal::new("no_such_match", format!("no running match {id}"))
                     }
-                }),
-            None => match seats.len() {
-                0 => Err(Refusal::new("not_seated", "you play in no running match")),
-                1 => Ok(seats.into_iter().next().expect("one seat")),
-                _ => Err(Refusal::new(
-                    "ambiguous_match",
-                    "you play in several matches; say which with \"match\"",
-                )),
+                })?,
+            None => match seats {
+                [] => return Err(Refusal::new("not_seated", "you play in no running match")),
+                [only] => only,
+                _ => {
+                    return Err(Refusal::new(
+                        "ambiguous_match",
+                        "you play in several matches; say which with \"match\"",
+                    ))
+                }
             },
-        }
+        };
+        let (id, seat) = *found;
+        let live = matches
+            .by_id
+            .get(&id)
+            .cloned()
+            .ok_or_else(|| Refusal::new("no_such_match", format!("no running match {id}")))?;
+        Ok((live, seat))
     }
 
     /// Send the seat's messages to `outbox` from now on (replacing any other
     /// connection). The referee starts with `joined`, the view and any pending prompt.
     pub async fn attach(&self, live: &Arc<LiveMatch>, seat: usize, outbox: &Outbox) -> bool {
-        match live.handle.attach(seat).await {
-            Ok(connection) => {
+        let (mailbox, released) = LineMailbox::new(live.id, outbox.clone());
+        match live.handle.attach_mailbox(seat, Arc::new(mailbox)).await {
+            Ok(attachment) => {
                 if let Some(slot) = live.attached.lock().get_mut(seat) {
                     *slot = Some(outbox.conn());
                 }
-                tokio::spawn(forward_seat(connection, live.clone(), outbox.clone()));
+                tokio::spawn(watch_seat(
+                    attachment,
+                    released,
+                    live.clone(),
+                    outbox.clone(),
+                ));
                 true
             }
             Err(error) => {
@@ -229,18 +299,18 @@ impl Matches {
         }
     }
 
-    /// Watch a match on `outbox`; abort the returned task to stop.
+    /// Watch a match on `outbox` until the returned [`Watching`] is dropped.
     pub async fn spectate(
         &self,
         live: &Arc<LiveMatch>,
         outbox: &Outbox,
-    ) -> Result<AbortHandle, Refusal> {
-        let connection = live
-            .handle
-            .spectate()
+    ) -> Result<Watching, Refusal> {
+        let (mailbox, released) = LineMailbox::new(live.id, outbox.clone());
+        let open = mailbox.switch();
+        live.handle
+            .spectate_mailbox(Arc::new(mailbox))
             .await
             .map_err(|e| Refusal::new("match_over", e.to_string()))?;
-        let task = tokio::spawn(forward_spectator(connection, live.id, outbox.clone()));
-        Ok(task.abort_handle())
+        Ok(Watching { open, released })
     }
 }

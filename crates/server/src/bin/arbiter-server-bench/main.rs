@@ -16,7 +16,10 @@
 
 use std::alloc::{GlobalAlloc, Layout};
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
+
+mod light;
 
 use anyhow::{bail, Context};
 use arbiter_server::client::{play, BotPlan, Decider, RandomFromView};
@@ -86,26 +89,24 @@ struct Args {
     /// The light clients' answer, as JSON (default: "nop" in spacegoo, else "pass").
     #[arg(long)]
     answer: Option<String>,
+    /// Matches each light client connection plays at once (fewer sockets for many
+    /// matches: 10,000 matches at 4 a connection need 5,000 client sockets).
+    #[arg(long, default_value_t = 1)]
+    at_once: usize,
+    /// Light clients wait this long before each answer (matches that mostly wait, as
+    /// people's do), e.g. "1s".
+    #[arg(long, default_value = "0s")]
+    think: String,
+    /// Stop the clients after this long even if games remain (e.g. "60s"): for runs
+    /// that hold many slow matches.
+    #[arg(long)]
+    duration: Option<String>,
     /// Internal: play as the bots against the server at this address and print JSON.
     #[arg(long, hide = true)]
     play: Option<String>,
     /// Internal: a file of session tokens, one per client, for `--play`.
     #[arg(long, hide = true)]
     sessions: Option<std::path::PathBuf>,
-}
-
-/// Answers every prompt with the same action: a client that costs the server's
-/// benchmark nothing to run.
-struct FixedAnswer(Value);
-
-impl Decider for FixedAnswer {
-    fn decide(&mut self, _view: &Value, _seat: usize) -> Result<Value, String> {
-        Ok(self.0.clone())
-    }
-
-    fn thinks(&self) -> bool {
-        false
-    }
 }
 
 /// The light clients' answer: `--answer`, or the ruleset's do-nothing move.
@@ -143,6 +144,9 @@ async fn bots(args: &Args, server: &str) -> anyhow::Result<()> {
         "random" => None,
         other => bail!("--clients is light or random, not {other:?}"),
     };
+    if let Some(answer) = light {
+        return light_bots(args, server, sessions, answer).await;
+    }
     let mut tasks = Vec::new();
     for index in 0..args.matches * 2 {
         let plan = BotPlan {
@@ -156,13 +160,12 @@ async fn bots(args: &Args, server: &str) -> anyhow::Result<()> {
             seats: Some(2),
         };
         let game = game.clone();
-        let light = light.clone();
         tasks.push(tokio::spawn(async move {
             let factory = Box::new(move |config: &Value, seed: u64| {
-                Ok(match &light {
-                    Some(answer) => Box::new(FixedAnswer(answer.clone())) as Box<dyn Decider>,
-                    None => Box::new(RandomFromView::new(game.clone(), config.clone(), seed)),
-                })
+                Ok(
+                    Box::new(RandomFromView::new(game.clone(), config.clone(), seed))
+                        as Box<dyn Decider>,
+                )
             });
             play(&plan, factory).await
         }));
@@ -176,6 +179,59 @@ async fn bots(args: &Args, server: &str) -> anyhow::Result<()> {
         rejected += report.rejected;
         round_trips.extend(report.round_trips.iter().map(|d| d.as_micros() as u64));
     }
+    print_report(decisions, games, rejected, round_trips);
+    Ok(())
+}
+
+/// The light clients: `2 × matches / at_once` connections, each playing its share of
+/// the games `at_once` at a time.
+async fn light_bots(
+    args: &Args,
+    server: &str,
+    sessions: Vec<String>,
+    answer: Value,
+) -> anyhow::Result<()> {
+    let think = arbiter_server::config::parse_duration(&args.think)?;
+    let stop_after = args
+        .duration
+        .as_deref()
+        .map(arbiter_server::config::parse_duration)
+        .transpose()?;
+    let connecting = Arc::new(tokio::sync::Semaphore::new(256));
+    let mut tasks = Vec::new();
+    for session in sessions.into_iter().take(connections(args)) {
+        let plan = light::LightPlan {
+            server: server.to_string(),
+            session,
+            ruleset: args.ruleset.clone(),
+            games: args.games * args.at_once as u32,
+            at_once: args.at_once as u32,
+            answer: answer.to_string(),
+            think,
+            stop_after,
+            connecting: connecting.clone(),
+        };
+        tasks.push(tokio::spawn(light::play(plan)));
+    }
+    let mut round_trips = Vec::new();
+    let (mut decisions, mut games, mut rejected) = (0u64, 0usize, 0u64);
+    for task in tasks {
+        let report = task.await??;
+        decisions += report.decisions;
+        games += report.games as usize;
+        rejected += report.rejected;
+        round_trips.extend(report.round_trips);
+    }
+    print_report(decisions, games, rejected, round_trips);
+    Ok(())
+}
+
+/// Client connections: two seats a match, `at_once` matches a connection.
+fn connections(args: &Args) -> usize {
+    (args.matches * 2).div_ceil(args.at_once.max(1))
+}
+
+fn print_report(decisions: u64, games: usize, rejected: u64, mut round_trips: Vec<u64>) {
     round_trips.sort_unstable();
     let percentile = |p: f64| -> u64 {
         if round_trips.is_empty() {
@@ -197,7 +253,6 @@ async fn bots(args: &Args, server: &str) -> anyhow::Result<()> {
             "max_us": round_trips.last().copied().unwrap_or(0),
         })
     );
-    Ok(())
 }
 
 /// The server side: start it, run the bots in a child process, sample memory.
@@ -216,7 +271,11 @@ async fn bench(args: &Args) -> anyhow::Result<()> {
     // that memory belongs to logins, not to matches. The bots then only log in.
     // A few at a time: each registration hashes a password on the blocking pool.
     let mut sessions = String::new();
-    let indices: Vec<usize> = (0..args.matches * 2).collect();
+    let accounts = match args.clients.as_str() {
+        "light" => connections(args),
+        _ => args.matches * 2,
+    };
+    let indices: Vec<usize> = (0..accounts).collect();
     for chunk in indices.chunks(8) {
         let opened = futures::future::join_all(chunk.iter().map(|index| {
             let store = hub.store.clone();
@@ -245,6 +304,13 @@ async fn bench(args: &Args) -> anyhow::Result<()> {
         .args(["--matches", &args.matches.to_string()])
         .args(["--games", &args.games.to_string()])
         .args(["--clients", &args.clients])
+        .args(["--at-once", &args.at_once.to_string()])
+        .args(["--think", &args.think])
+        .args(
+            args.duration
+                .iter()
+                .flat_map(|d| ["--duration", d.as_str()]),
+        )
         .args(
             args.answer
                 .iter()
@@ -288,6 +354,7 @@ async fn bench(args: &Args) -> anyhow::Result<()> {
     }
     let report: Value = serde_json::from_slice(&output.stdout).context("bot report")?;
     let decisions = report["decisions"].as_u64().unwrap_or(0);
+    let server_share = decision_quantiles(server.http_addr).await;
     server.shutdown().await;
     let _ = std::fs::remove_dir_all(&data);
 
@@ -318,6 +385,14 @@ async fn bench(args: &Args) -> anyhow::Result<()> {
         ms(&report["p99_us"]),
         ms(&report["max_us"])
     );
+    match server_share {
+        Ok([p50, p99, count]) => println!(
+            "server's share          p50 ≤ {:.2} ms, p99 ≤ {:.2} ms of {count:.0} decisions (arbiter_decision_seconds)",
+            p50 * 1000.0,
+            p99 * 1000.0
+        ),
+        Err(error) => println!("server's share          not read from /metrics: {error:#}"),
+    }
     println!(
         "server heap (live)      idle {idle_heap} KiB, {heap_at_peak_matches} KiB with {peak_matches} matches: {per_match:.0} KiB per running match"
     );
@@ -342,4 +417,44 @@ fn rss_kib() -> anyhow::Result<u64> {
         .and_then(|rest| rest.split_whitespace().next())
         .and_then(|kib| kib.parse().ok())
         .context("no VmRSS in /proc/self/status")
+}
+
+/// The server's own account of its share of each decision (the histogram
+/// `arbiter_decision_seconds` on /metrics): upper bounds of the buckets holding the
+/// median and the 99th percentile, and the number of decisions.
+async fn decision_quantiles(http: std::net::SocketAddr) -> anyhow::Result<[f64; 3]> {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut stream = tokio::net::TcpStream::connect(http).await?;
+    stream
+        .write_all(b"GET /metrics HTTP/1.0\r\nHost: bench\r\n\r\n")
+        .await?;
+    let mut text = String::new();
+    stream.read_to_string(&mut text).await?;
+    let mut buckets: Vec<(f64, f64)> = Vec::new();
+    for line in text.lines() {
+        let Some(rest) = line.strip_prefix("arbiter_decision_seconds_bucket{le=\"") else {
+            continue;
+        };
+        let Some((bound, count)) = rest.split_once("\"} ") else {
+            continue;
+        };
+        let bound = if bound == "+Inf" {
+            f64::INFINITY
+        } else {
+            bound.parse()?
+        };
+        let count: f64 = count.split_whitespace().next().unwrap_or("0").parse()?;
+        buckets.push((bound, count));
+    }
+    let total = buckets
+        .last()
+        .map(|&(_, count)| count)
+        .context("no histogram")?;
+    let quantile = |q: f64| {
+        buckets
+            .iter()
+            .find(|&&(_, count)| count >= q * total)
+            .map_or(f64::INFINITY, |&(bound, _)| bound)
+    };
+    Ok([quantile(0.5), quantile(0.99), total])
 }

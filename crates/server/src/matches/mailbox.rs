@@ -1,62 +1,95 @@
-//! Forwarders: one task per attached seat or spectator, carrying the referee's messages
-//! to the connection's outbox as protocol lines, until either side ends.
+//! A connection's mailbox for the referee: each message the referee posts is encoded
+//! as a protocol line and queued on the connection's outbox right away, on the
+//! referee's task. Nothing sits between the referee and the socket writer, so a move
+//! costs no extra task wake-up per message.
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
-use arbiter_referee::{SeatConnection, SpectatorConnection, ToSeat};
+use arbiter_referee::{Mailbox, SeatAttachment, ToSeat, Undelivered};
 use serde_json::{Map, Value};
+use tokio::sync::oneshot;
 
 use super::LiveMatch;
 use crate::transport::Outbox;
 
-/// Carry a seat's messages to its connection until either side ends. Dropping the
-/// seat connection tells the referee the seat is detached.
-pub(super) async fn forward_seat(
-    mut connection: SeatConnection,
+/// Lines of one match for one connection (a seat's or a spectator's).
+pub(super) struct LineMailbox {
+    match_id: i64,
+    outbox: Outbox,
+    /// Cleared when the connection stops watching: the next post is refused and the
+    /// referee lets the mailbox go.
+    open: Arc<AtomicBool>,
+    /// Fires when the referee has let the mailbox go (it is dropped).
+    dropped: Option<oneshot::Sender<()>>,
+}
+
+impl LineMailbox {
+    pub(super) fn new(match_id: i64, outbox: Outbox) -> (LineMailbox, oneshot::Receiver<()>) {
+        let (dropped, released) = oneshot::channel();
+        let mailbox = LineMailbox {
+            match_id,
+            outbox,
+            open: Arc::new(AtomicBool::new(true)),
+            dropped: Some(dropped),
+        };
+        (mailbox, released)
+    }
+
+    /// The switch that stops this mailbox taking messages.
+    pub(super) fn switch(&self) -> Arc<AtomicBool> {
+        self.open.clone()
+    }
+}
+
+impl Mailbox for LineMailbox {
+    fn post(&self, message: ToSeat) -> Result<(), Undelivered> {
+        if !self.open.load(Ordering::Relaxed) || self.outbox.is_closed() {
+            return Err(Undelivered::Gone);
+        }
+        if self
+            .outbox
+            .send_line(encode(self.match_id, &message).into())
+        {
+            Ok(())
+        } else if self.outbox.is_closed() {
+            // The outbox closes itself when a line would pass its byte bound.
+            Err(Undelivered::Behind)
+        } else {
+            Err(Undelivered::Gone)
+        }
+    }
+}
+
+impl Drop for LineMailbox {
+    fn drop(&mut self) {
+        if let Some(dropped) = self.dropped.take() {
+            let _ = dropped.send(());
+        }
+    }
+}
+
+/// Wait until the seat's connection closes (then tell the referee the seat is
+/// detached) or the referee lets this attachment's mailbox go (the match ended or the
+/// seat was attached elsewhere). Idle in between: messages do not pass through here.
+pub(super) async fn watch_seat(
+    attachment: SeatAttachment,
+    released: oneshot::Receiver<()>,
     live: Arc<LiveMatch>,
     outbox: Outbox,
 ) {
-    let seat = connection.seat();
-    loop {
-        tokio::select! {
-            message = connection.recv() => match message {
-                Some(message) => {
-                    if !outbox.send_line(encode(live.id, &message).into()) {
-                        break;
-                    }
-                }
-                None => break,
-            },
-            _ = outbox.closed() => break,
-        }
+    tokio::select! {
+        _ = outbox.closed() => {}
+        _ = released => {}
     }
+    let seat = attachment.seat();
     {
         let mut attached = live.attached.lock();
         if attached.get(seat).copied().flatten() == Some(outbox.conn()) {
             attached[seat] = None;
         }
     }
-    connection.detach().await;
-}
-
-pub(super) async fn forward_spectator(
-    mut connection: SpectatorConnection,
-    match_id: i64,
-    outbox: Outbox,
-) {
-    loop {
-        tokio::select! {
-            message = connection.recv() => match message {
-                Some(message) => {
-                    if !outbox.send_line(encode(match_id, &message).into()) {
-                        break;
-                    }
-                }
-                None => break,
-            },
-            _ = outbox.closed() => break,
-        }
-    }
+    attachment.detach().await;
 }
 
 /// A referee message as a protocol line: its own fields, with `match` after `type`.
