@@ -84,10 +84,10 @@ impl Store {
     pub async fn connect(url: &str) -> Result<Store, StoreError> {
         sqlx::any::install_default_drivers();
         let backend = Backend::of_url(url)?;
-        let (write, read, log) = match backend {
+        let (write, read, log, checkpoints) = match backend {
             Backend::Sqlite => {
                 let (write, read) = open_sqlite(&with_create_mode(url)).await?;
-                (write.clone(), read, write)
+                (write.clone(), read.clone(), write, Some(read))
             }
             Backend::Postgres => {
                 let pool = AnyPoolOptions::new()
@@ -106,7 +106,7 @@ impl Store {
                     })
                     .connect(url)
                     .await?;
-                (pool.clone(), pool, log)
+                (pool.clone(), pool, log, None)
             }
         };
         let hashers = std::thread::available_parallelism()
@@ -114,7 +114,7 @@ impl Store {
             .unwrap_or(1)
             .clamp(1, 8);
         // The task ends on its own (see `appends`), so its handle is not kept.
-        let (appends, _) = LogBatcher::start(log.clone());
+        let (appends, _) = LogBatcher::start(log.clone(), checkpoints);
         Ok(Store {
             write,
             read,
@@ -176,20 +176,29 @@ async fn open_sqlite(url: &str) -> Result<(AnyPool, AnyPool), StoreError> {
     SQLITE_MIGRATIONS.run(&mut setup).await?;
     setup.close().await?;
 
-    let options = || {
-        AnyPoolOptions::new().after_connect(|conn, _| {
+    // `autocheckpoint`: the writer's WAL threshold (SQLite's default, 1,000 pages). The
+    // log's group commit copies the WAL back beside the writer
+    // (`matches::log_batcher::Checkpoints`), so when the writer reaches the threshold
+    // little is left to copy before it restarts the WAL (only the writer's own
+    // checkpoint lets it restart, in our measurements).
+    let options = |autocheckpoint: Option<u32>| {
+        AnyPoolOptions::new().after_connect(move |conn, _| {
             Box::pin(async move {
                 // NORMAL is durable across a killed process in WAL mode (only a power
                 // loss can drop the last commits), and spares an fsync per log entry.
                 conn.execute("PRAGMA synchronous = NORMAL").await?;
                 conn.execute("PRAGMA foreign_keys = ON").await?;
                 conn.execute("PRAGMA busy_timeout = 5000").await?;
+                if let Some(pages) = autocheckpoint {
+                    let pragma = format!("PRAGMA wal_autocheckpoint = {pages}");
+                    conn.execute(pragma.as_str()).await?;
+                }
                 Ok(())
             })
         })
     };
-    let write = options().max_connections(1).connect(url).await?;
-    let read = options()
+    let write = options(Some(1_000)).max_connections(1).connect(url).await?;
+    let read = options(None)
         .max_connections(SQLITE_READERS)
         .connect(url)
         .await?;

@@ -259,3 +259,30 @@ on_both_backends!(
     an_entry_whose_insert_fails_does_not_fail_its_batch,
     a_lone_append_is_written_at_once,
 );
+
+/// SQLite's WAL, checkpointed beside the writer while log entries are committed one by
+/// one, still restarts at the writer's threshold (1,000 pages, about 4 MB): it stays
+/// bounded. (The gain, shorter slow commits, is a latency: `docs/benchmarks.md`.)
+#[tokio::test]
+async fn sqlite_checkpoints_the_log_beside_the_writer() {
+    let db = common::sqlite().await;
+    let store = &db.store;
+    let record = played("spacegoo", 2, 25);
+    let wal = db
+        .url
+        .strip_prefix("sqlite://")
+        .map(|path| format!("{path}-wal"))
+        .expect("a sqlite URL");
+    let mut largest = 0;
+    for _ in 0..40 {
+        let id = create(store, &record).await;
+        for (index, entry) in record.log.iter().take(25).enumerate() {
+            store.append_log(id, index, entry).await.expect("append");
+        }
+        largest = largest.max(std::fs::metadata(&wal).map_or(0, |m| m.len()));
+    }
+    assert!(
+        largest < 6 * 1024 * 1024,
+        "the WAL grew to {largest} bytes over 1,000 commits"
+    );
+}

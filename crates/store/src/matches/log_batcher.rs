@@ -29,6 +29,8 @@
 //! closed by `Store::close`; callers still queued then get `PoolClosed`.
 
 use std::collections::HashSet;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 
 use sqlx::{AnyPool, Row as _};
 use tokio::sync::{mpsc, oneshot};
@@ -68,10 +70,16 @@ pub(crate) struct LogBatcher {
 
 impl LogBatcher {
     /// Start the task writing to `pool` (it must run in a Tokio runtime). The task
-    /// ends by itself; the handle is for tests.
-    pub(crate) fn start(pool: AnyPool) -> (LogBatcher, JoinHandle<()>) {
+    /// ends by itself; the handle is for tests. `checkpoints`: for SQLite, a pool other
+    /// than the writer's on which the WAL is checkpointed now and then (see
+    /// [`Checkpoints`]).
+    pub(crate) fn start(
+        pool: AnyPool,
+        checkpoints: Option<AnyPool>,
+    ) -> (LogBatcher, JoinHandle<()>) {
         let (queue, rows) = mpsc::channel(QUEUE);
-        let task = tokio::spawn(run(pool, rows));
+        let checkpoints = checkpoints.map(Checkpoints::new);
+        let task = tokio::spawn(run(pool, rows, checkpoints));
         (LogBatcher { queue }, task)
     }
 
@@ -88,7 +96,11 @@ impl LogBatcher {
 }
 
 /// The group-commit loop: wait for work, take all that is queued, write, answer.
-async fn run(pool: AnyPool, mut queue: mpsc::Receiver<Append>) {
+async fn run(
+    pool: AnyPool,
+    mut queue: mpsc::Receiver<Append>,
+    mut checkpoints: Option<Checkpoints>,
+) {
     let closed = pool.close_event();
     tokio::pin!(closed);
     // Rows taken from the queue and not yet written: at most `MAX_BATCH` plus those a
@@ -114,6 +126,76 @@ async fn run(pool: AnyPool, mut queue: mpsc::Receiver<Append>) {
         }
         let batch = next_batch(&mut waiting);
         write(&pool, batch).await;
+        if let Some(checkpoints) = &mut checkpoints {
+            checkpoints.after_commit();
+        }
+    }
+}
+
+/// SQLite's WAL is copied back into the database by a checkpoint. Left to SQLite, the
+/// commit that fills the WAL past its threshold copies all of it itself, and every
+/// match waiting on that commit waits for it too (the store's slowest commits, a few
+/// milliseconds each, were these). So after every [`Checkpoints::EVERY`] log commits a
+/// passive checkpoint runs on a reader connection, beside the writer (passive never
+/// blocks a writer; it copies what it can), and the writer's own checkpoint at the
+/// threshold (`connect.rs`) finds little left to copy before it restarts the WAL.
+struct Checkpoints {
+    pool: AnyPool,
+    commits: u32,
+    running: Arc<AtomicBool>,
+}
+
+impl Checkpoints {
+    const EVERY: u32 = 32;
+    /// Passes of one checkpoint at most (see `after_commit`).
+    const PASSES: usize = 8;
+
+    fn new(pool: AnyPool) -> Checkpoints {
+        Checkpoints {
+            pool,
+            commits: 0,
+            running: Arc::new(AtomicBool::new(false)),
+        }
+    }
+
+    fn after_commit(&mut self) {
+        self.commits += 1;
+        if self.commits < Self::EVERY || self.running.swap(true, Ordering::AcqRel) {
+            return;
+        }
+        self.commits = 0;
+        let (pool, running) = (self.pool.clone(), self.running.clone());
+        tokio::spawn(async move {
+            // A pass copies the frames present when it began; the writer restarts the
+            // WAL from its start only once every frame is copied. So passes repeat
+            // (each copies only what the last one missed) until one catches up.
+            for _ in 0..Self::PASSES {
+                // `fetch_all` runs the statement to its end: a statement left open
+                // would hold a read lock on the WAL and stop the writer restarting it.
+                match sqlx::query("PRAGMA wal_checkpoint(PASSIVE)")
+                    .fetch_all(&pool)
+                    .await
+                    .map(|rows| rows.into_iter().next())
+                {
+                    Ok(Some(row)) => {
+                        let (busy, frames, copied): (i64, i64, i64) =
+                            match (row.try_get(0), row.try_get(1), row.try_get(2)) {
+                                (Ok(busy), Ok(frames), Ok(copied)) => (busy, frames, copied),
+                                _ => break,
+                            };
+                        if busy != 0 || copied >= frames {
+                            break;
+                        }
+                    }
+                    Ok(None) => break,
+                    Err(error) => {
+                        tracing::debug!(%error, "WAL checkpoint not made");
+                        break;
+                    }
+                }
+            }
+            running.store(false, Ordering::Release);
+        });
     }
 }
 
@@ -267,7 +349,7 @@ mod tests {
     async fn the_task_ends_when_every_handle_is_dropped() {
         let dir = tempfile::tempdir().expect("temp dir");
         let store = Store::open_data_dir(dir.path()).await.expect("open");
-        let (batcher, task) = LogBatcher::start(store.log.clone());
+        let (batcher, task) = LogBatcher::start(store.log.clone(), None);
         let copy = batcher.clone();
         drop(batcher);
         assert!(!task.is_finished());
@@ -280,7 +362,7 @@ mod tests {
     async fn the_task_ends_when_the_pool_closes_and_later_appends_fail() {
         let dir = tempfile::tempdir().expect("temp dir");
         let store = Store::open_data_dir(dir.path()).await.expect("open");
-        let (batcher, task) = LogBatcher::start(store.log.clone());
+        let (batcher, task) = LogBatcher::start(store.log.clone(), None);
         store.close().await;
         ends(task).await;
         let row = LogRow {

@@ -10,6 +10,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context};
+use rand::Rng;
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader, Lines};
 use tokio::net::tcp::{OwnedReadHalf, OwnedWriteHalf};
 use tokio::net::TcpStream;
@@ -26,8 +27,12 @@ pub struct LightPlan {
     pub at_once: u32,
     /// The answer to every prompt, as JSON.
     pub answer: String,
-    /// Wait this long before answering (a player that thinks, or a person).
+    /// Wait about this long before answering (a player that thinks, or a person): each
+    /// wait is drawn uniformly from half to one and a half times it, so that matches
+    /// started together do not all answer in the same millisecond.
     pub think: Duration,
+    /// Seeds the thinking times.
+    pub seed: u64,
     /// Stop after this long even if games remain.
     pub stop_after: Option<Duration>,
     /// Held while connecting and logging in: thousands of clients connect in waves,
@@ -94,6 +99,7 @@ pub async fn play(plan: LightPlan) -> anyhow::Result<LightReport> {
     // Answers waiting for their thinking time, in the order they are due.
     let mut thinking: VecDeque<(Instant, i64)> = VecDeque::new();
     let (mut queued, mut started_games) = (false, 0u32);
+    let mut rng = arbiter_engine::seeded_rng(plan.seed);
     loop {
         let out_of_time = stop_at.is_some_and(|at| Instant::now() >= at);
         if report.games >= plan.games as u64 || out_of_time {
@@ -143,7 +149,10 @@ pub async fn play(plan: LightPlan) -> anyhow::Result<LightReport> {
                 if plan.think.is_zero() {
                     answer(&mut write, &plan.answer, id, &mut playing, &mut report).await?;
                 } else {
-                    thinking.push_back((Instant::now() + plan.think, id));
+                    let wait = plan.think.mul_f64(rng.random_range(0.5..1.5));
+                    let due = Instant::now() + wait;
+                    let at = thinking.partition_point(|&(other, _)| other <= due);
+                    thinking.insert(at, (due, id));
                 }
             }
             ("rejected", Some(_)) => report.rejected += 1,

@@ -199,7 +199,7 @@ async fn light_bots(
         .transpose()?;
     let connecting = Arc::new(tokio::sync::Semaphore::new(256));
     let mut tasks = Vec::new();
-    for session in sessions.into_iter().take(connections(args)) {
+    for (index, session) in sessions.into_iter().take(connections(args)).enumerate() {
         let plan = light::LightPlan {
             server: server.to_string(),
             session,
@@ -208,6 +208,7 @@ async fn light_bots(
             at_once: args.at_once as u32,
             answer: answer.to_string(),
             think,
+            seed: index as u64,
             stop_after,
             connecting: connecting.clone(),
         };
@@ -354,7 +355,8 @@ async fn bench(args: &Args) -> anyhow::Result<()> {
     }
     let report: Value = serde_json::from_slice(&output.stdout).context("bot report")?;
     let decisions = report["decisions"].as_u64().unwrap_or(0);
-    let server_share = decision_quantiles(server.http_addr).await;
+    let server_share = histogram_quantiles(server.http_addr, "arbiter_decision_seconds").await;
+    let log_store = histogram_quantiles(server.http_addr, "arbiter_log_store_seconds").await;
     server.shutdown().await;
     let _ = std::fs::remove_dir_all(&data);
 
@@ -393,6 +395,13 @@ async fn bench(args: &Args) -> anyhow::Result<()> {
         ),
         Err(error) => println!("server's share          not read from /metrics: {error:#}"),
     }
+    if let Ok([p50, p99, count]) = log_store {
+        println!(
+            "log entry stored        p50 ≤ {:.2} ms, p99 ≤ {:.2} ms of {count:.0} entries (arbiter_log_store_seconds)",
+            p50 * 1000.0,
+            p99 * 1000.0
+        );
+    }
     println!(
         "server heap (live)      idle {idle_heap} KiB, {heap_at_peak_matches} KiB with {peak_matches} matches: {per_match:.0} KiB per running match"
     );
@@ -419,10 +428,10 @@ fn rss_kib() -> anyhow::Result<u64> {
         .context("no VmRSS in /proc/self/status")
 }
 
-/// The server's own account of its share of each decision (the histogram
-/// `arbiter_decision_seconds` on /metrics): upper bounds of the buckets holding the
-/// median and the 99th percentile, and the number of decisions.
-async fn decision_quantiles(http: std::net::SocketAddr) -> anyhow::Result<[f64; 3]> {
+/// The server's own account of a latency (a histogram on /metrics, such as
+/// `arbiter_decision_seconds`, its share of each decision): upper bounds of the buckets
+/// holding the median and the 99th percentile, and the number of observations.
+async fn histogram_quantiles(http: std::net::SocketAddr, name: &str) -> anyhow::Result<[f64; 3]> {
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
     let mut stream = tokio::net::TcpStream::connect(http).await?;
     stream
@@ -432,7 +441,10 @@ async fn decision_quantiles(http: std::net::SocketAddr) -> anyhow::Result<[f64; 
     stream.read_to_string(&mut text).await?;
     let mut buckets: Vec<(f64, f64)> = Vec::new();
     for line in text.lines() {
-        let Some(rest) = line.strip_prefix("arbiter_decision_seconds_bucket{le=\"") else {
+        let Some(rest) = line
+            .strip_prefix(name)
+            .and_then(|rest| rest.strip_prefix("_bucket{le=\""))
+        else {
             continue;
         };
         let Some((bound, count)) = rest.split_once("\"} ") else {
