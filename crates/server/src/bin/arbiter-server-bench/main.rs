@@ -101,6 +101,10 @@ struct Args {
     /// that hold many slow matches.
     #[arg(long)]
     duration: Option<String>,
+    /// Store the matches in this database (e.g. `postgres://postgres@127.0.0.1/bench`,
+    /// an empty database) instead of a scratch SQLite file.
+    #[arg(long)]
+    database: Option<String>,
     /// Internal: play as the bots against the server at this address and print JSON.
     #[arg(long, hide = true)]
     play: Option<String>,
@@ -260,6 +264,9 @@ fn print_report(decisions: u64, games: usize, rejected: u64, mut round_trips: Ve
 async fn bench(args: &Args) -> anyhow::Result<()> {
     let data = std::env::temp_dir().join(format!("arbiter-server-bench-{}", std::process::id()));
     let mut config = Config::for_data_dir(&data);
+    if let Some(url) = &args.database {
+        config.database_url = url.clone();
+    }
     config.pairing_interval = Duration::from_millis(200);
     config.default_deadline = Some(arbiter_server::config::parse_duration(&args.deadline)?);
     config.limits.rate = 1000.0;
@@ -363,6 +370,13 @@ async fn bench(args: &Args) -> anyhow::Result<()> {
     let per_match =
         heap_at_peak_matches.saturating_sub(idle_heap) as f64 / peak_matches.max(1) as f64;
     println!("ruleset                 {}", args.ruleset);
+    println!(
+        "store                   {}",
+        match &args.database {
+            Some(url) => arbiter_server::config::redact_url(url),
+            None => "SQLite (scratch file)".to_string(),
+        }
+    );
     println!(
         "matches (concurrent)    {} asked, {} peak running",
         args.matches, peak_matches
