@@ -166,10 +166,7 @@ impl MatchTask {
         {
             return Some(last.clone());
         }
-        let view = match shared.filter(|shared| shared.same_text(&text)) {
-            Some(shared) => shared.clone(),
-            None => JsonText::new(text),
-        };
+        let view = shared_or_new(shared, text);
         connection.last_view = Some(view.clone());
         let step = self.record.log.len();
         self.send_to_seat(
@@ -196,10 +193,7 @@ impl MatchTask {
         {
             return;
         }
-        let view = match shared.filter(|shared| shared.same_text(&text)) {
-            Some(shared) => shared.clone(),
-            None => JsonText::new(text),
-        };
+        let view = shared_or_new(shared, text);
         self.spectator_view = Some(view.clone());
         let step = self.record.log.len();
         self.send_spectators(&ToSeat::View { step, view });
@@ -263,5 +257,14 @@ impl MatchTask {
             self.send_to_seat(seat, message.clone());
         }
         self.send_spectators(message);
+    }
+}
+
+/// `shared` (a view another audience got this step) if `text` is the same view, else a
+/// new one: audiences of a full-information game share one copy.
+fn shared_or_new(shared: Option<&JsonText>, text: String) -> JsonText {
+    match shared.filter(|shared| shared.same_text(&text)) {
+        Some(shared) => shared.clone(),
+        None => JsonText::new(text),
     }
 }

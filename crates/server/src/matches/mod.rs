@@ -9,10 +9,12 @@ mod mailbox;
 pub use mailbox::encode;
 
 use std::collections::{BTreeMap, HashMap};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
 use parking_lot::Mutex;
+use tokio::sync::oneshot;
 
 use arbiter_referee::MatchHandle;
 use arbiter_store::AccountId;
@@ -140,8 +142,8 @@ impl LiveMatch {
 /// A connection watching a match. Dropping it stops the match's lines at once (the
 /// referee lets the mailbox go at its next message).
 pub struct Watching {
-    open: Arc<std::sync::atomic::AtomicBool>,
-    released: tokio::sync::oneshot::Receiver<()>,
+    open: Arc<AtomicBool>,
+    released: oneshot::Receiver<()>,
 }
 
 impl Watching {
@@ -150,14 +152,14 @@ impl Watching {
     pub fn is_finished(&mut self) -> bool {
         !matches!(
             self.released.try_recv(),
-            Err(tokio::sync::oneshot::error::TryRecvError::Empty)
+            Err(oneshot::error::TryRecvError::Empty)
         )
     }
 }
 
 impl Drop for Watching {
     fn drop(&mut self) {
-        self.open.store(false, std::sync::atomic::Ordering::Relaxed);
+        self.open.store(false, Ordering::Relaxed);
     }
 }
 
