@@ -30,7 +30,10 @@ mod tests {
     /// SHA-256("abc") from FIPS 180-2, cut to its first 16 bytes.
     #[test]
     fn hex16_is_the_first_sixteen_bytes_in_lowercase_hex() {
-        assert_eq!(hex16(&Sha256::digest(b"abc")), "ba7816bf8f01cfea414140de5dae2223");
+        assert_eq!(
+            hex16(&Sha256::digest(b"abc")),
+            "ba7816bf8f01cfea414140de5dae2223"
+        );
         assert_eq!(hex16(&[0x00, 0x0f, 0xf0, 0xff]), "000ff0ff");
     }
 }

@@ -79,6 +79,24 @@ pub trait Game: Send + Sync + 'static {
         action: &Self::Action,
     ) -> Result<Vec<Self::Event>, Illegal>;
 
+    /// `apply` for playouts and search, which drop the events: a ruleset may override
+    /// it to skip building them, but must refuse exactly what `apply` refuses and
+    /// leave the state exactly as `apply` leaves it (the test battery checks both).
+    fn apply_quietly(
+        state: &mut Self::State,
+        seat: Seat,
+        action: &Self::Action,
+    ) -> Result<(), Illegal> {
+        Self::apply(state, seat, action).map(drop)
+    }
+
+    /// Who a playout moves next ([`Turn::playout_seat`] of `to_act`). A ruleset may
+    /// override it to answer without building the `Turn`, but must return what this
+    /// default returns from the same generator state, with the same draws.
+    fn playout_seat(state: &Self::State, rng: &mut GameRng) -> Option<Seat> {
+        Self::to_act(state).playout_seat(rng)
+    }
+
     /// The legal actions of `seat`, or a representative sample where the space is too
     /// large to list (each ruleset documents which). Empty when the seat cannot act.
     fn legal(state: &Self::State, seat: Seat) -> Vec<Self::Action>;

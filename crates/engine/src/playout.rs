@@ -1,12 +1,9 @@
 //! Fast playouts: no recording, no digests. For benchmarks and search.
 
-use rand::Rng;
-
 use crate::bot::Bot;
 use crate::game::{ConfigError, Game, Seat};
 use crate::outcome::Outcome;
 use crate::rng::GameRng;
-use crate::turn::Turn;
 
 /// Play uniformly random legal actions from a fresh game until it ends (or
 /// `max_decisions` is reached); returns the outcome and the number of decisions.
@@ -20,11 +17,11 @@ pub fn random_playout<G: Game>(
     let mut state = G::new(config, seats, seed)?;
     let mut decisions = 0;
     while decisions < max_decisions {
-        let Some(seat) = next_seat(G::to_act(&state), rng) else {
+        let Some(seat) = G::playout_seat(&state, rng) else {
             break;
         };
         let applied = match G::random_action(&state, seat, rng) {
-            Some(action) => G::apply(&mut state, seat, &action).is_ok(),
+            Some(action) => G::apply_quietly(&mut state, seat, &action).is_ok(),
             None => false,
         };
         if !applied {
@@ -65,7 +62,7 @@ pub fn bot_playout<G: Game>(
     let (mut decisions, mut rounds) = (0usize, 0usize);
     let mut last: Option<(Seat, Option<u64>)> = None;
     while decisions < max_decisions {
-        let Some(seat) = next_seat(G::to_act(&state), &mut rng) else {
+        let Some(seat) = G::playout_seat(&state, &mut rng) else {
             break;
         };
         let Some(bot) = bots.get_mut(seat) else {
@@ -80,7 +77,7 @@ pub fn bot_playout<G: Game>(
         rounds += usize::from(new_round);
         last = Some((seat, turn));
         let action = bot.decide(&state, seat);
-        if G::apply(&mut state, seat, &action).is_err() {
+        if G::apply_quietly(&mut state, seat, &action).is_err() {
             G::eject(&mut state, seat, "illegal action");
         }
         decisions += 1;
@@ -90,16 +87,4 @@ pub fn bot_playout<G: Game>(
         decisions,
         rounds,
     })
-}
-
-/// Who acts next in a playout: the one seat, the first still to seal, or a random one
-/// of those that may act; `None` once nobody can.
-fn next_seat(turn: Turn, rng: &mut GameRng) -> Option<Seat> {
-    match turn {
-        Turn::Over => None,
-        Turn::Sealed(seats) | Turn::AnyOf(seats) if seats.is_empty() => None,
-        Turn::One(seat) => Some(seat),
-        Turn::Sealed(waiting) => Some(waiting[0]),
-        Turn::AnyOf(ready) => Some(ready[rng.random_range(0..ready.len())]),
-    }
 }

@@ -1,8 +1,10 @@
 //! Who owes a decision now, and under which turn model.
 
+use rand::Rng;
 use serde::{Deserialize, Serialize};
 
 use crate::game::Seat;
+use crate::rng::GameRng;
 
 /// The three turn models of the design, plus the end of the game.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -21,6 +23,18 @@ pub enum Turn {
 }
 
 impl Turn {
+    /// Who a playout moves next: the one seat, the first still to seal, or one of
+    /// those that may act drawn with `rng`; `None` once nobody can.
+    pub fn playout_seat(&self, rng: &mut GameRng) -> Option<Seat> {
+        match self {
+            Turn::Over => None,
+            Turn::One(seat) => Some(*seat),
+            Turn::Sealed(waiting) => waiting.first().copied(),
+            Turn::AnyOf(ready) if ready.is_empty() => None,
+            Turn::AnyOf(ready) => Some(ready[rng.random_range(0..ready.len())]),
+        }
+    }
+
     /// The seats that may act now.
     pub fn seats(&self) -> Vec<Seat> {
         match self {

@@ -12,6 +12,9 @@
 //! - **no view leaks a secret**: re-drawing everything a seat may not know leaves its
 //!   view and the spectators' view byte-identical, and the re-draw itself depends only
 //!   on what the seat knows;
+//! - **the playout shortcuts agree**: [`Game::apply_quietly`] refuses and changes
+//!   exactly what [`Game::apply`] does, and [`Game::playout_seat`] picks what the
+//!   `Turn` picks, with the same draws;
 //! - **a view is enough to think on**: a state rebuilt from a seat's view shows the same
 //!   view and offers the same legal moves;
 //! - the ruleset's own invariants ([`Battery::invariants`]).
@@ -33,7 +36,7 @@ use crate::erased::apply_checked;
 use crate::game::{Game, Seat};
 use crate::record::{DigestChain, LogEntry, MatchRecord, RECORD_FORMAT};
 use crate::registry::Registry;
-use crate::rng::seeded_rng;
+use crate::rng::{seeded_rng, GameRng};
 use crate::ruleset::Ruleset;
 use crate::turn::Turn;
 
@@ -147,6 +150,14 @@ impl<G: Ruleset> Battery<G> {
                     seats,
                     &turn,
                     &seen,
+                    &context(step),
+                );
+                assert_playout_shortcuts_agree::<G>(
+                    &state,
+                    seats,
+                    &turn,
+                    &seen,
+                    &rng,
                     &context(step),
                 );
             }
@@ -299,6 +310,50 @@ fn assert_refused_moves_change_nothing<G: Game>(
         .is_err(),
         "{context}: a seat that does not exist was allowed to move"
     );
+}
+
+/// The shortcuts playouts take give what the full calls give: `playout_seat` the seat
+/// `to_act`'s turn picks (from the same generator, leaving it in the same state), and
+/// `apply_quietly` the same acceptance and the same state as `apply`, for a few moves
+/// legal now and a few stale ones, from every seat.
+fn assert_playout_shortcuts_agree<G: Game>(
+    state: &G::State,
+    seats: usize,
+    turn: &Turn,
+    stale: &[(Seat, G::Action)],
+    rng: &GameRng,
+    context: &str,
+) {
+    let (mut ours, mut theirs) = (rng.clone(), rng.clone());
+    assert_eq!(
+        G::playout_seat(state, &mut ours),
+        turn.playout_seat(&mut theirs),
+        "{context}: playout_seat"
+    );
+    assert!(ours == theirs, "{context}: playout_seat drew differently");
+    let legal_now = turn
+        .seats()
+        .into_iter()
+        .flat_map(|seat| G::legal(state, seat).into_iter().take(4));
+    let moves: Vec<G::Action> = legal_now
+        .chain(stale.iter().take(4).map(|(_, action)| action.clone()))
+        .collect();
+    for action in &moves {
+        for by in 0..seats {
+            let (mut loud, mut quiet) = (state.clone(), state.clone());
+            let loud_ok = G::apply(&mut loud, by, action).is_ok();
+            let quiet_ok = G::apply_quietly(&mut quiet, by, action).is_ok();
+            assert_eq!(
+                loud_ok, quiet_ok,
+                "{context}: apply and apply_quietly disagree on {action:?} by seat {by}"
+            );
+            assert_eq!(
+                digest_of(&loud),
+                digest_of(&quiet),
+                "{context}: apply_quietly left another state after {action:?} by seat {by}"
+            );
+        }
+    }
 }
 
 /// Some action to try from a seat that does not exist.

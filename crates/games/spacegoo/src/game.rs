@@ -11,7 +11,7 @@ use crate::battle::SHIP_TYPES;
 use crate::config::Config;
 use crate::events::Event;
 use crate::map::Planet;
-use crate::state::{player_id, State, SEATS};
+use crate::state::{player_id, Discard, State, SEATS};
 use crate::view::{self, View};
 
 /// Rocket Scissor Spacegoo.
@@ -152,6 +152,22 @@ impl Game for Spacegoo {
 
     fn apply(state: &mut State, seat: Seat, action: &Action) -> Result<Vec<Event>, Illegal> {
         state.submit(seat, action).map_err(Illegal::from)
+    }
+
+    /// Playouts drop the events, so none are built.
+    fn apply_quietly(state: &mut State, seat: Seat, action: &Action) -> Result<(), Illegal> {
+        state
+            .submit_into(seat, action, &mut Discard)
+            .map_err(Illegal::from)
+    }
+
+    /// The first seat still to seal, without listing them (`to_act`'s `Sealed`).
+    fn playout_seat(state: &State, _rng: &mut GameRng) -> Option<Seat> {
+        if state.game_over() {
+            None
+        } else {
+            state.first_waiting()
+        }
     }
 
     /// `nop`, plus for every planet the seat owns and every other planet: send all its

@@ -165,6 +165,20 @@ impl State {
     /// Receive `seat`'s command for this round. When every seat still in has one, the
     /// round resolves. A send with negative numbers disqualifies its sender at once.
     pub fn submit(&mut self, seat: Seat, action: &Action) -> Result<Vec<Event>, SpacegooError> {
+        // The round's events (see `resolve_round`) in one allocation.
+        let mut events = Vec::with_capacity(if self.completes_round(seat) { 8 } else { 1 });
+        self.submit_into(seat, action, &mut events)?;
+        Ok(events)
+    }
+
+    /// [`State::submit`] with the events pushed into `events`; with [`Discard`] a
+    /// playout skips building them.
+    pub fn submit_into(
+        &mut self,
+        seat: Seat,
+        action: &Action,
+        events: &mut impl Events,
+    ) -> Result<(), SpacegooError> {
         if self.end.is_some() {
             return Err(SpacegooError::GameOver);
         }
@@ -178,12 +192,13 @@ impl State {
             return Err(SpacegooError::MoreThanOneCommand(seat));
         }
         if let Some(reason) = action.disqualifies() {
-            return Ok(self.disqualify(seat, reason));
+            for event in self.disqualify(seat, reason) {
+                events.push(event);
+            }
+            return Ok(());
         }
+        let complete = self.completes_round(seat);
         self.pending.push((seat, action.clone()));
-        let complete = !(0..SEATS).any(|s| self.owes(s));
-        // The round's events (see `resolve_round`) in one allocation.
-        let mut events = Vec::with_capacity(if complete { 8 } else { 1 });
         events.push(Event::CommandReceived {
             seat,
             action: action.clone(),
@@ -191,12 +206,22 @@ impl State {
         if complete {
             if self.out.iter().any(Option::is_some) {
                 // The other seat missed this deadline already: the round is complete.
-                self.finish_by_disqualification(&mut events);
+                self.finish_by_disqualification(events);
             } else {
-                self.resolve_round(&mut events);
+                self.resolve_round(events);
             }
         }
-        Ok(events)
+        Ok(())
+    }
+
+    /// Whether `seat`'s command would be the last one this round waits for.
+    fn completes_round(&self, seat: Seat) -> bool {
+        !(0..SEATS).any(|s| s != seat && self.owes(s))
+    }
+
+    /// The first seat that still owes this round's command, without listing them.
+    pub fn first_waiting(&self) -> Option<Seat> {
+        (0..SEATS).find(|&seat| self.owes(seat))
     }
 
     /// Disqualify `seat`. Ends the game, except that a missed deadline while the other
@@ -225,7 +250,7 @@ impl State {
     }
 
     /// Apply this round's sends in arrival order, then tick.
-    fn resolve_round(&mut self, events: &mut Vec<Event>) {
+    fn resolve_round(&mut self, events: &mut impl Events) {
         self.apply_pending(events);
         for capture in self.world.do_round() {
             events.push(Event::PlanetCaptured(capture));
@@ -250,7 +275,7 @@ impl State {
 
     /// End after a disqualification: one seat out → the other wins; both out (they
     /// missed the same deadline) → draw.
-    fn finish_by_disqualification(&mut self, events: &mut Vec<Event>) {
+    fn finish_by_disqualification(&mut self, events: &mut impl Events) {
         self.apply_pending(events);
         let end = match (&self.out[0], &self.out[1]) {
             (Some(_), Some(_)) => End {
@@ -271,7 +296,7 @@ impl State {
 
     /// Turn the round's sealed sends into fleets (the reference's on-receipt effect).
     /// The emptied list keeps its room for the next round.
-    fn apply_pending(&mut self, events: &mut Vec<Event>) {
+    fn apply_pending(&mut self, events: &mut impl Events) {
         let mut pending = std::mem::take(&mut self.pending);
         for (seat, action) in pending.drain(..) {
             if let Action::Send(order) = action {
@@ -299,4 +324,23 @@ impl State {
         self.end = Some(end);
         event
     }
+}
+
+/// Where a step's events go: a list for the referee and the record, or nowhere for a
+/// playout that drops them.
+pub trait Events {
+    fn push(&mut self, event: Event);
+}
+
+impl Events for Vec<Event> {
+    fn push(&mut self, event: Event) {
+        Vec::push(self, event);
+    }
+}
+
+/// Events nobody reads (playouts and search).
+pub struct Discard;
+
+impl Events for Discard {
+    fn push(&mut self, _event: Event) {}
 }

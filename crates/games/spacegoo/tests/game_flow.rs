@@ -169,6 +169,25 @@ fn negative_numbers_disqualify_and_the_earlier_send_stands() {
     assert!(Spacegoo::apply(&mut state, 1, &Action::Nop).is_err());
 }
 
+/// Playouts apply without events (`apply_quietly`); a disqualifying send, which legal
+/// play never makes, must still end the game exactly as `apply` ends it.
+#[test]
+fn a_quiet_disqualifying_send_ends_the_game_as_apply_does() {
+    let negative = Action::Send(SendOrder {
+        origin: 0,
+        target: 2,
+        ships: [1, -1, 0],
+    });
+    let (mut loud, mut quiet) = (duel(), duel());
+    act(&mut loud, 1, Action::send(1, 2, [0, 7, 0]));
+    assert!(Spacegoo::apply_quietly(&mut quiet, 1, &Action::send(1, 2, [0, 7, 0])).is_ok());
+    act(&mut loud, 0, negative.clone());
+    assert!(Spacegoo::apply_quietly(&mut quiet, 0, &negative).is_ok());
+    assert_eq!(Spacegoo::to_act(&quiet), Turn::Over);
+    assert_eq!(digest_of(&quiet), digest_of(&loud));
+    assert!(Spacegoo::apply_quietly(&mut quiet, 1, &Action::Nop).is_err());
+}
+
 #[test]
 fn both_missing_the_deadline_is_a_draw() {
     let mut state = duel();
