@@ -198,7 +198,7 @@ impl<G: Game> Mcts<G> {
             if !untried.is_empty() {
                 let pick = self.rng.random_range(0..untried.len());
                 let (key, action) = untried.swap_remove(pick);
-                let applied = G::apply(&mut state, seat, &action).is_ok();
+                let applied = G::apply_quietly(&mut state, seat, &action).is_ok();
                 let child = tree.expand(node, seat, key, action);
                 path.push(child);
                 if !applied {
@@ -212,7 +212,7 @@ impl<G: Game> Mcts<G> {
             path.push(child);
             node = child;
             let applied = match &tree.nodes[child].action {
-                Some(action) => G::apply(&mut state, seat, action).is_ok(),
+                Some(action) => G::apply_quietly(&mut state, seat, action).is_ok(),
                 None => false,
             };
             if !applied {
@@ -239,7 +239,7 @@ impl<G: Game> Mcts<G> {
     /// Play one move for `seat` with the rollout policy (eject it if it has none).
     fn rollout_step(&mut self, state: &mut G::State, seat: Seat) {
         let applied = match self.guide.rollout_action(state, seat, &mut self.rng) {
-            Some(action) => G::apply(state, seat, &action).is_ok(),
+            Some(action) => G::apply_quietly(state, seat, &action).is_ok(),
             None => false,
         };
         if !applied {
@@ -250,12 +250,8 @@ impl<G: Game> Mcts<G> {
     /// Play on to the end or the guide's depth, and score the result.
     fn rollout(&mut self, state: &mut G::State) -> Rewards {
         for _ in 0..self.guide.rollout_depth(state) {
-            let seat = match G::to_act(state) {
-                Turn::Over => break,
-                Turn::One(seat) => seat,
-                Turn::Sealed(seats) | Turn::AnyOf(seats) if seats.is_empty() => break,
-                Turn::Sealed(seats) => seats[0],
-                Turn::AnyOf(seats) => seats[self.rng.random_range(0..seats.len())],
+            let Some(seat) = G::playout_seat(state, &mut self.rng) else {
+                break;
             };
             self.rollout_step(state, seat);
         }
