@@ -196,6 +196,18 @@ impl Config {
             Some(path) => read_file(path)?,
             None => FileConfig::default(),
         };
+        Config::merge(args, file)
+    }
+
+    /// What a configuration file holding `text` gives under `args`' flags (the file
+    /// named in `args` is not read): the door the fuzz target goes through.
+    pub fn from_toml(args: &ServeArgs, text: &str) -> anyhow::Result<Config> {
+        let file = toml::from_str(text).context("not a valid configuration")?;
+        Config::merge(args, file)
+    }
+
+    /// Flags over `file` over defaults.
+    fn merge(args: &ServeArgs, file: FileConfig) -> anyhow::Result<Config> {
         let data_dir = args
             .data
             .clone()
