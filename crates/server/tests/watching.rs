@@ -9,20 +9,20 @@ use arbiter_server::client::Connection;
 use common::*;
 use serde_json::{json, Value};
 
-/// Answer the round of `match_id` whose view is at `step` with "nop" (the seat owes
-/// that decision from the moment its view was sent), and wait for the next round's
-/// view: its step is returned.
+/// Answer the round of `match_id` prompted at `step` with "nop", and wait for the
+/// next prompt: its step is returned. (Not the next view: the seat's own answer is a
+/// step too, and when it comes in before the bot's, the round is still open.)
 async fn play_a_round(owner: &mut Connection, match_id: i64, step: u64) -> u64 {
     owner
         .send(&json!({"type": "act", "match": match_id, "action": "nop"}))
         .await
         .expect("send");
-    let view = until(owner, 10, |m| {
+    let prompt = until(owner, 10, |m| {
         assert_ne!(m["type"], "rejected", "{m}");
-        m["type"] == "view" && m["match"] == match_id && m["step"].as_u64() > Some(step)
+        m["type"] == "prompt" && m["match"] == match_id && m["step"].as_u64() > Some(step)
     })
     .await;
-    view["step"].as_u64().expect("a step")
+    prompt["step"].as_u64().expect("a step")
 }
 
 #[tokio::test]
