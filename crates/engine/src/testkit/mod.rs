@@ -103,6 +103,35 @@ pub fn assert_views_hide_secrets<G: Game>(state: &G::State, seats: usize, rng_se
     }
 }
 
+/// Secrets never reach a refusal either: for every seat, each of `actions` (sent by
+/// that seat) is accepted or refused alike, and refused with the same words, in the
+/// real state and in one where everything the seat cannot know is re-drawn. A reason
+/// that named another seat's tile, or a refusal that only a hidden card explains,
+/// would differ.
+pub fn assert_refusals_hide_secrets<G: Game>(
+    state: &G::State,
+    seats: usize,
+    actions: &[G::Action],
+    rng_seed: u64,
+) {
+    let mut rng = GameRng::seed_from_u64(rng_seed);
+    for seat in 0..seats {
+        let resampled = G::determinize(state, seat, &mut rng);
+        for action in actions {
+            let answer = |s: &G::State| {
+                crate::erased::apply_checked::<G>(&mut s.clone(), seats, seat, action)
+                    .err()
+                    .map(|refused| refused.to_string())
+            };
+            assert_eq!(
+                answer(state),
+                answer(&resampled),
+                "seat {seat}'s answer to {action:?} depends on secrets it may not know"
+            );
+        }
+    }
+}
+
 /// A seat's view is enough to think on: for every seat, the state
 /// [`Game::state_from_view`] rebuilds from the seat's view *read back from its JSON*
 /// shows that seat the same view, byte for byte, has the same seat count, owes a
