@@ -1,5 +1,6 @@
 //! The misbehaviour matrix (issue 15): every kind of bad client this test knows,
-//! against every ruleset, over the native protocol on TCP. In each cell a raw client
+//! against every ruleset, over both native transports (TCP lines and WebSocket
+//! messages). In each cell a raw client
 //! logs in, opens a table against a random house bot, misbehaves, and must get the
 //! documented answer; then (on a new connection if its own was closed, which also
 //! tests resuming the seat) it resigns. The match must be stored finished with the
@@ -15,7 +16,9 @@ use std::collections::BTreeMap;
 use std::time::Duration;
 
 use common::*;
+use futures::{SinkExt, StreamExt};
 use serde_json::{json, Value};
+use tokio_tungstenite::tungstenite::Message;
 
 /// Long enough that a client which lost its connection logs in again and resigns
 /// before its deadline, even on a loaded machine.
@@ -87,79 +90,206 @@ async fn server() -> TestServer {
     .await
 }
 
-/// A raw client logged in as a fresh account `name`.
-async fn raw_account(tcp: &str, name: &str) -> Raw {
-    let mut raw = Raw::connect(tcp).await;
-    raw.send_json(json!({"type": "register", "name": name, "password": password(name)}))
-        .await;
-    raw.until(10, |m| m["type"] == "registered")
-        .await
-        .expect("registered");
-    raw
+/// The two native transports.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Transport {
+    Tcp,
+    WebSocket,
 }
 
-/// A new connection for `name`'s account: `logged_in`, with the seats it resumed.
-async fn log_in_again(tcp: &str, name: &str) -> (Raw, Value) {
-    let mut raw = Raw::connect(tcp).await;
-    raw.send_json(json!({"type": "login", "name": name, "password": password(name)}))
-        .await;
-    let logged_in = raw
-        .until(10, |m| m["type"] == "logged_in")
-        .await
-        .expect("logged in again");
-    (raw, logged_in)
+type WebSocket =
+    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+
+/// A client that sends whatever it is told, over either transport.
+enum Client {
+    Tcp(Raw),
+    Ws(Box<WebSocket>),
 }
 
-/// The code of the next `error` or `rejected` line.
-async fn next_refusal(raw: &mut Raw) -> String {
-    let refusal = raw
-        .until(10, |m| m["type"] == "error" || m["type"] == "rejected")
-        .await
-        .expect("a refusal");
-    format!(
-        "{} `{}`",
-        refusal["type"].as_str().unwrap_or("?"),
-        refusal["code"].as_str().unwrap_or("?")
-    )
-}
+impl Client {
+    /// Connect and read the welcome.
+    async fn connect(transport: Transport, server: &Addresses) -> Client {
+        match transport {
+            Transport::Tcp => Client::Tcp(Raw::connect(&server.tcp).await),
+            Transport::WebSocket => {
+                let (ws, _) = tokio_tungstenite::connect_async(format!("ws://{}/ws", server.http))
+                    .await
+                    .expect("websocket");
+                let mut client = Client::Ws(Box::new(ws));
+                let welcome = client.json(10).await.expect("welcome");
+                assert_eq!(welcome["type"], "welcome", "{welcome}");
+                client
+            }
+        }
+    }
 
-/// The code of the `error` line among what came before the connection closed.
-fn refusal_before_close(raw: &Raw) -> String {
-    let text = String::from_utf8_lossy(&raw.buffer);
-    text.lines()
-        .filter_map(|line| serde_json::from_str::<Value>(line).ok())
-        .find(|m| m["type"] == "error")
-        .map_or_else(
-            || "nothing".to_string(),
-            |e| format!("error `{}`, closed", e["code"].as_str().unwrap_or("?")),
+    /// One line (TCP: with its newline) or one message (WebSocket: text if it is
+    /// UTF-8, else binary).
+    async fn send_line(&mut self, line: &[u8]) {
+        match self {
+            Client::Tcp(raw) => {
+                let _ = raw.send(&[line, b"\n"].concat()).await;
+            }
+            Client::Ws(ws) => {
+                let message = match std::str::from_utf8(line) {
+                    Ok(text) => Message::Text(text.into()),
+                    Err(_) => Message::Binary(line.to_vec().into()),
+                };
+                let _ = ws.send(message).await;
+            }
+        }
+    }
+
+    async fn send_json(&mut self, message: Value) {
+        self.send_line(message.to_string().as_bytes()).await;
+    }
+
+    /// The next JSON message; `None` once closed or after `secs` seconds.
+    async fn json(&mut self, secs: u64) -> Option<Value> {
+        match self {
+            Client::Tcp(raw) => raw.json(secs).await,
+            Client::Ws(ws) => {
+                let wait = async {
+                    loop {
+                        match ws.next().await {
+                            Some(Ok(Message::Text(text))) => {
+                                return serde_json::from_str(&text).ok();
+                            }
+                            Some(Ok(Message::Close(_))) | Some(Err(_)) | None => return None,
+                            Some(Ok(_)) => {}
+                        }
+                    }
+                };
+                tokio::time::timeout(Duration::from_secs(secs), wait)
+                    .await
+                    .ok()
+                    .flatten()
+            }
+        }
+    }
+
+    /// Messages until one satisfies `pred`; `None` if the connection ends first.
+    async fn until(&mut self, secs: u64, pred: impl Fn(&Value) -> bool) -> Option<Value> {
+        let deadline = tokio::time::Instant::now() + Duration::from_secs(secs);
+        loop {
+            let left = deadline.saturating_duration_since(tokio::time::Instant::now());
+            let message = self.json(left.as_secs().max(1)).await?;
+            if pred(&message) {
+                return Some(message);
+            }
+            if left.is_zero() {
+                return None;
+            }
+        }
+    }
+
+    /// What came before the server closed the connection (within `secs`): the first
+    /// error's code, and "closed".
+    async fn refusal_then_close(&mut self, secs: u64) -> String {
+        let mut refusal = None;
+        let deadline = tokio::time::Instant::now() + Duration::from_secs(secs);
+        while tokio::time::Instant::now() < deadline {
+            match self.json(secs).await {
+                Some(m) if m["type"] == "error" && refusal.is_none() => {
+                    refusal = m["code"].as_str().map(str::to_string);
+                }
+                Some(_) => {}
+                None => {
+                    return match refusal {
+                        Some(code) => format!("error `{code}`, closed"),
+                        None => "closed without an error".to_string(),
+                    }
+                }
+            }
+        }
+        "still open".to_string()
+    }
+
+    /// A fresh account `name`, registered.
+    async fn registered(transport: Transport, server: &Addresses, name: &str) -> Client {
+        let mut client = Client::connect(transport, server).await;
+        client
+            .send_json(json!({"type": "register", "name": name, "password": password(name)}))
+            .await;
+        client
+            .until(10, |m| m["type"] == "registered")
+            .await
+            .expect("registered");
+        client
+    }
+
+    /// A new connection for `name`'s account: `logged_in`, with the seats it resumed.
+    async fn logged_in(transport: Transport, server: &Addresses, name: &str) -> (Client, Value) {
+        let mut client = Client::connect(transport, server).await;
+        client
+            .send_json(json!({"type": "login", "name": name, "password": password(name)}))
+            .await;
+        let logged_in = client
+            .until(10, |m| m["type"] == "logged_in")
+            .await
+            .expect("logged in again");
+        (client, logged_in)
+    }
+
+    /// The type and code of the next `error` or `rejected` message.
+    async fn next_refusal(&mut self) -> String {
+        let refusal = self
+            .until(10, |m| m["type"] == "error" || m["type"] == "rejected")
+            .await
+            .expect("a refusal");
+        format!(
+            "{} `{}`",
+            refusal["type"].as_str().unwrap_or("?"),
+            refusal["code"].as_str().unwrap_or("?")
         )
+    }
 }
 
-/// Resign the match `match_id` from `raw`.
-async fn resign(raw: &mut Raw, match_id: i64) {
-    raw.send_json(json!({"type": "resign", "match": match_id}))
+/// Where the server listens (owned, for the cells' tasks).
+#[derive(Clone)]
+struct Addresses {
+    tcp: String,
+    http: String,
+}
+
+/// Play one cell: `kind` in `ruleset` over `transport`, as an account named after
+/// all three (short). `None` for a kind the transport cannot carry (a line without its
+/// newline is a TCP thing; a WebSocket message is whole or not sent).
+async fn cell(
+    server: Addresses,
+    transport: Transport,
+    ruleset: &'static str,
+    kind: Kind,
+) -> Option<Cell> {
+    if transport == Transport::WebSocket && kind == Kind::Unterminated {
+        return None;
+    }
+    // Names are short (at most 24 characters): the ruleset, the kind's number and the
+    // transport's letter.
+    let letter = if transport == Transport::Tcp {
+        't'
+    } else {
+        'w'
+    };
+    let name = &format!("{ruleset}-{}{letter}", kind as u8);
+    let mut client = Client::registered(transport, &server, name).await;
+    client
+        .send_json(json!({
+            "type": "create_table",
+            "ruleset": ruleset,
+            "seats": 2,
+            "deadline_ms": DEADLINE.as_millis() as u64,
+            "time_bank_ms": 0,
+        }))
         .await;
-}
-
-/// Play one cell: `kind` in `ruleset`, as an account named after both.
-async fn cell(tcp: String, http: String, ruleset: &'static str, kind: Kind) -> (Kind, Cell) {
-    let name = &format!("{ruleset}-{kind:?}").to_lowercase();
-    let mut raw = raw_account(&tcp, name).await;
-    raw.send_json(json!({
-        "type": "create_table",
-        "ruleset": ruleset,
-        "seats": 2,
-        "deadline_ms": DEADLINE.as_millis() as u64,
-        "time_bank_ms": 0,
-    }))
-    .await;
-    let table = raw
+    let table = client
         .until(10, |m| m["type"] == "table")
         .await
         .expect("a table");
-    raw.send_json(json!({"type": "start_table", "table": table["table"], "fill": "random"}))
+    client
+        .send_json(json!({"type": "start_table", "table": table["table"], "fill": "random"}))
         .await;
-    let started = raw
+    let started = client
         .until(10, |m| m["type"] == "match_started")
         .await
         .expect("the match starts");
@@ -168,66 +298,71 @@ async fn cell(tcp: String, http: String, ruleset: &'static str, kind: Kind) -> (
 
     let answer = match kind {
         Kind::Garbage => {
-            raw.send(b"this is not json\n").await.expect("send");
-            next_refusal(&mut raw).await
+            client.send_line(b"this is not json").await;
+            client.next_refusal().await
         }
         Kind::NotUtf8 => {
-            raw.send(b"\xff\xfe\x00 junk\n").await.expect("send");
-            next_refusal(&mut raw).await
+            client.send_line(b"\xff\xfe\x00 junk").await;
+            client.next_refusal().await
         }
         Kind::MalformedAction => {
-            raw.send_json(json!({"type": "act", "match": match_id, "action": {"dance": true}}))
+            client
+                .send_json(json!({"type": "act", "match": match_id, "action": {"dance": true}}))
                 .await;
-            next_refusal(&mut raw).await
+            client.next_refusal().await
         }
         Kind::OtherMatch => {
-            raw.send_json(json!({"type": "act", "match": match_id + 1000, "action": "nop"}))
+            client
+                .send_json(json!({"type": "act", "match": match_id + 1000, "action": "nop"}))
                 .await;
-            next_refusal(&mut raw).await
+            client.next_refusal().await
         }
         Kind::Flood => {
-            let flood = "{\"type\":\"ping\"}\n".repeat(FLOOD);
-            raw.send(flood.as_bytes())
-                .await
-                .expect("the flood is written");
+            match &mut client {
+                Client::Tcp(raw) => {
+                    let flood = "{\"type\":\"ping\"}\n".repeat(FLOOD);
+                    raw.send(flood.as_bytes())
+                        .await
+                        .expect("the flood is written");
+                }
+                Client::Ws(ws) => {
+                    for _ in 0..FLOOD {
+                        let ping = Message::Text("{\"type\":\"ping\"}".into());
+                        ws.feed(ping).await.expect("the flood is queued");
+                    }
+                    ws.flush().await.expect("the flood is written");
+                }
+            }
             let mut pongs = 0;
             while pongs < FLOOD {
-                let message = raw.json(30).await.expect("the flooder is answered");
+                let message = client.json(30).await.expect("the flooder is answered");
                 assert_ne!(message["type"], "error", "{ruleset}: {message}");
                 pongs += usize::from(message["type"] == "pong");
             }
             format!("{pongs} `pong`, no error")
         }
         Kind::HugeLine => {
-            let mut line = vec![b'x'; 10 * 1024 * 1024];
-            line.push(b'\n');
-            let _ = raw.send(&line).await;
-            assert!(
-                raw.closed_within(10).await,
-                "{ruleset}: closed after a huge line"
-            );
-            let answer = refusal_before_close(&raw);
-            (raw, _) = log_in_again(&tcp, name).await;
+            client.send_line(&vec![b'x'; 10 * 1024 * 1024]).await;
+            let answer = client.refusal_then_close(10).await;
+            (client, _) = Client::logged_in(transport, &server, name).await;
             answer
         }
         Kind::Unterminated => {
-            raw.send(b"{\"type\":\"act\",\"action\":")
-                .await
-                .expect("send");
-            assert!(
-                raw.closed_within(10).await,
-                "{ruleset}: closed after a held line"
-            );
-            let answer = refusal_before_close(&raw);
-            (raw, _) = log_in_again(&tcp, name).await;
+            if let Client::Tcp(raw) = &mut client {
+                raw.send(b"{\"type\":\"act\",\"action\":")
+                    .await
+                    .expect("send");
+            }
+            let answer = client.refusal_then_close(10).await;
+            (client, _) = Client::logged_in(transport, &server, name).await;
             answer
         }
         Kind::SecondLogin | Kind::Reconnect => {
             if kind == Kind::Reconnect {
-                drop(raw);
+                drop(client);
             }
-            let (fresh, logged_in) = log_in_again(&tcp, name).await;
-            raw = fresh;
+            let (fresh, logged_in) = Client::logged_in(transport, &server, name).await;
+            client = fresh;
             let resumed = logged_in["resumed"].as_array().cloned().unwrap_or_default();
             assert!(
                 resumed
@@ -238,12 +373,12 @@ async fn cell(tcp: String, http: String, ruleset: &'static str, kind: Kind) -> (
             "`logged_in`, seat resumed".to_string()
         }
         Kind::Silence => {
-            let prompt = raw
+            let prompt = client
                 .until(20, |m| m["type"] == "prompt" && m["match"] == match_id)
                 .await
                 .expect("a prompt");
             let step = prompt["step"].as_u64().unwrap_or(0);
-            let after = raw
+            let after = client
                 .until(20, |m| {
                     (m["type"] == "ejected" && m["seat"] == seat)
                         || (m["type"] == "view"
@@ -259,14 +394,16 @@ async fn cell(tcp: String, http: String, ruleset: &'static str, kind: Kind) -> (
             }
         }
     };
-    resign(&mut raw, match_id).await;
-    let stored = finished_match(&http, match_id).await;
+    client
+        .send_json(json!({"type": "resign", "match": match_id}))
+        .await;
+    let stored = finished_match(&server.http, match_id).await;
     assert_eq!(stored["status"], "finished", "{ruleset} {kind:?}: {stored}");
     let ended = stored["outcome"]["ejected"][seat]
         .as_str()
         .unwrap_or("not ejected")
         .to_string();
-    (kind, Cell { answer, ended })
+    Some(Cell { answer, ended })
 }
 
 /// What each kind must answer, in every ruleset.
@@ -285,60 +422,70 @@ fn expected(kind: Kind) -> &'static str {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn every_bad_client_in_every_ruleset() {
+async fn every_bad_client_in_every_ruleset_over_both_transports() {
     let server = server().await;
+    let addresses = Addresses {
+        tcp: server.tcp.clone(),
+        http: server.http.clone(),
+    };
     let rulesets: Vec<&'static str> = arbiter_rulesets::all()
         .iter()
         .map(|r| r.game.id())
         .collect();
     let mut cells = tokio::task::JoinSet::new();
-    for &ruleset in &rulesets {
-        for kind in KINDS {
-            let (tcp, http) = (server.tcp.clone(), server.http.clone());
-            cells.spawn(async move { (ruleset, cell(tcp, http, ruleset, kind).await) });
+    for transport in [Transport::Tcp, Transport::WebSocket] {
+        for &ruleset in &rulesets {
+            for kind in KINDS {
+                let addresses = addresses.clone();
+                cells.spawn(async move {
+                    let played = cell(addresses, transport, ruleset, kind).await;
+                    ((transport, kind, ruleset), played)
+                });
+            }
         }
     }
-    let mut table: BTreeMap<(Kind, &str), Cell> = BTreeMap::new();
+    let mut table: BTreeMap<(Transport, Kind, &str), Option<Cell>> = BTreeMap::new();
     while let Some(done) = cells.join_next().await {
-        let (ruleset, (kind, cell)) = done.expect("a cell ran to the end");
-        table.insert((kind, ruleset), cell);
+        let (key, cell) = done.expect("a cell ran to the end");
+        table.insert(key, cell);
     }
-    let mut printed = format!(
-        "| bad client | {} |\n|---|{}\n",
-        rulesets.join(" | "),
-        "---|".repeat(rulesets.len())
-    );
-    for kind in KINDS {
-        let cells: Vec<String> = rulesets
-            .iter()
-            .map(|r| {
-                let cell = &table[&(kind, *r)];
-                format!("{}; ends {}", cell.answer, cell.ended)
-            })
-            .collect();
+    let mut printed = String::new();
+    for transport in [Transport::Tcp, Transport::WebSocket] {
         printed.push_str(&format!(
-            "| {} | {} |\n",
-            kind.describe(),
-            cells.join(" | ")
+            "\n**{transport:?}**\n\n| bad client | {} |\n|---|{}\n",
+            rulesets.join(" | "),
+            "---|".repeat(rulesets.len())
         ));
+        for kind in KINDS {
+            let cells: Vec<String> = rulesets
+                .iter()
+                .map(|r| match &table[&(transport, kind, *r)] {
+                    Some(cell) => format!("{}; ends {}", cell.answer, cell.ended),
+                    None => "—".to_string(),
+                })
+                .collect();
+            printed.push_str(&format!(
+                "| {} | {} |\n",
+                kind.describe(),
+                cells.join(" | ")
+            ));
+        }
     }
     println!("{printed}");
-    for ((kind, ruleset), cell) in &table {
+    for ((transport, kind, ruleset), cell) in &table {
+        let Some(cell) = cell else {
+            continue;
+        };
+        let context = format!("{transport:?} {ruleset} {kind:?}\n{printed}");
         match kind {
             // Each ruleset's timeout policy decides: ejected with its reason, or its
             // default move made (then the seat resigns). A paced flooder sends nothing
             // else before its deadline either.
-            Kind::Silence | Kind::Flood => {
-                assert_ne!(cell.ended, "not ejected", "{ruleset} {kind:?}\n{printed}");
-            }
-            _ => assert_eq!(cell.ended, "resigned", "{ruleset} {kind:?}\n{printed}"),
+            Kind::Silence | Kind::Flood => assert_ne!(cell.ended, "not ejected", "{context}"),
+            _ => assert_eq!(cell.ended, "resigned", "{context}"),
         }
         if *kind != Kind::Silence {
-            assert_eq!(
-                cell.answer,
-                expected(*kind),
-                "{ruleset} {kind:?}\n{printed}"
-            );
+            assert_eq!(cell.answer, expected(*kind), "{context}");
         }
     }
     still_serving(&server).await;
@@ -347,7 +494,11 @@ async fn every_bad_client_in_every_ruleset() {
 
 /// The server still serves a newcomer.
 async fn still_serving(server: &TestServer) {
-    let mut raw = raw_account(&server.tcp, "matrix-after").await;
-    raw.send_json(json!({"type": "ping"})).await;
-    assert!(raw.until(5, |m| m["type"] == "pong").await.is_some());
+    let addresses = Addresses {
+        tcp: server.tcp.clone(),
+        http: server.http.clone(),
+    };
+    let mut client = Client::registered(Transport::Tcp, &addresses, "matrix-after").await;
+    client.send_json(json!({"type": "ping"})).await;
+    assert!(client.until(5, |m| m["type"] == "pong").await.is_some());
 }

@@ -15,6 +15,9 @@ use crate::protocol::FrameError;
 use crate::session::{Flow, Session};
 use crate::transport::{Outbox, OutboxReceiver};
 
+/// How long a closing connection's unread input is drained (see [`linger`]).
+const LINGER: Duration = Duration::from_secs(2);
+
 /// `GET /ws`: upgrade and run a session.
 pub async fn upgrade(
     ws: WebSocketUpgrade,
@@ -93,6 +96,23 @@ async fn connection(socket: WebSocket, peer: SocketAddr, app: AppState) {
     session.finish().await;
     outbox.close();
     let _ = writer.await;
+    linger(stream).await;
+}
+
+/// After the closing messages are written, read and discard what the client is still
+/// sending for a moment (as the TCP transport does): dropping a socket with unread
+/// input makes the kernel reset the connection, and the reset can destroy the closing
+/// error before the client reads it (seen with a 10 MB message, whose rest was still
+/// arriving when the bound refused it).
+async fn linger(mut stream: futures::stream::SplitStream<WebSocket>) {
+    let _ = tokio::time::timeout(LINGER, async {
+        while let Some(read) = stream.next().await {
+            if read.is_err() {
+                break;
+            }
+        }
+    })
+    .await;
 }
 
 async fn write_messages(
