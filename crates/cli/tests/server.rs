@@ -415,3 +415,209 @@ fn sigkill_mid_match_loses_no_account_and_no_finished_match() {
     again.child.kill().expect("stop");
     let _ = again.child.wait();
 }
+
+/// What the light players of the crash test saw: the accounts the server confirmed and
+/// every outcome it told them, by match id.
+#[derive(Default)]
+struct Told {
+    registered: Vec<String>,
+    outcomes: Vec<(i64, Value)>,
+}
+
+/// Matches each light player of the crash test plays at once: a server takes at most
+/// 128 connections from one address, so 100 players hold 100 matches between them.
+const AT_ONCE: usize = 2;
+
+/// A light player: registers `name`, keeps [`AT_ONCE`] spacegoo matches going (queueing
+/// again when one starts or ends), answers every prompt with `nop` at once, and notes
+/// what it was told, until the server goes away.
+fn nop_player(tcp: &str, name: &str, told: &std::sync::Mutex<Told>) {
+    const QUEUE: &str = "{\"type\":\"queue\",\"ruleset\":\"spacegoo\"}\n";
+    let Ok(mut stream) = TcpStream::connect(tcp) else {
+        return;
+    };
+    let Ok(read) = stream.try_clone() else {
+        return;
+    };
+    let register = format!(
+        "{{\"type\":\"register\",\"name\":\"{name}\",\"password\":\"pw-{name}\"}}\n{QUEUE}"
+    );
+    if stream.write_all(register.as_bytes()).is_err() {
+        return;
+    }
+    let (mut playing, mut queued) = (0usize, true);
+    for line in BufReader::new(read).lines() {
+        let Ok(line) = line else { break };
+        let Ok(message) = serde_json::from_str::<Value>(&line) else {
+            continue;
+        };
+        let mut reply = String::new();
+        match message["type"].as_str() {
+            Some("registered") => told.lock().expect("lock").registered.push(name.to_string()),
+            Some("match_started") => {
+                (playing, queued) = (playing + 1, false);
+            }
+            Some("prompt") => {
+                reply = format!(
+                    "{{\"type\":\"act\",\"match\":{},\"action\":\"nop\"}}\n",
+                    message["match"]
+                )
+            }
+            Some("outcome") => {
+                playing = playing.saturating_sub(1);
+                let id = message["match"].as_i64().unwrap_or(-1);
+                told.lock()
+                    .expect("lock")
+                    .outcomes
+                    .push((id, message["outcome"].clone()));
+            }
+            _ => {}
+        }
+        if !queued && playing < AT_ONCE {
+            reply.push_str(QUEUE);
+            queued = true;
+        }
+        if !reply.is_empty() && stream.write_all(reply.as_bytes()).is_err() {
+            break;
+        }
+    }
+}
+
+/// Accounts registered one after another, each on a connection of its own (a
+/// connection stays its account's), noting each one the server confirmed.
+fn registration_burst(tcp: &str, prefix: &str, told: &std::sync::Mutex<Told>) {
+    for n in 0.. {
+        let name = format!("{prefix}{n}");
+        let Ok(mut stream) = TcpStream::connect(tcp) else {
+            return;
+        };
+        let Ok(read) = stream.try_clone() else {
+            return;
+        };
+        let register =
+            format!("{{\"type\":\"register\",\"name\":\"{name}\",\"password\":\"pw-{name}\"}}\n");
+        if stream.write_all(register.as_bytes()).is_err() {
+            return;
+        }
+        let confirmed = BufReader::new(read)
+            .lines()
+            .map_while(Result::ok)
+            .find(|line| {
+                line.contains(r#""type":"registered""#) || line.contains(r#""type":"error""#)
+            });
+        match confirmed {
+            Some(line) if line.contains(r#""type":"registered""#) => {
+                told.lock().expect("lock").registered.push(name);
+            }
+            _ => return,
+        }
+    }
+}
+
+/// Issue 15's crash test: 100 players in 100 spacegoo matches at full speed and a
+/// burst of registrations; the server is killed with SIGKILL at a moment drawn from
+/// the clock; after a restart no confirmed account is missing, every outcome a player
+/// was told is stored as told, no finished match listed before the kill changed, each
+/// player's rated games equal its finished matches, and the interrupted matches are
+/// aborted with their logs replayable.
+/// Light players in the crash test.
+const PLAYERS: usize = 100;
+
+#[test]
+fn sigkill_under_100_live_matches_loses_nothing_told() {
+    use std::sync::{Arc, Mutex};
+    let data = tempfile::tempdir().expect("temp dir");
+    let mut served = serve(data.path(), &["--deadline", "*=30s"]);
+    let told = Arc::new(Mutex::new(Told::default()));
+    let mut players = Vec::new();
+    for n in 0..PLAYERS {
+        let (tcp, told) = (served.tcp.clone(), told.clone());
+        players.push(std::thread::spawn(move || {
+            nop_player(&tcp, &format!("crash{n}"), &told)
+        }));
+    }
+    let (tcp, burst_told) = (served.tcp.clone(), told.clone());
+    let burst = std::thread::spawn(move || registration_burst(&tcp, "burst", &burst_told));
+
+    // A hundred matches under way and some finished, then a moment in the next second.
+    let start = Instant::now();
+    loop {
+        let (_, running) = get(&served.http, "/api/matches?status=running&limit=100000");
+        let running = running["matches"].as_array().map_or(0, Vec::len);
+        if running >= 100 && told.lock().expect("lock").outcomes.len() >= 20 {
+            break;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(180),
+            "100 matches run"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let jitter_ms = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.subsec_nanos() % 1000);
+    let (_, before) = get(&served.http, "/api/matches?status=finished&limit=100000");
+    std::thread::sleep(Duration::from_millis(u64::from(jitter_ms)));
+    served.child.kill().expect("SIGKILL");
+    let _ = served.child.wait();
+    for player in players {
+        let _ = player.join();
+    }
+    let _ = burst.join();
+    let told = told.lock().expect("lock");
+
+    let mut again = serve(data.path(), &[]);
+    for name in &told.registered {
+        let (status, profile) = get(&again.http, &format!("/api/players/{name}"));
+        assert_eq!(status, 200, "{name} was confirmed, then lost: {profile}");
+    }
+    for (id, outcome) in &told.outcomes {
+        let (status, stored) = get(&again.http, &format!("/api/matches/{id}"));
+        assert_eq!(status, 200, "match {id}: {stored}");
+        assert_eq!(
+            stored["status"], "finished",
+            "match {id} was told finished: {stored}"
+        );
+        assert_eq!(stored["outcome"]["ranks"], outcome["ranks"], "match {id}");
+    }
+    let (_, after) = get(&again.http, "/api/matches?status=finished&limit=100000");
+    let after = after["matches"].as_array().cloned().unwrap_or_default();
+    for listed in before["matches"].as_array().into_iter().flatten() {
+        assert!(
+            after.contains(listed),
+            "a match finished before the kill is missing or changed: {listed}"
+        );
+    }
+    for n in 0..PLAYERS {
+        let (_, profile) = get(&again.http, &format!("/api/players/crash{n}"));
+        let finished = profile["counts"]["finished"].as_u64().unwrap_or(0);
+        let rated = profile["ratings"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .find(|r| r["ruleset"] == "spacegoo")
+            .and_then(|r| r["games"].as_u64())
+            .unwrap_or(0);
+        assert_eq!(
+            rated, finished,
+            "crash{n}: rated games against finished matches"
+        );
+    }
+    let (_, aborted) = get(&again.http, "/api/matches?status=aborted&limit=100000");
+    let aborted = aborted["matches"].as_array().cloned().unwrap_or_default();
+    assert!(!aborted.is_empty(), "the kill interrupted matches");
+    for listed in &aborted {
+        let id = listed["id"].as_i64().expect("id");
+        let (status, replay) = get(&again.http, &format!("/api/matches/{id}/replay"));
+        assert_eq!(status, 200, "aborted match {id}'s log replays: {replay}");
+    }
+    println!(
+        "killed {jitter_ms} ms after 100 matches ran: {} outcomes told, {} accounts \
+         confirmed, {} matches aborted",
+        told.outcomes.len(),
+        told.registered.len(),
+        aborted.len()
+    );
+    again.child.kill().expect("stop");
+    let _ = again.child.wait();
+}
