@@ -525,9 +525,25 @@ const PLAYERS: usize = 100;
 
 #[test]
 fn sigkill_under_100_live_matches_loses_nothing_told() {
+    crash_under_load(&[]);
+}
+
+#[test]
+fn sigkill_under_100_live_matches_loses_nothing_told_on_postgres() {
+    let runtime = tokio::runtime::Runtime::new().expect("a runtime");
+    let database = runtime.block_on(arbiter_store::testing::ScratchDatabase::create());
+    crash_under_load(&["--database", &database.url]);
+    drop(database);
+}
+
+/// The crash test on the store `store_args` choose (none: SQLite in the data folder).
+fn crash_under_load(store_args: &[&str]) {
     use std::sync::{Arc, Mutex};
     let data = tempfile::tempdir().expect("temp dir");
-    let mut served = serve(data.path(), &["--deadline", "*=30s"]);
+    let mut served = serve(
+        data.path(),
+        &[&["--deadline", "*=30s"], store_args].concat(),
+    );
     let told = Arc::new(Mutex::new(Told::default()));
     let mut players = Vec::new();
     for n in 0..PLAYERS {
@@ -566,7 +582,7 @@ fn sigkill_under_100_live_matches_loses_nothing_told() {
     let _ = burst.join();
     let told = told.lock().expect("lock");
 
-    let mut again = serve(data.path(), &[]);
+    let mut again = serve(data.path(), store_args);
     for name in &told.registered {
         let (status, profile) = get(&again.http, &format!("/api/players/{name}"));
         assert_eq!(status, 200, "{name} was confirmed, then lost: {profile}");

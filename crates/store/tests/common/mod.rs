@@ -7,10 +7,7 @@
 
 #![allow(dead_code)]
 
-use std::sync::atomic::{AtomicU32, Ordering};
-
 use arbiter_store::Store;
-use sqlx::{AnyConnection, Connection, Executor};
 
 /// A store on a real database, and what must be cleaned up after it.
 pub struct TestDb {
@@ -54,88 +51,7 @@ pub async fn postgres() -> TestDb {
 }
 
 /// A database created for one test and dropped (forcibly) when this is dropped.
-pub struct PostgresDatabase {
-    admin_url: String,
-    name: String,
-    pub url: String,
-}
-
-impl PostgresDatabase {
-    async fn create() -> PostgresDatabase {
-        sqlx::any::install_default_drivers();
-        static SEQ: AtomicU32 = AtomicU32::new(0);
-        let admin_url = arbiter_store::testing::postgres_admin_url().await;
-        let name = format!(
-            "arbiter_test_{}_{}",
-            std::process::id(),
-            SEQ.fetch_add(1, Ordering::Relaxed)
-        );
-        let mut admin = AnyConnection::connect(&admin_url)
-            .await
-            .unwrap_or_else(|e| panic!("connect to PostgreSQL at {admin_url}: {e}"));
-        admin
-            .execute(format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)").as_str())
-            .await
-            .expect("drop a leftover test database");
-        admin
-            .execute(format!("CREATE DATABASE {name}").as_str())
-            .await
-            .unwrap_or_else(|e| panic!("create the test database {name}: {e}"));
-        let _ = admin.close().await;
-        let url = url_with_database(&admin_url, &name);
-        PostgresDatabase {
-            admin_url,
-            name,
-            url,
-        }
-    }
-}
-
-impl Drop for PostgresDatabase {
-    fn drop(&mut self) {
-        let admin_url = self.admin_url.clone();
-        let name = self.name.clone();
-        // Drop runs inside the test's runtime, which cannot be blocked on: use a thread
-        // with its own.
-        let dropped = std::thread::spawn(move || {
-            let runtime = tokio::runtime::Builder::new_current_thread()
-                .enable_all()
-                .build()
-                .map_err(|e| e.to_string())?;
-            runtime.block_on(async {
-                let mut admin = AnyConnection::connect(&admin_url)
-                    .await
-                    .map_err(|e| e.to_string())?;
-                admin
-                    .execute(format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)").as_str())
-                    .await
-                    .map_err(|e| e.to_string())?;
-                admin.close().await.map_err(|e| e.to_string())
-            })
-        })
-        .join();
-        if !matches!(dropped, Ok(Ok(()))) {
-            eprintln!("could not drop test database {}: {dropped:?}", self.name);
-        }
-    }
-}
-
-/// `postgres://user@host:port/db?params` with `db` replaced.
-fn url_with_database(url: &str, database: &str) -> String {
-    let (base, params) = match url.split_once('?') {
-        Some((base, params)) => (base, Some(params)),
-        None => (url, None),
-    };
-    let scheme_end = base.find("://").map(|i| i + 3).unwrap_or(0);
-    let host_part = match base[scheme_end..].find('/') {
-        Some(slash) => &base[..scheme_end + slash],
-        None => base,
-    };
-    match params {
-        Some(params) => format!("{host_part}/{database}?{params}"),
-        None => format!("{host_part}/{database}"),
-    }
-}
+pub use arbiter_store::testing::ScratchDatabase as PostgresDatabase;
 
 /// Generate one `#[tokio::test]` per backend for each listed `async fn name(&Store)`.
 #[macro_export]
