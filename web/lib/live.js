@@ -121,6 +121,11 @@ on('outcome', (m) => {
   watched.delete(Number(m.match));
   update(m.match, { outcome: m.outcome, headline: m.headline, prompt: null, legal: null, sent: null });
 });
+// The match stopped without an outcome (the server could not record it).
+on('aborted', (m) => {
+  watched.delete(Number(m.match));
+  update(m.match, { aborted: m.reason, prompt: null, legal: null, sent: null });
+});
 // A new connection: nothing is owed on it until the login's resumed seats send their
 // prompts again, and it watches nothing yet.
 on('welcome', () => {

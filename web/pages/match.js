@@ -32,6 +32,9 @@ function Clock({ prompt }) {
 function TurnLine({ state }) {
   const names = state.seats;
   if (state.outcome) return html`<p class="turn" data-testid="turn">The game is over.</p>`;
+  if (state.aborted) {
+    return html`<p class="turn" role="alert" data-testid="turn">The match was stopped without a result: ${state.aborted}.</p>`;
+  }
   if (state.ejected.some((e) => e.seat === state.seat)) {
     return html`<p class="turn" data-testid="turn">You are out of this match.</p>`;
   }
@@ -110,7 +113,7 @@ function FreeForm({ state }) {
 
 function Resign({ state }) {
   const [asking, setAsking] = useState(false);
-  if (state.outcome || state.ejected.some((e) => e.seat === state.seat)) return null;
+  if (state.outcome || state.aborted || state.ejected.some((e) => e.seat === state.seat)) return null;
   if (!asking) {
     return html`<p><button type="button" class="danger" data-testid="resign" onClick=${() => setAsking(true)}>Resign</button></p>`;
   }
@@ -141,7 +144,7 @@ function Seat({ state, game, offline }) {
           Refused: ${state.rejected.message} <span class="muted">(${state.rejected.code})</span></p>`}
         ${out.map((e) => html`<p class="muted">${state.seats[e.seat] ?? `seat ${e.seat}`} left the game: ${e.reason}.</p>`)}
         <${MoveList} key=${state.prompt?.step} state=${state} />
-        ${!state.outcome && html`<${FreeForm} state=${state} />`}
+        ${!state.outcome && !state.aborted && html`<${FreeForm} state=${state} />`}
         <${Resign} state=${state} />
       </div>
     </div>
@@ -155,10 +158,10 @@ export function Match({ id }) {
   const state = useMatch(id);
   const rulesets = useApi('/api/rulesets');
   const game = state?.ruleset ? rulesetNames(rulesets.data)[state.ruleset] || state.ruleset : 'Match';
-  useTitle(state?.outcome ? `Match #${id} (over)` : `Match #${id}`);
+  useTitle(state?.outcome || state?.aborted ? `Match #${id} (over)` : `Match #${id}`);
 
   // Logged out, the seat's messages stop; its page asks to log in again.
-  if (state && state.seat != null && (conn.name || state.outcome)) {
+  if (state && state.seat != null && (conn.name || state.outcome || state.aborted)) {
     return html`<${Seat} state=${state} game=${game} offline=${conn.status !== 'open'} />`;
   }
 

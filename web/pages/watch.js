@@ -46,8 +46,8 @@ export function Watch({ id }) {
     <${Players} seats=${state.seats} />
     <p class="watch-status">
       <span class="counter" data-testid="step-counter">step ${state.step}</span>
-      ${state.outcome
-        ? html` · <span>over</span>`
+      ${state.outcome || state.aborted
+        ? html` · <span>${state.aborted ? 'stopped' : 'over'}</span>`
         : html` · <span class="badge live">live</span>${next != null && state.seats[next] ? html` · ${state.seats[next]} to move` : ''}`}
       ${conn.status !== 'open' && html` · <span class="muted">reconnecting…</span>`}
     </p>
@@ -57,6 +57,7 @@ export function Watch({ id }) {
     ${state.ejected.length > 0 && !state.outcome && state.ejected.map((e) => html`<p class="muted">
       ${state.seats[e.seat] ?? `seat ${e.seat}`} left the game: ${e.reason}.</p>`)}
     ${state.outcome && html`<${Result} id=${id} outcome=${state.outcome} headline=${state.headline} seats=${state.seats} />`}
+    ${state.aborted && html`<p role="alert" data-testid="aborted">The match was stopped without a result: ${state.aborted}.</p>`}
     ${!state.outcome && html`<p class="muted">The ${replay} shows the steps so far.</p>`}
     <${Events} events=${state.events} />`;
 }

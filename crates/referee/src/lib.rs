@@ -60,5 +60,5 @@ pub use mailbox::{Mailbox, Undelivered};
 pub use messages::{JsonText, LegalActions, ToSeat};
 pub use referee::{Referee, MIN_DEADLINE};
 pub use setup::{MatchSetup, Program, SeatKind, SeatSetup};
-pub use sink::{DiscardSink, MatchSink, PendingEvent, RecordEvent, Stored};
+pub use sink::{DiscardSink, MatchSink, PendingEvent, RecordEvent, Stored, StoredSignal, Unstored};
 pub use status::{MatchStatus, Phase, PlayerKind, SeatStatus};

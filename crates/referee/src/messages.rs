@@ -48,6 +48,10 @@ pub enum ToSeat {
         /// The result in one line, naming winners by their seat names (account names).
         headline: String,
     },
+    /// The match stopped without an outcome (it could not be recorded); the last message
+    /// of the match. Nothing after the last view was applied for anyone, and no rating
+    /// moves.
+    Aborted { reason: String },
 }
 
 /// What a seat may answer at one step of the match.

@@ -149,11 +149,14 @@ async fn supervise(
         }
         Err(reason) => {
             tracing::error!(match_id, %reason, "match aborted");
-            sink.record(RecordEvent::Aborted {
-                match_id,
-                reason: reason.clone(),
-            })
-            .await;
+            // A sink that cannot store the abort either has logged why; the next start
+            // marks the match aborted in any case (`Store::abort_unfinished`).
+            let _ = sink
+                .record(RecordEvent::Aborted {
+                    match_id,
+                    reason: reason.clone(),
+                })
+                .await;
             status.send_modify(|status| status.phase = Phase::Aborted);
             finish.send_replace(Some(Err(reason)));
         }

@@ -5,6 +5,10 @@
 //! that resolves once the event is durable, and the referee holds every message that
 //! derives from it (views, events, the outcome) until then. So anything a player or a
 //! spectator was told survives a `kill -9` of the server.
+//!
+//! A sink that cannot store an event (the database stayed unreachable, full or locked
+//! past the writer's patience) resolves its `Stored` to [`Unstored`]: the referee then
+//! tells nobody what followed from it, and ends the match as aborted.
 
 use std::future::Future;
 use std::pin::Pin;
@@ -40,10 +44,18 @@ pub trait MatchSink: Send + Sync + 'static {
     fn record(&self, event: RecordEvent) -> Stored;
 }
 
-/// Resolves when a recorded event is durable (or the sink gave up on it: a store that
-/// failed has logged why, and holding the match for ever would help nobody).
+/// Why a sink gave up on an event: nothing that follows from it may be told.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct Unstored(pub String);
+
+/// What a sink's writer sends back for one event: stored, or why not.
+pub type StoredSignal = oneshot::Sender<Result<(), Unstored>>;
+
+/// Resolves when a recorded event is durable, or to [`Unstored`] when the sink gave up
+/// on it (or its writer went away, which stores nothing more either).
 #[derive(Debug, Default)]
-pub struct Stored(Option<oneshot::Receiver<()>>);
+pub struct Stored(Option<oneshot::Receiver<Result<(), Unstored>>>);
 
 impl Stored {
     /// Already durable, or nothing to wait for (sinks that keep nothing).
@@ -51,40 +63,41 @@ impl Stored {
         Stored(None)
     }
 
-    /// Durable when `done` is sent to (or dropped).
-    pub fn when(done: oneshot::Receiver<()>) -> Stored {
+    /// Resolved by what `done` is sent (a dropped sender is a writer that went away).
+    pub fn when(done: oneshot::Receiver<Result<(), Unstored>>) -> Stored {
         Stored(Some(done))
     }
 
     /// A sender/`Stored` pair for sinks that finish the work elsewhere.
-    pub fn pair() -> (oneshot::Sender<()>, Stored) {
+    pub fn pair() -> (StoredSignal, Stored) {
         let (done, stored) = oneshot::channel();
         (done, Stored::when(stored))
     }
 }
 
 impl Future for Stored {
-    type Output = ();
+    type Output = Result<(), Unstored>;
 
-    fn poll(mut self: Pin<&mut Self>, context: &mut Context<'_>) -> Poll<()> {
+    fn poll(mut self: Pin<&mut Self>, context: &mut Context<'_>) -> Poll<Self::Output> {
         match &mut self.0 {
-            None => Poll::Ready(()),
-            // Sent or dropped: either way the sink is done with the event.
-            Some(done) => Pin::new(done).poll(context).map(|_| ()),
+            None => Poll::Ready(Ok(())),
+            Some(done) => Pin::new(done).poll(context).map(|sent| {
+                sent.unwrap_or_else(|_| Err(Unstored("the match's store writer stopped".into())))
+            }),
         }
     }
 }
 
 /// An event on its way to a store writer, with the signal to send once it is stored.
-pub type PendingEvent = (RecordEvent, oneshot::Sender<()>);
+pub type PendingEvent = (RecordEvent, StoredSignal);
 
 /// The simplest durable sink: an unbounded channel read by the store's writer, which
 /// sends on the event's signal after writing it.
 impl MatchSink for mpsc::UnboundedSender<PendingEvent> {
     fn record(&self, event: RecordEvent) -> Stored {
         let (done, stored) = Stored::pair();
-        // A writer that went away cannot be helped from here: `done` is dropped with the
-        // event, so nobody waits for it, and the match still finishes.
+        // A writer that went away stores nothing more: `done` is dropped with the event,
+        // and the referee ends the match as unstored.
         let _ = self.send((event, done));
         stored
     }

@@ -10,16 +10,18 @@
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use arbiter_engine::LogEntry;
 use arbiter_referee::{
-    MatchSetup, MatchSink, RecordEvent, Referee, SeatConnection, SeatSetup, Stored, ToSeat,
+    MatchSetup, MatchSink, RecordEvent, Referee, SeatConnection, SeatSetup, Stored, StoredSignal,
+    ToSeat, Unstored,
 };
 use serde_json::json;
-use tokio::sync::{oneshot, Notify};
+use tokio::sync::Notify;
 
 /// Keeps each event with its "stored" signal until released.
 #[derive(Default)]
 struct HeldSink {
-    held: Mutex<Vec<(RecordEvent, oneshot::Sender<()>)>>,
+    held: Mutex<Vec<(RecordEvent, StoredSignal)>>,
     arrived: Notify,
 }
 
@@ -38,13 +40,18 @@ impl MatchSink for HeldSink {
 impl HeldSink {
     /// Wait for the next event and store it (let it through); returns it.
     async fn release_next(&self) -> RecordEvent {
+        self.answer_next(Ok(())).await
+    }
+
+    /// Wait for the next event and answer it with `result`; returns it.
+    async fn answer_next(&self, result: Result<(), Unstored>) -> RecordEvent {
         loop {
             let next = {
                 let mut held = self.held.lock().unwrap_or_else(|p| p.into_inner());
                 (!held.is_empty()).then(|| held.remove(0))
             };
             if let Some((event, done)) = next {
-                let _ = done.send(());
+                let _ = done.send(result);
                 return event;
             }
             self.arrived.notified().await;
@@ -141,4 +148,168 @@ async fn nothing_is_told_before_the_store_has_it() {
         headline.starts_with(&format!("{winner} wins")),
         "{headline}"
     );
+}
+
+/// A store that gives up on an entry (it stayed unreachable past the writer's patience):
+/// nobody is told the move it records, every seat and spectator is told the match stops
+/// and why, and the match ends aborted, never finished.
+#[tokio::test(start_paused = true)]
+async fn an_entry_the_store_gives_up_on_aborts_the_match_and_is_never_told() {
+    let ruleset = arbiter_rulesets::find("tae").expect("tae");
+    let seats = vec![SeatSetup::remote("ann"), SeatSetup::remote("bob")];
+    let mut setup = MatchSetup::new(4, ruleset, 8, seats);
+    setup.deadline = Duration::from_secs(24 * 3600);
+    let sink = Arc::new(HeldSink::default());
+    let handle = Referee::start(setup, sink.clone()).expect("a valid setup");
+    let first = handle.status().turn.seats()[0];
+    let second = 1 - first;
+    let mut a = handle.attach(first).await.unwrap();
+    let mut b = handle.attach(second).await.unwrap();
+    let mut watcher = handle.spectate().await.unwrap();
+    sink.release_next().await;
+    read_until(&mut a, |m| matches!(m, ToSeat::Prompt { .. })).await;
+    read_until(&mut b, |m| matches!(m, ToSeat::View { .. })).await;
+    loop {
+        let message = tokio::time::timeout(Duration::from_secs(60), watcher.recv()).await;
+        if matches!(
+            message.expect("a message").expect("open"),
+            ToSeat::View { .. }
+        ) {
+            break;
+        }
+    }
+
+    handle.act(first, json!("pass")).await.unwrap();
+    let refused = Unstored("the database is unreachable".to_string());
+    assert!(matches!(
+        sink.answer_next(Err(refused)).await,
+        RecordEvent::Entry { index: 0, .. }
+    ));
+    let mut spectator_told = Vec::new();
+    while !matches!(spectator_told.last(), Some(ToSeat::Aborted { .. })) {
+        let message = tokio::time::timeout(Duration::from_secs(60), watcher.recv()).await;
+        spectator_told.push(message.expect("a message").expect("open"));
+    }
+    for (who, told) in [
+        (
+            "ann",
+            read_until(&mut a, |m| matches!(m, ToSeat::Aborted { .. })).await,
+        ),
+        (
+            "bob",
+            read_until(&mut b, |m| matches!(m, ToSeat::Aborted { .. })).await,
+        ),
+        ("spectator", spectator_told),
+    ] {
+        assert_eq!(
+            told.len(),
+            1,
+            "{who} heard something of the unstored move first: {told:?}"
+        );
+        let ToSeat::Aborted { reason } = &told[0] else {
+            unreachable!()
+        };
+        assert!(
+            reason.contains("could not be recorded") && reason.contains("unreachable"),
+            "{who}: {reason}"
+        );
+    }
+    // The sink is asked to mark the match aborted; the match ends without an outcome.
+    match sink.release_next().await {
+        RecordEvent::Aborted { reason, .. } => assert!(reason.contains("unreachable")),
+        other => panic!("expected the abort, got {other:?}"),
+    }
+    let ended = handle.wait().await;
+    assert!(ended.is_err(), "{ended:?}");
+}
+
+/// An outcome the store cannot take is not told: the match ends aborted.
+#[tokio::test(start_paused = true)]
+async fn an_outcome_the_store_gives_up_on_is_never_told() {
+    let ruleset = arbiter_rulesets::find("tae").expect("tae");
+    let seats = vec![SeatSetup::remote("ann"), SeatSetup::remote("bob")];
+    let mut setup = MatchSetup::new(5, ruleset, 8, seats);
+    setup.deadline = Duration::from_secs(24 * 3600);
+    let sink = Arc::new(HeldSink::default());
+    let handle = Referee::start(setup, sink.clone()).expect("a valid setup");
+    let first = handle.status().turn.seats()[0];
+    let mut a = handle.attach(first).await.unwrap();
+    sink.release_next().await;
+    read_until(&mut a, |m| matches!(m, ToSeat::Prompt { .. })).await;
+    handle.resign(1 - first).await.unwrap();
+    sink.release_next().await; // the ejection's entry
+    match sink
+        .answer_next(Err(Unstored("the disk is full".to_string())))
+        .await
+    {
+        RecordEvent::Finished { .. } => {}
+        other => panic!("expected the finished record, got {other:?}"),
+    }
+    let told = read_until(&mut a, |m| matches!(m, ToSeat::Aborted { .. })).await;
+    assert!(
+        !told.iter().any(|m| matches!(m, ToSeat::Outcome { .. })),
+        "an unstored outcome was told: {told:?}"
+    );
+    assert!(matches!(
+        sink.release_next().await,
+        RecordEvent::Aborted { .. }
+    ));
+    assert!(handle.wait().await.is_err());
+}
+
+/// Time spent waiting for the store is not the seat's: a store that takes longer than
+/// the whole deadline to answer costs the next seat nothing.
+#[tokio::test(start_paused = true)]
+async fn a_slow_store_does_not_eat_the_next_seats_deadline() {
+    let ruleset = arbiter_rulesets::find("tae").expect("tae");
+    let seats = vec![SeatSetup::remote("ann"), SeatSetup::remote("bob")];
+    let mut setup = MatchSetup::new(6, ruleset, 8, seats);
+    setup.deadline = Duration::from_secs(10);
+    setup.time_bank = Duration::ZERO;
+    let sink = Arc::new(HeldSink::default());
+    let handle = Referee::start(setup, sink.clone()).expect("a valid setup");
+    let first = handle.status().turn.seats()[0];
+    let second = 1 - first;
+    let mut a = handle.attach(first).await.unwrap();
+    let mut b = handle.attach(second).await.unwrap();
+    sink.release_next().await;
+    read_until(&mut a, |m| matches!(m, ToSeat::Prompt { .. })).await;
+    read_until(&mut b, |m| matches!(m, ToSeat::View { .. })).await;
+
+    handle.act(first, json!("pass")).await.unwrap();
+    // The store holds the entry three deadlines long (virtual time).
+    let entry = {
+        let next = sink.held.lock().unwrap_or_else(|p| p.into_inner()).len();
+        if next == 0 {
+            sink.arrived.notified().await;
+        }
+        tokio::time::sleep(Duration::from_secs(30)).await;
+        sink.release_next().await
+    };
+    assert!(matches!(entry, RecordEvent::Entry { index: 0, .. }));
+    let told = read_until(&mut b, |m| matches!(m, ToSeat::Prompt { .. })).await;
+    let Some(ToSeat::Prompt { deadline_ms, .. }) = told.last() else {
+        unreachable!()
+    };
+    // The prompt was queued before the wait, so it may state less time than it gets.
+    assert!(*deadline_ms <= 10_000, "{deadline_ms}");
+    // 8 s after the prompt, within the deadline counted from it: no timeout was
+    // applied for bob (it would be the next entry), and bob's own answer is taken.
+    tokio::time::sleep(Duration::from_secs(8)).await;
+    let early: Vec<RecordEvent> = sink
+        .held
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .iter()
+        .map(|(event, _)| event.clone())
+        .collect();
+    assert!(
+        early.is_empty(),
+        "bob's clock ran while the store held the entry: {early:?}"
+    );
+    handle.act(second, json!("pass")).await.unwrap();
+    assert!(matches!(
+        sink.release_next().await,
+        RecordEvent::Entry { index: 1, entry: LogEntry::Act { seat, .. }, .. } if seat == second
+    ));
 }

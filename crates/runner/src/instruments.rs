@@ -11,8 +11,8 @@ pub trait MatchInstruments: Send + Sync {
     fn decision_handled(&self, took: Duration);
     /// One log entry was stored (its commit included).
     fn log_stored(&self, took: Duration);
-    /// A write failed. The match goes on: the referee's record stays whole in memory,
-    /// and the failure is logged.
+    /// A write failed (each attempt counts; the writer retries store faults for a
+    /// while, and the failure is logged).
     fn store_failed(&self);
 }
 

@@ -51,6 +51,9 @@ pub struct Launch {
     pub illegal_answer: IllegalAnswer,
     /// Only a test fixes the seed; otherwise it comes from the operating system.
     pub seed: Option<u64>,
+    /// How long the match waits for a failing store before it is aborted
+    /// ([`crate::DEFAULT_STORE_PATIENCE`] unless the server sets its own).
+    pub store_patience: Duration,
 }
 
 /// A match that runs.
@@ -137,7 +140,7 @@ pub async fn launch(
             Arc::new(RefereeInstruments(instruments)) as Arc<dyn arbiter_referee::Instruments>
         }),
     };
-    let (sink, recorded) = writer::spawn(store.clone(), instruments);
+    let (sink, recorded) = writer::spawn(store.clone(), launch.store_patience, instruments);
     match Referee::start(setup, Arc::new(sink)) {
         Ok(handle) => Ok(Launched {
             match_id,

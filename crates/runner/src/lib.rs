@@ -9,7 +9,8 @@
 //!
 //! - [`launch`] draws the seed, writes the match row and starts the referee;
 //! - [`writer`] stores every event the referee reports the moment it happens, and
-//!   signals it stored, since the referee tells nobody anything before that.
+//!   signals it stored, since the referee tells nobody anything before that; a store
+//!   fault is retried for the match's patience, then the match is aborted.
 //!
 //! Who plays, how the match is listed and what a port prints at the end stay with the
 //! caller; what is stored, and in which order, is decided once, here.
@@ -20,4 +21,4 @@ mod writer;
 
 pub use instruments::MatchInstruments;
 pub use launch::{launch, Entry, Launch, LaunchError, Launched, Play};
-pub use writer::Recorded;
+pub use writer::{Recorded, DEFAULT_STORE_PATIENCE};

@@ -56,6 +56,10 @@ pub struct ServeArgs {
     /// How often matchmaking pairs waiting players [default: 1s].
     #[arg(long, env = "ARBITER_PAIRING_INTERVAL")]
     pub pairing_interval: Option<String>,
+    /// How long a match waits for a failing database (unreachable, locked, full) before
+    /// it is aborted; it stands still meanwhile, its clocks stopped [default: 60s].
+    #[arg(long, env = "ARBITER_STORE_PATIENCE")]
+    pub store_patience: Option<String>,
     /// Longest line (or WebSocket message) a client may send, in bytes [default: 65536].
     #[arg(long, env = "ARBITER_MAX_LINE")]
     pub max_line: Option<usize>,
@@ -83,6 +87,7 @@ struct FileConfig {
     deadlines: BTreeMap<String, String>,
     time_bank: Option<String>,
     pairing_interval: Option<String>,
+    store_patience: Option<String>,
     max_line: Option<usize>,
     rate: Option<f64>,
     burst: Option<u32>,
@@ -154,6 +159,8 @@ pub struct Config {
     /// Each seat's time bank in queued matches.
     pub time_bank: Duration,
     pub pairing_interval: Duration,
+    /// How long a match waits for a failing store before it is aborted.
+    pub store_patience: Duration,
     pub limits: Limits,
 }
 
@@ -173,6 +180,7 @@ impl Config {
             default_deadline: None,
             time_bank: DEFAULT_TIME_BANK,
             pairing_interval: Duration::from_secs(1),
+            store_patience: arbiter_runner::DEFAULT_STORE_PATIENCE,
             limits: Limits::default(),
         }
     }
@@ -244,6 +252,7 @@ impl Config {
             default_deadline: None,
             time_bank: DEFAULT_TIME_BANK,
             pairing_interval: Duration::from_secs(1),
+            store_patience: arbiter_runner::DEFAULT_STORE_PATIENCE,
             limits: Limits::default(),
         };
         if let Some(text) = args.time_bank.as_ref().or(file.time_bank.as_ref()) {
@@ -269,6 +278,14 @@ impl Config {
             if config.pairing_interval.is_zero() {
                 bail!("the pairing interval must be positive");
             }
+        }
+        if let Some(text) = args
+            .store_patience
+            .as_ref()
+            .or(file.store_patience.as_ref())
+        {
+            config.store_patience = parse_duration(text)
+                .with_context(|| format!("the store patience {text:?} is not a duration"))?;
         }
         if let Some(text) = args.qgame_signup.as_ref().or(file.qgame_signup.as_ref()) {
             config.qgame_port.signup_period = parse_duration(text)?;

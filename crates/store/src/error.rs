@@ -84,6 +84,45 @@ impl StoreError {
     }
 }
 
+impl StoreError {
+    /// True for faults that may mend by themselves, so the same write may succeed if
+    /// tried again: the database unreachable, restarting or out of connections, a lock
+    /// held too long, a full disk, an I/O error. False for what the caller asked
+    /// (retrying cannot change the answer), for a closed store (the server is
+    /// stopping), and for corrupt or unreadable data.
+    pub fn is_transient(&self) -> bool {
+        match self {
+            StoreError::Io(_) => true,
+            StoreError::Database(error) => is_transient_database_error(error),
+            _ => false,
+        }
+    }
+}
+
+fn is_transient_database_error(error: &sqlx::Error) -> bool {
+    match error {
+        sqlx::Error::Io(_)
+        | sqlx::Error::Tls(_)
+        | sqlx::Error::PoolTimedOut
+        | sqlx::Error::Protocol(_)
+        | sqlx::Error::WorkerCrashed => true,
+        sqlx::Error::Database(database) => database.code().is_some_and(|code| {
+            match code.parse::<i64>() {
+                // SQLite's result codes (extended ones carry the primary in the low
+                // byte): BUSY, LOCKED, NOMEM, IOERR, FULL, CANTOPEN.
+                Ok(sqlite) => matches!(sqlite & 0xff, 5 | 6 | 7 | 10 | 13 | 14),
+                // PostgreSQL's SQLSTATE classes: connection exception, insufficient
+                // resources (disk full, too many connections), operator intervention
+                // (shutdown, restarting), system error; and a lost serialization race.
+                Err(_) => ["08", "53", "57P", "58", "40001", "40P01"]
+                    .iter()
+                    .any(|prefix| code.starts_with(prefix)),
+            }
+        }),
+        _ => false,
+    }
+}
+
 /// True when a database error is a unique-constraint violation (a name already taken,
 /// a log index already written).
 pub(crate) fn is_unique_violation(error: &sqlx::Error) -> bool {

@@ -126,6 +126,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             game.match_id, game.seat, result, game.decisions
         );
     }
+    for (match_id, reason) in &report.aborted {
+        println!("match {match_id} stopped without a result: {reason}");
+    }
     let wins = report
         .games
         .iter()

@@ -305,6 +305,12 @@ impl Connection {
                                         .await;
                                     return;
                                 }
+                                Say::Aborted { reason } => {
+                                    drop(referee);
+                                    self.playing = false;
+                                    self.say(&replies::game_aborted(&reason)).await;
+                                    return;
+                                }
                             }
                         }
                         if self.writer.broken && self.reading {

@@ -188,6 +188,7 @@ impl Games {
             illegal_answer: self.ruleset.game.policy().illegal_answer,
             // From the operating system unless a test fixed it: a seed is a secret.
             seed: self.seed,
+            store_patience: arbiter_runner::DEFAULT_STORE_PATIENCE,
         };
         let Launched {
             match_id,

@@ -35,6 +35,10 @@ pub enum Say {
         final_state: String,
         winner: Option<u8>,
     },
+    /// The match stopped without an outcome (it could not be recorded).
+    Aborted {
+        reason: String,
+    },
 }
 
 /// A message the script could not make sense of (a defect between the referee and the
@@ -156,6 +160,12 @@ impl SeatScript {
                     winner: self.winner,
                 });
             }
+            ToSeat::Aborted { reason } => {
+                self.ended = true;
+                say.push(Say::Aborted {
+                    reason: reason.clone(),
+                });
+            }
             ToSeat::Prompt { .. } | ToSeat::Rejected { .. } | ToSeat::Ejected { .. } => {}
         }
         Ok(say)
@@ -200,6 +210,7 @@ mod tests {
             .map(|s| match s {
                 Say::Line(line) => line,
                 Say::End { reason, .. } => format!("END {reason}"),
+                Say::Aborted { reason } => format!("ABORTED {reason}"),
             })
             .collect()
     }

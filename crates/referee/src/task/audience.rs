@@ -7,11 +7,13 @@
 use std::sync::Arc;
 
 use arbiter_engine::{EventBatch, Seat};
+use tokio::time::Instant;
 
 use super::{MatchTask, Player};
 use crate::command::ConnectionId;
 use crate::mailbox::{Mailbox, Undelivered};
 use crate::messages::{JsonText, ToSeat};
+use crate::sink::Unstored;
 
 /// A message decided but not yet delivered.
 pub(super) enum Outgoing {
@@ -82,9 +84,19 @@ impl MatchTask {
     }
 
     /// Wait until every record event so far is stored, then send what was queued.
-    pub(super) async fn deliver(&mut self) {
+    ///
+    /// Nobody could act on what was not yet sent, so the time spent waiting for the
+    /// store is added to every open deadline: a slow or recovering database never costs
+    /// a seat its clock. When the sink gave up, nothing queued is sent.
+    pub(super) async fn deliver(&mut self) -> Result<(), Unstored> {
         if let Some(stored) = self.unstored.take() {
-            stored.await;
+            let waiting = Instant::now();
+            let stored = stored.await;
+            self.postpone_deadlines(waiting.elapsed());
+            if let Err(unstored) = stored {
+                self.outgoing.clear();
+                return Err(unstored);
+            }
         }
         for message in std::mem::take(&mut self.outgoing) {
             match message {
@@ -102,6 +114,21 @@ impl MatchTask {
         if let (Some(at), Some(instruments)) = (self.answered_at.take(), &self.instruments) {
             instruments.decision_handled(at.elapsed());
         }
+        Ok(())
+    }
+
+    /// The match cannot be recorded: tell every seat and spectator now (there is no
+    /// store left to wait for) that it stops here, and why. Returns the reason.
+    pub(super) fn abort_unstored(&mut self, unstored: Unstored) -> String {
+        let reason = format!("the match could not be recorded: {unstored}");
+        let message = ToSeat::Aborted {
+            reason: reason.clone(),
+        };
+        for seat in 0..self.seats.len() {
+            self.try_send_to_seat(seat, message.clone());
+        }
+        self.try_send_spectators(&message);
+        reason
     }
 
     fn joined(&self, seat: Option<Seat>) -> ToSeat {

@@ -119,6 +119,24 @@ impl MatchTask {
         slot.bank = slot.bank.saturating_sub(charge);
     }
 
+    /// Move every open decision (and the turn it belongs to) `by` later: time in which
+    /// the seat could not yet have been told it owes it.
+    pub(super) fn postpone_deadlines(&mut self, by: Duration) {
+        if by.is_zero() {
+            return;
+        }
+        for slot in &mut self.seats {
+            if let Some(decision) = &mut slot.owed {
+                decision.started += by;
+                decision.deadline += by;
+            }
+            if let Some(span) = &mut slot.span {
+                span.started += by;
+                span.deadline += by;
+            }
+        }
+    }
+
     /// The earliest deadline of any owed decision.
     pub(super) fn next_deadline(&self) -> Option<Instant> {
         self.seats

@@ -191,10 +191,12 @@ impl MatchTask {
         self.unstored = Some(started);
         self.refresh_decisions();
         loop {
-            self.deliver().await;
+            if let Err(unstored) = self.deliver().await {
+                return Err(self.abort_unstored(unstored));
+            }
             let turn = self.state.to_act();
             if turn.is_over() {
-                return Ok(self.finish().await);
+                return self.finish().await;
             }
             if turn.seats().is_empty() {
                 return Err(format!(
@@ -253,8 +255,9 @@ impl MatchTask {
 
     /// The game is over: the outcome is stored, then everyone sees the final views (the
     /// rules may reveal secrets now) and the outcome, and every connection closes as the
-    /// task ends.
-    async fn finish(mut self) -> MatchRecord {
+    /// task ends. An outcome the store could not take is told to nobody: the match ends
+    /// aborted instead.
+    async fn finish(mut self) -> Result<MatchRecord, String> {
         let outcome = self.state.outcome();
         self.record.outcome = outcome.clone();
         let finished = self.sink.record(RecordEvent::Finished {
@@ -274,9 +277,11 @@ impl MatchTask {
             let headline = outcome.headline(&self.record.seats);
             self.send_all(&ToSeat::Outcome { outcome, headline });
         }
-        self.deliver().await;
+        if let Err(unstored) = self.deliver().await {
+            return Err(self.abort_unstored(unstored));
+        }
         self.publish_status();
-        self.record
+        Ok(self.record)
     }
 
     /// Seal `entry` with its digest (it produced `events`), append it to the record and

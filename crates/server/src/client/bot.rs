@@ -59,6 +59,8 @@ pub struct BotReport {
     pub round_trips: Vec<Duration>,
     /// Actions refused by the referee.
     pub rejected: u64,
+    /// Matches the server stopped without an outcome, with its reason.
+    pub aborted: Vec<(i64, String)>,
 }
 
 struct Seat {
@@ -88,7 +90,7 @@ pub async fn play(plan: &BotPlan, mut make: DeciderFactory) -> anyhow::Result<Bo
     let mut report = BotReport::default();
     let mut seats: HashMap<i64, Seat> = HashMap::new();
     let mut queued = false;
-    while (report.games.len() as u32) < plan.games {
+    while ((report.games.len() + report.aborted.len()) as u32) < plan.games {
         if !queued && seats.is_empty() {
             let mut queue =
                 json!({"type": "queue", "ruleset": plan.ruleset, "config": plan.config});
@@ -166,6 +168,13 @@ pub async fn play(plan: &BotPlan, mut make: DeciderFactory) -> anyhow::Result<Bo
                         ejected: outcome["ejected"][seat.seat].as_str().map(str::to_string),
                         decisions: seat.decisions,
                     });
+                }
+            }
+            ("aborted", Some(id)) => {
+                if seats.remove(&id).is_some() {
+                    let reason = message["reason"].as_str().unwrap_or("no reason given");
+                    tracing::warn!(match_id = id, reason, "match aborted");
+                    report.aborted.push((id, reason.to_string()));
                 }
             }
             ("error", _) => {

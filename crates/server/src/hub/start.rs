@@ -118,6 +118,7 @@ impl Hub {
             abandon_after: clock.abandon_after,
             illegal_answer,
             seed: None,
+            store_patience: self.config.store_patience,
         };
         let instruments: Arc<dyn MatchInstruments> = self.metrics.clone();
         let Launched {

@@ -157,6 +157,7 @@ pub async fn play(plan: LightPlan) -> anyhow::Result<LightReport> {
             }
             ("rejected", Some(_)) => report.rejected += 1,
             ("outcome", Some(id)) if playing.remove(&id).is_some() => report.games += 1,
+            ("aborted", Some(_)) => bail!("a match was aborted: {line}"),
             ("error", _) => bail!("the server refused: {line}"),
             _ => {}
         }
