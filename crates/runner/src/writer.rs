@@ -144,7 +144,7 @@ impl Writer {
                 let store = &self.store;
                 let finished = self
                     .retrying(match_id, "the outcome", Some(self.patience), |_| {
-                        store.finish_match(match_id, outcome)
+                        store.finish_match(match_id, outcome, record.log.len())
                     })
                     .await;
                 match finished {

@@ -39,6 +39,14 @@ pub enum StoreError {
         index: u64,
         expected: u64,
     },
+    /// A match may finish only with its whole log stored: the caller holds `expected`
+    /// entries, the store `stored`.
+    #[error("match {match_id} cannot finish: {stored} of its {expected} log entries are stored")]
+    IncompleteLog {
+        match_id: MatchId,
+        stored: u64,
+        expected: u64,
+    },
     #[error("invalid match: {0}")]
     InvalidMatch(String),
     #[error("invalid result: {0}")]

@@ -117,7 +117,10 @@ async fn refused_entries_fail_alone_in_their_batch(db: &TestDb) {
     };
     let finished = create(store, &record).await;
     let outcome = record.outcome.as_ref().expect("outcome");
-    store.finish_match(finished, outcome).await.expect("finish");
+    store
+        .finish_match(finished, outcome, 0)
+        .await
+        .expect("finish");
     let unknown = finished + 1000;
 
     let held = hold_the_log(db, &[]).await;

@@ -141,7 +141,7 @@ async fn a_match_finishes_once_with_a_fitting_outcome(db: &TestDb) {
         ..outcome.clone()
     };
     assert!(matches!(
-        store.finish_match(id, &short).await,
+        store.finish_match(id, &short, 0).await,
         Err(StoreError::InvalidResult(_))
     ));
     let zero = Outcome {
@@ -149,7 +149,7 @@ async fn a_match_finishes_once_with_a_fitting_outcome(db: &TestDb) {
         ..outcome.clone()
     };
     assert!(matches!(
-        store.finish_match(id, &zero).await,
+        store.finish_match(id, &zero, 0).await,
         Err(StoreError::InvalidResult(_))
     ));
     let still = store
@@ -162,9 +162,9 @@ async fn a_match_finishes_once_with_a_fitting_outcome(db: &TestDb) {
         MatchStatus::Running,
         "refused outcomes change nothing"
     );
-    store.finish_match(id, &outcome).await.expect("finish");
+    store.finish_match(id, &outcome, 0).await.expect("finish");
     assert!(matches!(
-        store.finish_match(id, &outcome).await,
+        store.finish_match(id, &outcome, 0).await,
         Err(StoreError::NotRunning(_))
     ));
     assert!(matches!(
@@ -172,13 +172,49 @@ async fn a_match_finishes_once_with_a_fitting_outcome(db: &TestDb) {
         Err(StoreError::NotRunning(_))
     ));
     assert!(matches!(
-        store.finish_match(id + 1000, &outcome).await,
+        store.finish_match(id + 1000, &outcome, 0).await,
         Err(StoreError::UnknownMatch(_))
     ));
     assert!(matches!(
         store.abort_match(id + 1000, "x").await,
         Err(StoreError::UnknownMatch(_))
     ));
+}
+
+/// A finished match is served as whole: the store refuses to finish one whose stored log
+/// is short of the caller's (an entry lost to a fault), and the match stays running.
+async fn a_match_finishes_only_with_its_whole_log(db: &TestDb) {
+    let store = &db.store;
+    let record = played("spacegoo", 2, 5);
+    assert!(record.log.len() >= 3, "a few entries to lose");
+    let id = store
+        .create_match(&new_match(&record, &[], None))
+        .await
+        .expect("create");
+    store
+        .append_log(id, 0, &record.log[0])
+        .await
+        .expect("append");
+    let outcome = record.outcome.clone().expect("outcome");
+    match store.finish_match(id, &outcome, record.log.len()).await {
+        Err(StoreError::IncompleteLog {
+            stored, expected, ..
+        }) => assert_eq!((stored, expected), (1, record.log.len() as u64)),
+        other => panic!("finished with a short log: {other:?}"),
+    }
+    let summary = store
+        .match_summary(id)
+        .await
+        .expect("read")
+        .expect("exists");
+    assert_eq!(summary.status, MatchStatus::Running);
+    for (index, entry) in record.log.iter().enumerate().skip(1) {
+        store.append_log(id, index, entry).await.expect("append");
+    }
+    store
+        .finish_match(id, &outcome, record.log.len())
+        .await
+        .expect("finish with the whole log");
 }
 
 async fn seat_results_name_wins_draws_and_losses(db: &TestDb) {
@@ -194,7 +230,7 @@ async fn seat_results_name_wins_draws_and_losses(db: &TestDb) {
         ejected: vec![None, None, Some("timeout".into())],
         summary: "a draw".into(),
     };
-    store.finish_match(id, &drawn).await.expect("finish");
+    store.finish_match(id, &drawn, 0).await.expect("finish");
     let summary = store
         .match_summary(id)
         .await
@@ -412,6 +448,7 @@ on_both_backends!(
     seeds_round_trip_exactly,
     log_entries_come_in_order_once,
     a_match_finishes_once_with_a_fitting_outcome,
+    a_match_finishes_only_with_its_whole_log,
     seat_results_name_wins_draws_and_losses,
     restart_aborts_this_nodes_running_matches_and_keeps_their_logs,
     lists_filter_and_page_newest_first,

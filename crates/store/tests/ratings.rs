@@ -32,7 +32,7 @@ async fn an_elo_match_moves_both_ratings_when_it_finishes(db: &TestDb) {
         .expect("create");
     assert_eq!(store.rating(ann.id, "spacegoo").await.expect("read"), None);
     let finished = store
-        .finish_match(id, &outcome(vec![1, 2]))
+        .finish_match(id, &outcome(vec![1, 2]), 0)
         .await
         .expect("finish");
     let half_k = (ELO_K / 2.0) as i64;
@@ -98,7 +98,7 @@ async fn weng_lin_rates_accounts_and_skips_bots(db: &TestDb) {
         .await
         .expect("create");
     let finished = store
-        .finish_match(id, &outcome(vec![2, 4, 1, 2]))
+        .finish_match(id, &outcome(vec![2, 4, 1, 2]), 0)
         .await
         .expect("finish");
     assert_eq!(finished.rating_changes.len(), 3);
@@ -267,7 +267,7 @@ async fn a_profile_gathers_ratings_counts_and_recent_matches(db: &TestDb) {
         .await
         .expect("create");
     store
-        .finish_match(id, &outcome(vec![1, 2]))
+        .finish_match(id, &outcome(vec![1, 2]), 0)
         .await
         .expect("finish");
     let id = store
@@ -275,7 +275,7 @@ async fn a_profile_gathers_ratings_counts_and_recent_matches(db: &TestDb) {
         .await
         .expect("create");
     store
-        .finish_match(id, &outcome(vec![1, 1]))
+        .finish_match(id, &outcome(vec![1, 1]), 0)
         .await
         .expect("finish");
     let id = store
@@ -283,7 +283,7 @@ async fn a_profile_gathers_ratings_counts_and_recent_matches(db: &TestDb) {
         .await
         .expect("create");
     store
-        .finish_match(id, &outcome(vec![2, 1]))
+        .finish_match(id, &outcome(vec![2, 1]), 0)
         .await
         .expect("finish");
     let aborted = store

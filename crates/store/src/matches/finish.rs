@@ -4,6 +4,7 @@
 use arbiter_engine::Outcome;
 use sqlx::Row;
 
+use super::rows::unsigned;
 use super::{FinishedMatch, MatchId, SeatResult};
 use crate::accounts::AccountId;
 use crate::clock::now_ms;
@@ -18,11 +19,14 @@ impl Store {
     /// Mark a running match finished with `outcome` (per-seat ranks, scores and
     /// ejection reasons are stored beside the outcome JSON). A rated match moves the
     /// ratings of its seated accounts in the same transaction: a crash leaves either
-    /// both or neither.
+    /// both or neither. `log_entries` is the length of the caller's log: a match whose
+    /// stored log is shorter (or longer) is refused, so a finished match is never served
+    /// with part of its log.
     pub async fn finish_match(
         &self,
         match_id: MatchId,
         outcome: &Outcome,
+        log_entries: usize,
     ) -> Result<FinishedMatch, StoreError> {
         let mut tx = self.write.begin().await?;
         let seat_rows = sqlx::query(
@@ -43,6 +47,18 @@ impl Store {
             .map(|row| row.try_get("name"))
             .collect::<Result<_, _>>()?;
         check_outcome(outcome, seats.len())?;
+        let stored: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM match_log WHERE match_id = $1")
+            .bind(match_id)
+            .fetch_one(&mut *tx)
+            .await?;
+        let stored = unsigned::<u64>(stored, "log length")?;
+        if stored != log_entries as u64 {
+            return Err(StoreError::IncompleteLog {
+                match_id,
+                stored,
+                expected: log_entries as u64,
+            });
+        }
         let outcome_json = serde_json::to_string(outcome)
             .map_err(|e| StoreError::InvalidResult(format!("unserializable outcome: {e}")))?;
         let now = now_ms();

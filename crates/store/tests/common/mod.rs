@@ -127,6 +127,9 @@ pub async fn store_played(
         store.append_log(id, index, entry).await.expect("append");
     }
     let outcome = record.outcome.as_ref().expect("a finished game");
-    let finished = store.finish_match(id, outcome).await.expect("finish");
+    let finished = store
+        .finish_match(id, outcome, record.log.len())
+        .await
+        .expect("finish");
     (id, finished)
 }
