@@ -21,6 +21,10 @@ static POSTGRES_MIGRATIONS: Migrator = sqlx::migrate!("migrations/postgres");
 const SQLITE_READERS: u32 = 4;
 /// Connections to PostgreSQL, shared by reads and writes.
 const POSTGRES_CONNECTIONS: u32 = 10;
+/// How long a PostgreSQL query waits for a connection (sqlx's default is 30 s). While
+/// the server is unreachable every wait runs out: a person asking for a page or a
+/// login should hear so in seconds, and a match's writer tries again anyway.
+const POSTGRES_ACQUIRE_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(5);
 /// Connections to PostgreSQL for log appends: the log batcher writes one batch at a
 /// time, and its one-by-one fallback is sequential too.
 const POSTGRES_LOG_CONNECTIONS: u32 = 1;
@@ -92,12 +96,14 @@ impl Store {
             Backend::Postgres => {
                 let pool = AnyPoolOptions::new()
                     .max_connections(POSTGRES_CONNECTIONS)
+                    .acquire_timeout(POSTGRES_ACQUIRE_TIMEOUT)
                     .connect(url)
                     .await?;
                 // Several servers may start at once: the migrator takes an advisory lock.
                 POSTGRES_MIGRATIONS.run(&pool).await?;
                 let log = AnyPoolOptions::new()
                     .max_connections(POSTGRES_LOG_CONNECTIONS)
+                    .acquire_timeout(POSTGRES_ACQUIRE_TIMEOUT)
                     .after_connect(|conn, _| {
                         Box::pin(async move {
                             conn.execute("SET synchronous_commit = off").await?;

@@ -170,12 +170,10 @@ pub async fn play(plan: &BotPlan, mut make: DeciderFactory) -> anyhow::Result<Bo
                     });
                 }
             }
-            ("aborted", Some(id)) => {
-                if seats.remove(&id).is_some() {
-                    let reason = message["reason"].as_str().unwrap_or("no reason given");
-                    tracing::warn!(match_id = id, reason, "match aborted");
-                    report.aborted.push((id, reason.to_string()));
-                }
+            ("aborted", Some(id)) if seats.remove(&id).is_some() => {
+                let reason = message["reason"].as_str().unwrap_or("no reason given");
+                tracing::warn!(match_id = id, reason, "match aborted");
+                report.aborted.push((id, reason.to_string()));
             }
             ("error", _) => {
                 let code = message["code"].as_str().unwrap_or("");

@@ -78,6 +78,16 @@ impl From<StoreError> for ApiError {
         }
         if error.is_caller_error() {
             ApiError::bad_request(error.to_string())
+        } else if error.is_transient() {
+            tracing::warn!(%error, "the store is unavailable while serving HTTP");
+            ApiError {
+                retry_after: Some(std::time::Duration::from_secs(5)),
+                ..ApiError::new(
+                    StatusCode::SERVICE_UNAVAILABLE,
+                    "store_unavailable",
+                    "the server's database is unavailable just now; try again shortly",
+                )
+            }
         } else {
             tracing::error!(%error, "store failure while serving HTTP");
             ApiError::new(

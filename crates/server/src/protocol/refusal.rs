@@ -40,6 +40,13 @@ impl From<StoreError> for Refusal {
             StoreError::UnknownAccount(_) => "no_such_player",
             StoreError::UnknownMatch(_) => "no_such_match",
             _ if error.is_caller_error() => "refused",
+            _ if error.is_transient() => {
+                tracing::warn!(%error, "the store is unavailable while serving a client");
+                return Refusal::new(
+                    "store_unavailable",
+                    "the server's database is unavailable just now; try again shortly",
+                );
+            }
             _ => {
                 tracing::error!(%error, "store failure while serving a client");
                 return Refusal::new("internal", "the server could not complete this request");

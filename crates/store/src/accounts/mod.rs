@@ -79,7 +79,11 @@ impl Store {
 
     async fn insert_account(&self, name: &str, hash: &str) -> Result<Account, StoreError> {
         let created_at = now_ms();
-        let row = sqlx::query(
+        // `fetch_all`, not `fetch_one`: SQLite hands out a RETURNING row before the
+        // statement's own commit, and a commit that then fails (a full disk) is only
+        // reported to a caller that runs the statement to its end. With `fetch_one` the
+        // account came back with an id although it was never stored.
+        let rows = sqlx::query(
             "INSERT INTO accounts (name, name_key, password_hash, created_at)
              VALUES ($1, $2, $3, $4) RETURNING id",
         )
@@ -87,7 +91,7 @@ impl Store {
         .bind(names::key(name))
         .bind(hash)
         .bind(created_at)
-        .fetch_one(&self.write)
+        .fetch_all(&self.write)
         .await
         .map_err(|e| {
             if is_unique_violation(&e) {
@@ -96,6 +100,10 @@ impl Store {
                 e.into()
             }
         })?;
+        let row = rows
+            .into_iter()
+            .next()
+            .ok_or_else(|| StoreError::Corrupt("an insert returned no account id".into()))?;
         Ok(Account {
             id: row.try_get("id")?,
             name: name.to_string(),

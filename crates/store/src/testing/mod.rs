@@ -2,7 +2,14 @@
 //! run against, and start the machine's own cluster when it is installed but stopped, so
 //! that `cargo test --workspace` sets up what it needs on a fresh machine. When nothing
 //! can be started, the tests fail with a message that says what to do: they never pass
-//! without having run.
+//! without having run. For the tests of store faults, [`FaultProxy`] stands between a
+//! store and its PostgreSQL, and [`SmallDisk`] is a disk to fill.
+
+mod fault_proxy;
+mod small_disk;
+
+pub use fault_proxy::FaultProxy;
+pub use small_disk::SmallDisk;
 
 use std::path::Path;
 use std::process::Command;
