@@ -116,7 +116,10 @@ impl Server {
         tasks.push(tokio::spawn(http::serve::serve(
             http_listener,
             app,
-            hub.config.limits.http_header_timeout,
+            http::serve::ConnectionLimits {
+                header_timeout: hub.config.limits.http_header_timeout,
+                send_buffer: hub.config.limits.socket_send_buffer,
+            },
             shutdown.clone(),
         )));
         if let Some(listener) = spacegoo_listener {

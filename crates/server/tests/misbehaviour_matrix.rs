@@ -1,7 +1,8 @@
 //! The misbehaviour matrix (issue 15): every kind of bad client this test knows,
 //! against every ruleset, over both native transports (TCP lines and WebSocket
 //! messages). In each cell a raw client
-//! logs in, opens a table against a random house bot, misbehaves, and must get the
+//! logs in, opens a table against a random house bot (a silent second account, to act
+//! out of turn against), misbehaves, and must get the
 //! documented answer; then (on a new connection if its own was closed, which also
 //! tests resuming the seat) it resigns. The match must be stored finished with the
 //! seat's recorded reason, and the server must go on serving. The test prints the
@@ -36,21 +37,27 @@ enum Kind {
     HugeLine,
     Unterminated,
     MalformedAction,
+    OutOfTurn,
+    OtherSeat,
     OtherMatch,
     Flood,
+    NeverReads,
     SecondLogin,
     Reconnect,
     Silence,
 }
 
-const KINDS: [Kind; 10] = [
+const KINDS: [Kind; 13] = [
     Kind::Garbage,
     Kind::NotUtf8,
     Kind::HugeLine,
     Kind::Unterminated,
     Kind::MalformedAction,
+    Kind::OutOfTurn,
+    Kind::OtherSeat,
     Kind::OtherMatch,
     Kind::Flood,
+    Kind::NeverReads,
     Kind::SecondLogin,
     Kind::Reconnect,
     Kind::Silence,
@@ -64,8 +71,11 @@ impl Kind {
             Kind::HugeLine => "a 10 MB line",
             Kind::Unterminated => "a line held open without its newline",
             Kind::MalformedAction => "an action that is not the ruleset's",
+            Kind::OutOfTurn => "an action when it owes none",
+            Kind::OtherSeat => "an action for the other seat",
             Kind::OtherMatch => "an action for a match it does not play",
             Kind::Flood => "600 pings in one write",
+            Kind::NeverReads => "requests sent, replies never read",
             Kind::SecondLogin => "a second login taking the seat",
             Kind::Reconnect => "a disconnect, then a login",
             Kind::Silence => "silence past the deadline",
@@ -82,10 +92,17 @@ struct Cell {
     ended: String,
 }
 
-/// A server with a quick cut-off for held lines (the tables set their own clocks).
+/// A server with a quick cut-off for held lines and room for every cell's connections
+/// (the tables set their own clocks).
 async fn server() -> TestServer {
     start(|config| {
         config.limits.partial_line_timeout = Duration::from_millis(400);
+        // Every cell at once, some with two connections, all from 127.0.0.1.
+        config.limits.connections_per_address = 1024;
+        // A reader that never reads is cut off at a sixteenth of the default bound, so
+        // its cell fills it in seconds at the paced request rate.
+        config.limits.outbox_bytes = 64 * 1024;
+        config.limits.socket_send_buffer = 16 * 1024;
     })
     .await
 }
@@ -109,18 +126,44 @@ enum Client {
 impl Client {
     /// Connect and read the welcome.
     async fn connect(transport: Transport, server: &Addresses) -> Client {
-        match transport {
-            Transport::Tcp => Client::Tcp(Raw::connect(&server.tcp).await),
-            Transport::WebSocket => {
-                let (ws, _) = tokio_tungstenite::connect_async(format!("ws://{}/ws", server.http))
-                    .await
-                    .expect("websocket");
-                let mut client = Client::Ws(Box::new(ws));
-                let welcome = client.json(10).await.expect("welcome");
-                assert_eq!(welcome["type"], "welcome", "{welcome}");
-                client
-            }
+        Client::connect_with(transport, server, None).await
+    }
+
+    /// Connect with the socket's receive buffer set to `window` bytes (a reader that
+    /// stops reading then holds little in its kernel), and read the welcome.
+    async fn connect_with(transport: Transport, server: &Addresses, window: Option<u32>) -> Client {
+        let address = match transport {
+            Transport::Tcp => &server.tcp,
+            Transport::WebSocket => &server.http,
+        };
+        let socket = tokio::net::TcpSocket::new_v4().expect("a socket");
+        if let Some(window) = window {
+            socket
+                .set_recv_buffer_size(window)
+                .expect("a receive buffer");
         }
+        let stream = socket
+            .connect(address.parse().expect("an address"))
+            .await
+            .expect("connect");
+        let mut client = match transport {
+            Transport::Tcp => Client::Tcp(Raw {
+                stream,
+                buffer: Vec::new(),
+            }),
+            Transport::WebSocket => {
+                let (ws, _) = tokio_tungstenite::client_async(
+                    format!("ws://{}/ws", server.http),
+                    tokio_tungstenite::MaybeTlsStream::Plain(stream),
+                )
+                .await
+                .expect("websocket");
+                Client::Ws(Box::new(ws))
+            }
+        };
+        let welcome = client.json(10).await.expect("welcome");
+        assert_eq!(welcome["type"], "welcome", "{welcome}");
+        client
     }
 
     /// One line (TCP: with its newline) or one message (WebSocket: text if it is
@@ -207,7 +250,17 @@ impl Client {
 
     /// A fresh account `name`, registered.
     async fn registered(transport: Transport, server: &Addresses, name: &str) -> Client {
-        let mut client = Client::connect(transport, server).await;
+        Client::registered_with(transport, server, name, None).await
+    }
+
+    /// [`Client::registered`] over a connection with a `window`-byte receive buffer.
+    async fn registered_with(
+        transport: Transport,
+        server: &Addresses,
+        name: &str,
+        window: Option<u32>,
+    ) -> Client {
+        let mut client = Client::connect_with(transport, server, window).await;
         client
             .send_json(json!({"type": "register", "name": name, "password": password(name)}))
             .await;
@@ -229,6 +282,64 @@ impl Client {
             .await
             .expect("logged in again");
         (client, logged_in)
+    }
+
+    /// Whether the seat owes a decision in `match_id` now (`legal` lists its moves).
+    async fn owes(&mut self, match_id: i64) -> bool {
+        self.send_json(json!({"type": "legal", "match": match_id}))
+            .await;
+        let legal = self
+            .until(10, |m| m["type"] == "legal" && m["match"] == match_id)
+            .await
+            .expect("legal actions");
+        legal["actions"]
+            .as_array()
+            .is_some_and(|actions| !actions.is_empty())
+    }
+
+    /// Ask for the rulesets (a reply of kilobytes) again and again and never read the
+    /// replies. The server must close the connection once its outbox passes the bound:
+    /// that shows as writes failing (the server's socket is gone), which is waited for
+    /// without reading a byte. Then what had arrived is read to its end.
+    async fn never_read(&mut self) -> String {
+        let request = json!({"type": "rulesets"}).to_string();
+        let mut sent = 0usize;
+        let mut closed = false;
+        // Bounded: at the paced 50 requests a second, 6,000 requests take two minutes,
+        // their replies many times the bound.
+        while sent < 6_000 {
+            let write = async {
+                match self {
+                    Client::Tcp(raw) => raw.send(format!("{request}\n").as_bytes()).await.is_ok(),
+                    Client::Ws(ws) => ws.send(Message::Text(request.clone().into())).await.is_ok(),
+                }
+            };
+            match tokio::time::timeout(Duration::from_secs(30), write).await {
+                Ok(true) => sent += 1,
+                Ok(false) => {
+                    closed = true;
+                    break;
+                }
+                // Blocked: the server reads us slowly (paced); try again.
+                Err(_) => {}
+            }
+            // Each request waits its turn at the server's pace anyway; writing them no
+            // faster keeps the kernel's buffers from hiding the close for minutes.
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+        assert!(
+            closed,
+            "the server never closed a client that does not read"
+        );
+        let mut replies = 0usize;
+        while let Some(message) = self.json(10).await {
+            replies += usize::from(message["type"] == "rulesets");
+        }
+        assert!(
+            replies < sent,
+            "every request was answered: {replies} of {sent}"
+        );
+        "disconnected at its outbox bound".to_string()
     }
 
     /// The type and code of the next `error` or `rejected` message.
@@ -272,7 +383,10 @@ async fn cell(
         'w'
     };
     let name = &format!("{ruleset}-{}{letter}", kind as u8);
-    let mut client = Client::registered(transport, &server, name).await;
+    // A reader that stops reading gets a small receive window, so its kernel holds
+    // little and the server's own bound is what fills.
+    let window = (kind == Kind::NeverReads).then_some(4096);
+    let mut client = Client::registered_with(transport, &server, name, window).await;
     client
         .send_json(json!({
             "type": "create_table",
@@ -286,9 +400,27 @@ async fn cell(
         .until(10, |m| m["type"] == "table")
         .await
         .expect("a table");
-    client
-        .send_json(json!({"type": "start_table", "table": table["table"], "fill": "random"}))
-        .await;
+    // Acting out of turn needs an opponent that never moves: a second account that
+    // sits and waits. Every other cell plays a random house bot.
+    let partner = if kind == Kind::OutOfTurn {
+        let mut partner = Client::registered(transport, &server, &format!("{name}-p")).await;
+        partner
+            .send_json(json!({"type": "join_table", "table": table["table"]}))
+            .await;
+        partner
+            .until(10, |m| m["type"] == "table")
+            .await
+            .expect("the partner sits");
+        client
+            .send_json(json!({"type": "start_table", "table": table["table"]}))
+            .await;
+        Some(partner)
+    } else {
+        client
+            .send_json(json!({"type": "start_table", "table": table["table"], "fill": "random"}))
+            .await;
+        None
+    };
     let started = client
         .until(10, |m| m["type"] == "match_started")
         .await
@@ -296,6 +428,7 @@ async fn cell(
     let match_id = started["match"].as_i64().expect("a match id");
     let seat = started["seat"].as_u64().expect("a seat") as usize;
 
+    let mut waiting_partner = None;
     let answer = match kind {
         Kind::Garbage => {
             client.send_line(b"this is not json").await;
@@ -316,6 +449,62 @@ async fn cell(
                 .send_json(json!({"type": "act", "match": match_id + 1000, "action": "nop"}))
                 .await;
             client.next_refusal().await
+        }
+        Kind::OtherSeat => {
+            client
+                .send_json(json!({
+                    "type": "act", "match": match_id, "seat": 1 - seat, "action": "nop",
+                }))
+                .await;
+            client.next_refusal().await
+        }
+        Kind::OutOfTurn => {
+            let mut partner = partner.expect("a partner");
+            partner
+                .until(10, |m| m["type"] == "match_started")
+                .await
+                .expect("the partner's match starts");
+            // Nobody moves, so who owes a decision stays put: the one who does not
+            // acts. Where both do (a sealed round, concurrent turns), this seat plays
+            // its part of the round (one order, or all its command points) first.
+            if client.owes(match_id).await && partner.owes(match_id).await {
+                for _ in 0..50 {
+                    client
+                        .send_json(json!({"type": "legal", "match": match_id}))
+                        .await;
+                    let legal = client
+                        .until(10, |m| m["type"] == "legal")
+                        .await
+                        .expect("legal actions");
+                    let Some(action) = legal["actions"].get(0).cloned() else {
+                        break;
+                    };
+                    client
+                        .send_json(json!({"type": "act", "match": match_id, "action": action}))
+                        .await;
+                }
+                assert!(
+                    !client.owes(match_id).await,
+                    "{ruleset}: still owes after its part"
+                );
+            }
+            let idle = if client.owes(match_id).await {
+                &mut partner
+            } else {
+                &mut client
+            };
+            idle.send_json(json!({"type": "act", "match": match_id, "action": "pass"}))
+                .await;
+            let answer = idle.next_refusal().await;
+            // The partner resigns after the bad seat (below): a game of two silent
+            // seats would otherwise run to its last turn on deadlines.
+            waiting_partner = Some(partner);
+            answer
+        }
+        Kind::NeverReads => {
+            let answer = client.never_read().await;
+            (client, _) = Client::logged_in(transport, &server, name).await;
+            answer
         }
         Kind::Flood => {
             match &mut client {
@@ -397,6 +586,20 @@ async fn cell(
     client
         .send_json(json!({"type": "resign", "match": match_id}))
         .await;
+    if let Some(mut partner) = waiting_partner {
+        // Only once the bad seat's resignation is in: the two connections race.
+        let heard = partner
+            .until(20, |m| {
+                (m["type"] == "ejected" && m["seat"] == seat) || m["type"] == "outcome"
+            })
+            .await
+            .expect("the partner hears the resignation");
+        if heard["type"] == "ejected" {
+            partner
+                .send_json(json!({"type": "resign", "match": match_id}))
+                .await;
+        }
+    }
     let stored = finished_match(&server.http, match_id).await;
     assert_eq!(stored["status"], "finished", "{ruleset} {kind:?}: {stored}");
     let ended = stored["outcome"]["ejected"][seat]
@@ -406,14 +609,19 @@ async fn cell(
     Some(Cell { answer, ended })
 }
 
-/// What each kind must answer, in every ruleset.
-fn expected(kind: Kind) -> &'static str {
+/// What each kind must answer in `ruleset`.
+fn expected(kind: Kind, ruleset: &str) -> &'static str {
     match kind {
+        // The reference's rule: a second order in a round disqualifies.
+        Kind::OutOfTurn if ruleset == "spacegoo" => "rejected `more_than_one_answer`",
         Kind::Garbage => "error `bad_json`",
         Kind::NotUtf8 => "error `bad_utf8`",
         Kind::HugeLine => "error `line_too_long`, closed",
         Kind::Unterminated => "error `line_timeout`, closed",
         Kind::MalformedAction => "rejected `malformed_action`",
+        Kind::OutOfTurn => "rejected `not_your_turn`",
+        Kind::OtherSeat => "error `not_your_seat`",
+        Kind::NeverReads => "disconnected at its outbox bound",
         Kind::OtherMatch => "error `no_such_match`",
         Kind::Flood => "600 `pong`, no error",
         Kind::SecondLogin | Kind::Reconnect => "`logged_in`, seat resumed",
@@ -481,11 +689,16 @@ async fn every_bad_client_in_every_ruleset_over_both_transports() {
             // Each ruleset's timeout policy decides: ejected with its reason, or its
             // default move made (then the seat resigns). A paced flooder sends nothing
             // else before its deadline either.
-            Kind::Silence | Kind::Flood => assert_ne!(cell.ended, "not ejected", "{context}"),
+            Kind::Silence | Kind::Flood | Kind::NeverReads => {
+                assert_ne!(cell.ended, "not ejected", "{context}")
+            }
+            Kind::OutOfTurn if *ruleset == "spacegoo" => {
+                assert_eq!(cell.ended, "sent more than one command", "{context}")
+            }
             _ => assert_eq!(cell.ended, "resigned", "{context}"),
         }
         if *kind != Kind::Silence {
-            assert_eq!(cell.answer, expected(*kind), "{context}");
+            assert_eq!(cell.answer, expected(*kind, ruleset), "{context}");
         }
     }
     still_serving(&server).await;

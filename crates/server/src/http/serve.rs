@@ -2,7 +2,10 @@
 //! gives no way to set hyper's header read timeout, and hyper without a timer has none,
 //! so a client that sends half a request (or nothing) would hold its socket for ever.
 //! Here every connection gets a timer and `Limits::http_header_timeout`; the client's
-//! address is handed to the handlers as axum's `ConnectInfo`, as before.
+//! address is handed to the handlers as axum's `ConnectInfo`, as before. Each socket's
+//! send buffer is set as the native TCP transport sets its own (`Limits::
+//! socket_send_buffer`), so a WebSocket client that never reads holds that much in the
+//! kernel, not the megabytes the kernel would grow the buffer to.
 
 use std::net::SocketAddr;
 use std::time::Duration;
@@ -20,12 +23,20 @@ use tower_service::Service;
 /// How long a connection being closed at shutdown may take to finish its response.
 const DRAIN: Duration = Duration::from_secs(5);
 
-/// Serve `app` on `listener` until `shutdown`, reading each request's headers within
-/// `header_timeout`.
+/// What each HTTP connection is held to.
+#[derive(Debug, Clone, Copy)]
+pub struct ConnectionLimits {
+    /// Time to read a request's headers.
+    pub header_timeout: Duration,
+    /// The socket's kernel send buffer, in bytes.
+    pub send_buffer: usize,
+}
+
+/// Serve `app` on `listener` until `shutdown`, each connection held to `limits`.
 pub async fn serve(
     listener: TcpListener,
     app: Router,
-    header_timeout: Duration,
+    limits: ConnectionLimits,
     shutdown: CancellationToken,
 ) {
     loop {
@@ -41,11 +52,15 @@ pub async fn serve(
                 }
             },
         };
+        if let Err(error) = socket2::SockRef::from(&stream).set_send_buffer_size(limits.send_buffer)
+        {
+            tracing::debug!(%peer, %error, "cannot set the socket's send buffer");
+        }
         tokio::spawn(connection(
             stream,
             peer,
             app.clone(),
-            header_timeout,
+            limits.header_timeout,
             shutdown.clone(),
         ));
     }
