@@ -434,7 +434,9 @@ impl Connection {
                 },
             }
         }
-        sleep_until(until).await;
+        // Not reading: the connection was lost. Nobody is left to read the final lines,
+        // so the account is released at once (a player reconnecting is not told it is
+        // still logged in for the length of a linger).
     }
 }
 

@@ -1,0 +1,296 @@
+//! The misbehaviour matrix over the spacegoo port (issue 15): the kinds of bad client of
+//! `misbehaviour_matrix.rs`, as the reference's text protocol lets a client commit
+//! them, each against a real port game with a well-behaved opponent. Every cell runs on
+//! a server of its own (the port pairs whoever waits, so cells sharing a port would pair
+//! with each other), all at once. Each cell must get the port's answer, the match must
+//! be stored finished with the bad player's recorded reason, and the port must go on
+//! serving. The test prints the table; docs/reliability.md holds a copy.
+
+mod common;
+
+use std::time::Duration;
+
+use common::*;
+use tokio::io::AsyncWriteExt;
+use tokio::net::TcpStream;
+use tokio::sync::watch;
+
+/// Time for a round's command: short, since most cells end at a missed one.
+const DEADLINE: Duration = Duration::from_millis(1500);
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Kind {
+    Garbage,
+    NotUtf8,
+    HugeLine,
+    Unterminated,
+    MalformedAction,
+    OutOfTurn,
+    Flood,
+    SecondLogin,
+    Reconnect,
+    Silence,
+}
+
+const KINDS: [Kind; 10] = [
+    Kind::Garbage,
+    Kind::NotUtf8,
+    Kind::HugeLine,
+    Kind::Unterminated,
+    Kind::MalformedAction,
+    Kind::OutOfTurn,
+    Kind::Flood,
+    Kind::SecondLogin,
+    Kind::Reconnect,
+    Kind::Silence,
+];
+
+impl Kind {
+    fn describe(self) -> &'static str {
+        match self {
+            Kind::Garbage => "a line that is no command (`this is not json`)",
+            Kind::NotUtf8 => "bytes that are not UTF-8",
+            Kind::HugeLine => "a 10 MB line",
+            Kind::Unterminated => "a command held open without its newline",
+            Kind::MalformedAction => "a send with words for numbers",
+            Kind::OutOfTurn => "a second command in the round",
+            Kind::Flood => "600 unknown commands in one write",
+            Kind::SecondLogin => "a second login to the playing account",
+            Kind::Reconnect => "a disconnect, then a login",
+            Kind::Silence => "silence past the deadline",
+        }
+    }
+
+    /// The port's first answer, and how the game ends for the bad player.
+    fn expected(self) -> (&'static str, &'static str) {
+        const INVALID: &str = "Invalid data received. Valid bytes: [a-z 0-9A-Z_\\-]";
+        match self {
+            Kind::Garbage => ("unknown command: 'this'", "no command sent"),
+            Kind::NotUtf8 => (INVALID, "connection lost"),
+            Kind::HugeLine => (
+                "line too long: at most 4096 bytes per line",
+                "connection lost",
+            ),
+            Kind::Unterminated | Kind::Silence => (
+                "game ended: player N disqualified: no command sent",
+                "no command sent",
+            ),
+            Kind::MalformedAction => ("numbers expected", "no command sent"),
+            Kind::OutOfTurn => (
+                "game ended: player N disqualified: sent more than one command",
+                "sent more than one command",
+            ),
+            Kind::Flood => ("too many lines: at most 20 per second", "connection lost"),
+            Kind::SecondLogin => ("you are already logged in", "no command sent"),
+            Kind::Reconnect => ("your current score: …", "connection lost"),
+        }
+    }
+}
+
+/// A text-protocol client: lines in, lines out.
+struct Client {
+    raw: Raw,
+}
+
+impl Client {
+    async fn connect(address: &str) -> Client {
+        let stream = TcpStream::connect(address).await.expect("connect");
+        let mut client = Client {
+            raw: Raw {
+                stream,
+                buffer: Vec::new(),
+            },
+        };
+        let welcome = client.line().await.expect("the welcome line");
+        assert!(welcome.starts_with("welcome"), "{welcome}");
+        client
+    }
+
+    async fn login(address: &str, name: &str) -> Client {
+        let mut client = Client::connect(address).await;
+        let login = format!("login {name} secret-{name}\n").into_bytes();
+        client.send(&login).await;
+        client
+    }
+
+    async fn send(&mut self, bytes: &[u8]) {
+        let _ = self.raw.stream.write_all(bytes).await;
+    }
+
+    /// The next line; `None` once closed (or after 30 s).
+    async fn line(&mut self) -> Option<String> {
+        self.raw.line(30).await
+    }
+
+    /// Lines until one satisfies `pred` (returned); `None` if the connection ends first.
+    async fn until(&mut self, pred: fn(&str) -> bool) -> Option<String> {
+        loop {
+            let line = self.line().await?;
+            if pred(&line) {
+                return Some(line);
+            }
+        }
+    }
+
+    /// The first line that is not a state line (the port's answer), or `(closed)`.
+    async fn answer(&mut self) -> String {
+        self.until(|line| !line.starts_with('{'))
+            .await
+            .unwrap_or_else(|| "(closed)".to_string())
+    }
+}
+
+/// A player that answers every state line with `nop` until the port says goodbye,
+/// its first answer held until `hold` turns true.
+async fn good_player(address: String, name: String, mut hold: watch::Receiver<bool>) {
+    let mut client = Client::login(&address, &name).await;
+    while let Some(line) = client.line().await {
+        if line.starts_with('{') {
+            let _ = hold.wait_for(|go| *go).await;
+            client.send(b"nop\n").await;
+        }
+        if line.starts_with("closing connection") {
+            return;
+        }
+    }
+}
+
+/// An answer without what varies from run to run: the player's number, rating figures.
+fn normalised(answer: &str) -> String {
+    let answer = answer
+        .replace("player 1", "player N")
+        .replace("player 2", "player N");
+    if answer.starts_with("your current score") {
+        return "your current score: …".to_string();
+    }
+    match answer.split_once(", ") {
+        Some((head, _)) if head.starts_with("game ended") => head.to_string(),
+        _ => answer,
+    }
+}
+
+/// One cell: its own server, a good player and a bad one. Returns the port's answer
+/// (the player number replaced by `N`) and the stored reason for the bad player.
+async fn cell(kind: Kind) -> (String, String) {
+    let server = start(|config| {
+        config.spacegoo = Some("127.0.0.1:0".to_string());
+        config.deadlines.insert("spacegoo".to_string(), DEADLINE);
+    })
+    .await;
+    let port = server
+        .server
+        .spacegoo_addr
+        .expect("the port is on")
+        .to_string();
+    // A second command must reach the port before the opponent's ends the round.
+    let (release, hold) = watch::channel(kind != Kind::OutOfTurn);
+    let good = tokio::spawn(good_player(port.clone(), "good".to_string(), hold));
+    let mut bad = Client::login(&port, "bad").await;
+    let starts = bad
+        .until(|line| line.starts_with("game "))
+        .await
+        .expect("the game starts");
+    let match_id: i64 = starts
+        .split_whitespace()
+        .nth(1)
+        .and_then(|id| id.parse().ok())
+        .unwrap_or_else(|| panic!("a match id in {starts:?}"));
+    bad.until(|line| line.starts_with('{'))
+        .await
+        .expect("the first state");
+
+    let answer = match kind {
+        Kind::Garbage => {
+            bad.send(b"this is not json\n").await;
+            bad.answer().await
+        }
+        Kind::NotUtf8 => {
+            bad.send(b"n\xffp\n").await;
+            bad.answer().await
+        }
+        Kind::HugeLine => {
+            let mut line = vec![b'a'; 10 * 1024 * 1024];
+            line.push(b'\n');
+            bad.send(&line).await;
+            bad.answer().await
+        }
+        Kind::Unterminated => {
+            bad.send(b"send 1 2").await;
+            bad.answer().await
+        }
+        Kind::MalformedAction => {
+            bad.send(b"send 1 2 three 3 3\n").await;
+            bad.answer().await
+        }
+        Kind::OutOfTurn => {
+            bad.send(b"nop\nnop\n").await;
+            let answer = bad
+                .until(|line| !line.starts_with('{') && !line.starts_with("command received"))
+                .await
+                .unwrap_or_else(|| "(closed)".to_string());
+            release.send_replace(true);
+            answer
+        }
+        Kind::Flood => {
+            let flood = "x\n".repeat(600).into_bytes();
+            bad.send(&flood).await;
+            bad.until(|line| !line.starts_with("unknown command"))
+                .await
+                .unwrap_or_else(|| "(closed)".to_string())
+        }
+        Kind::SecondLogin => {
+            let mut second = Client::login(&port, "bad").await;
+            second.answer().await
+        }
+        Kind::Reconnect => {
+            drop(bad);
+            // Once the port has seen the connection go (the game ends with it), the
+            // account logs in again and waits for a new game.
+            finished_match(&server.http, match_id).await;
+            bad = Client::login(&port, "bad").await;
+            bad.answer().await
+        }
+        Kind::Silence => bad.answer().await,
+    };
+    let answer = normalised(&answer);
+    let stored = finished_match(&server.http, match_id).await;
+    assert_eq!(stored["status"], "finished", "{kind:?}: {stored}");
+    let seat = stored["seats"]
+        .as_array()
+        .and_then(|seats| seats.iter().position(|s| s["name"] == "bad"))
+        .unwrap_or_else(|| panic!("{kind:?}: no seat for bad in {stored}"));
+    let ended = stored["outcome"]["ejected"][seat]
+        .as_str()
+        .unwrap_or("not ejected")
+        .to_string();
+    drop(bad);
+    let _ = good.await;
+    // The port still serves a newcomer.
+    let mut newcomer = Client::login(&port, "newcomer").await;
+    let score = newcomer.line().await.unwrap_or_default();
+    assert!(score.starts_with("your current score"), "{kind:?}: {score}");
+    server.stop().await;
+    (answer, ended)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_bad_client_on_the_spacegoo_port() {
+    // Concurrently in this task (their futures borrow across awaits, which rules out
+    // spawning them).
+    let observed = futures::future::join_all(KINDS.map(|kind| Box::pin(cell(kind)))).await;
+    let table: std::collections::BTreeMap<Kind, (String, String)> =
+        KINDS.into_iter().zip(observed).collect();
+    let mut printed = String::from("| bad client | the port's answer | ends |\n|---|---|---|\n");
+    for (kind, (answer, ended)) in &table {
+        printed.push_str(&format!("| {} | {answer} | {ended} |\n", kind.describe()));
+    }
+    println!("{printed}");
+    for (kind, observed) in &table {
+        let (answer, ended) = kind.expected();
+        assert_eq!(
+            (observed.0.as_str(), observed.1.as_str()),
+            (answer, ended),
+            "{kind:?}\n{printed}"
+        );
+    }
+}
