@@ -1,10 +1,12 @@
-//! The misbehaviour matrix over the spacegoo port (issue 15): the kinds of bad client of
-//! `misbehaviour_matrix.rs`, as the reference's text protocol lets a client commit
-//! them, each against a real port game with a well-behaved opponent. Every cell runs on
-//! a server of its own (the port pairs whoever waits, so cells sharing a port would pair
-//! with each other), all at once. Each cell must get the port's answer, the match must
-//! be stored finished with the bad player's recorded reason, and the port must go on
-//! serving. The test prints the table; docs/reliability.md holds a copy.
+//! The misbehaviour matrix over the compatibility ports (issue 15): the kinds of bad
+//! client of `misbehaviour_matrix.rs`, as each port's protocol lets a client commit
+//! them, each against a real port game with a well-behaved opponent. The spacegoo port
+//! speaks the reference's text lines; the Q-Game port calls its players in the course's
+//! JSON protocol. Every cell runs on a server of its own (a port pairs whoever waits,
+//! so cells sharing one would pair with each other), all of a port's cells at once.
+//! Each cell must get the port's answer, the match must be stored finished with the bad
+//! player's recorded reason, and the port must go on serving. The tests print their
+//! tables; docs/reliability.md holds a copy.
 
 mod common;
 
@@ -292,5 +294,272 @@ async fn every_bad_client_on_the_spacegoo_port() {
             (answer, ended),
             "{kind:?}\n{printed}"
         );
+    }
+}
+
+/// The kinds of bad client as the Q-Game course's remote protocol lets a player commit
+/// them: the server calls (`["setup", …]`, `["take-turn", …]`, …), the player answers
+/// one JSON value per call. Any misstep is the course's ejection: the stored reason
+/// names the call and what went wrong, and the connection is closed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum QgameKind {
+    Garbage,
+    NotUtf8,
+    HugeLine,
+    Unterminated,
+    IllegalAction,
+    Unasked,
+    Flood,
+    SecondSignup,
+    Disconnect,
+    Silence,
+}
+
+const QGAME_KINDS: [QgameKind; 10] = [
+    QgameKind::Garbage,
+    QgameKind::NotUtf8,
+    QgameKind::HugeLine,
+    QgameKind::Unterminated,
+    QgameKind::IllegalAction,
+    QgameKind::Unasked,
+    QgameKind::Flood,
+    QgameKind::SecondSignup,
+    QgameKind::Disconnect,
+    QgameKind::Silence,
+];
+
+impl QgameKind {
+    fn describe(self) -> &'static str {
+        match self {
+            QgameKind::Garbage => "an answer that is not JSON",
+            QgameKind::NotUtf8 => "an answer that is not UTF-8",
+            QgameKind::HugeLine => "a 10 MB answer",
+            QgameKind::Unterminated => "an answer left unfinished",
+            QgameKind::IllegalAction => "a placement the rules refuse",
+            QgameKind::Unasked => "an answer before the call (out of turn)",
+            QgameKind::Flood => "600 answers in one write",
+            QgameKind::SecondSignup => "a second sign-up under the playing name",
+            QgameKind::Disconnect => "a disconnect at its turn",
+            QgameKind::Silence => "silence past the per-call time limit",
+        }
+    }
+}
+
+/// Time the port gives each call.
+const QGAME_DEADLINE: Duration = Duration::from_secs(2);
+
+/// A course client: one JSON value per line each way, lines read raw.
+struct Course {
+    raw: Raw,
+}
+
+impl Course {
+    async fn sign_up(port: u16, name: &str) -> Course {
+        let stream = TcpStream::connect(("127.0.0.1", port))
+            .await
+            .expect("connect");
+        let mut course = Course {
+            raw: Raw {
+                stream,
+                buffer: Vec::new(),
+            },
+        };
+        let signup = format!("\"{name}\"\n").into_bytes();
+        course.send(&signup).await;
+        course
+    }
+
+    async fn send(&mut self, bytes: &[u8]) {
+        let _ = self.raw.stream.write_all(bytes).await;
+    }
+
+    /// The next call's method name; `None` once the connection is closed.
+    async fn call(&mut self) -> Option<String> {
+        let line = self.raw.line(30).await?;
+        let call: serde_json::Value = serde_json::from_str(&line).expect("calls are JSON");
+        Some(call[0].as_str().unwrap_or("?").to_string())
+    }
+
+    /// What the player sees next: the next call, or the connection closing.
+    async fn next(&mut self) -> String {
+        match self.call().await {
+            Some(method) => format!("next call `{method}`"),
+            None => "connection closed".to_string(),
+        }
+    }
+}
+
+/// A player that passes every turn and answers `void` to everything else.
+async fn passer(port: u16, name: &str) {
+    let mut course = Course::sign_up(port, name).await;
+    while let Some(method) = course.call().await {
+        let reply: &[u8] = if method == "take-turn" {
+            b"\"pass\"\n"
+        } else {
+            b"\"void\"\n"
+        };
+        course.send(reply).await;
+        if method == "win" {
+            return;
+        }
+    }
+}
+
+/// One Q-Game cell on a server of its own: the bad player signs up first (seat 0), a
+/// passer second. Returns what the bad player saw and the stored reason.
+async fn qgame_cell(kind: QgameKind) -> (String, String) {
+    let server = start(|config| {
+        config.qgame = Some("127.0.0.1:0".to_string());
+        config.qgame_port.signup_period = Duration::from_secs(1);
+        config.deadlines.insert("qgame".to_string(), QGAME_DEADLINE);
+    })
+    .await;
+    let port = server.server.qgame_addr.expect("the port is on").port();
+    let mut signups = server.server.hub.metrics.qgame_signups();
+    let mut bad = Course::sign_up(port, "bad").await;
+    signups
+        .wait_for(|n| *n >= 1)
+        .await
+        .expect("the server is up");
+    let good = tokio::spawn(async move { passer(port, "good").await });
+    signups
+        .wait_for(|n| *n >= 2)
+        .await
+        .expect("the server is up");
+
+    // Misbehave at the first take-turn call; answer `void` to what comes before.
+    let at = if kind == QgameKind::Unasked {
+        "setup"
+    } else {
+        "take-turn"
+    };
+    loop {
+        let method = bad.call().await.expect("the calls come");
+        if method == at {
+            break;
+        }
+        bad.send(b"\"void\"\n").await;
+    }
+    let answer = match kind {
+        QgameKind::Garbage => {
+            bad.send(b"this is not json\n").await;
+            bad.next().await
+        }
+        QgameKind::NotUtf8 => {
+            bad.send(b"\"\xff\xfe\"\n").await;
+            bad.next().await
+        }
+        QgameKind::HugeLine => {
+            let mut line = vec![b'"'; 1];
+            line.extend(vec![b'a'; 10 * 1024 * 1024]);
+            line.extend(b"\"\n");
+            bad.send(&line).await;
+            bad.next().await
+        }
+        QgameKind::Unterminated => {
+            bad.send(b"\"pa").await;
+            bad.next().await
+        }
+        QgameKind::IllegalAction => {
+            // A tile placed far from the map.
+            let placement = br#"[{"coordinate":{"row":40,"column":40},"1tile":{"color":"red","shape":"star"}}]"#;
+            bad.send(&[placement.as_slice(), b"\n"].concat()).await;
+            bad.next().await
+        }
+        QgameKind::Unasked => {
+            // `void` for `setup`, then a `pass` nobody asked for yet. The protocol's
+            // answers are a stream read in call order (as the course's referee reads
+            // them), so it stands as the answer to the first `take-turn`; the player
+            // then plays on, passing.
+            bad.send(b"\"void\"\n\"pass\"\n").await;
+            let mut answered_ahead = true;
+            while let Some(method) = bad.call().await {
+                if method == "take-turn" && std::mem::take(&mut answered_ahead) {
+                    continue;
+                }
+                let reply: &[u8] = if method == "take-turn" {
+                    b"\"pass\"\n"
+                } else {
+                    b"\"void\"\n"
+                };
+                bad.send(reply).await;
+                if method == "win" {
+                    break;
+                }
+            }
+            "taken as the next call's answer; plays on".to_string()
+        }
+        QgameKind::Flood => {
+            // The first `pass` answers this call, the rest the calls after it, until
+            // one is the wrong answer (`win` wants `void`).
+            let flood = "\"pass\"\n".repeat(600).into_bytes();
+            bad.send(&flood).await;
+            while bad.call().await.is_some() {}
+            "connection closed".to_string()
+        }
+        QgameKind::SecondSignup => {
+            let mut second = Course::sign_up(port, "bad").await;
+            second.next().await
+        }
+        QgameKind::Disconnect => {
+            drop(bad);
+            bad = Course::sign_up(port, "bad").await;
+            "connection closed".to_string()
+        }
+        QgameKind::Silence => bad.next().await,
+    };
+    let stored = loop {
+        let (status, list) = http_get(&server.http, "/api/matches?ruleset=qgame", None).await;
+        assert_eq!(status, 200);
+        if let Some(id) = list["matches"][0]["id"].as_i64() {
+            break finished_match(&server.http, id).await;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    };
+    assert_eq!(stored["status"], "finished", "{kind:?}: {stored}");
+    let seat = stored["seats"]
+        .as_array()
+        .and_then(|seats| seats.iter().position(|s| s["name"] == "qgame:bad"))
+        .unwrap_or_else(|| panic!("{kind:?}: no seat for bad in {stored}"));
+    let ended = stored["outcome"]["ejected"][seat]
+        .as_str()
+        .unwrap_or("not ejected")
+        .to_string();
+    drop(bad);
+    let _ = good.await;
+    server.stop().await;
+    (answer, ended)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_bad_client_on_the_qgame_port() {
+    let observed =
+        futures::future::join_all(QGAME_KINDS.map(|kind| Box::pin(qgame_cell(kind)))).await;
+    let mut printed = String::from("| bad client | what it sees next | ends |\n|---|---|---|\n");
+    for (kind, (answer, ended)) in QGAME_KINDS.iter().zip(&observed) {
+        printed.push_str(&format!("| {} | {answer} | {ended} |\n", kind.describe()));
+    }
+    println!("{printed}");
+    for (kind, (answer, ended)) in QGAME_KINDS.iter().zip(&observed) {
+        if *kind == QgameKind::Unasked {
+            assert_eq!(ended, "not ejected", "{kind:?}\n{printed}");
+            continue;
+        }
+        // The course's rule: any misstep ejects, with the call and the fault recorded,
+        // and the connection is closed.
+        assert_eq!(answer, "connection closed", "{kind:?}\n{printed}");
+        let fault = match kind {
+            QgameKind::Garbage | QgameKind::NotUtf8 | QgameKind::HugeLine => {
+                "take-turn: answered with something that is not a valid reply"
+            }
+            QgameKind::IllegalAction => "illegal request: tile_not_owned",
+            QgameKind::Flood => "win: answered with something that is not a valid reply",
+            QgameKind::Disconnect => "take-turn: is gone",
+            QgameKind::Unterminated | QgameKind::SecondSignup | QgameKind::Silence => {
+                "take-turn: missed the per-call time limit"
+            }
+            QgameKind::Unasked => unreachable!(),
+        };
+        assert!(ended.starts_with(fault), "{kind:?}: {ended}\n{printed}");
     }
 }
