@@ -1,7 +1,8 @@
-//! No secret reaches a seat's view, the spectators' view or a refusal, checked over
-//! many random states of every ruleset (issue 15). The test battery checks the same at
-//! every step of a few games; this walks far more states, with stale moves from
-//! earlier in each game as the refused actions a lagging client sends.
+//! No secret reaches a seat's view, the spectators' view, a refusal or an event, checked
+//! over many random states of every ruleset (issue 15). The test battery checks views
+//! at every step of a few games; this walks far more states, with stale moves from
+//! earlier in each game as the refused actions a lagging client sends, and the move
+//! actually played as the events every other seat is told.
 //!
 //! `ARBITER_NO_LEAK_STATES` sets the states per ruleset (default 1,500, for every test
 //! run); the figures in docs/reliability.md come from
@@ -10,7 +11,9 @@
 use rand::seq::IndexedRandom;
 use rand::Rng;
 
-use arbiter_engine::testkit::{assert_refusals_hide_secrets, assert_views_hide_secrets};
+use arbiter_engine::testkit::{
+    assert_events_hide_secrets, assert_refusals_hide_secrets, assert_views_hide_secrets,
+};
 use arbiter_engine::{seeded_rng, Game, Seat};
 
 /// States checked per ruleset.
@@ -51,6 +54,7 @@ fn walk<G: Game>(wanted: usize) -> u64 {
             let Some(action) = G::legal(&state, seat).choose(&mut rng).cloned() else {
                 break;
             };
+            assert_events_hide_secrets::<G>(&state, seats, seat, &action, seed ^ moves as u64);
             G::apply(&mut state, seat, &action).expect("a listed move is legal");
             moves += 1;
             if stale.len() < STALE {

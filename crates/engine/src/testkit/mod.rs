@@ -132,6 +132,58 @@ pub fn assert_refusals_hide_secrets<G: Game>(
     }
 }
 
+/// Events tell nothing the views do not: when `actor` plays `action`, re-draw
+/// everything another seat cannot know (where `action` is still legal there: it may
+/// name the actor's hidden tiles) and play it in both states. Wherever that seat, or
+/// the spectators, end up with the same view in both, they must have been told the
+/// same events. An event that showed the actor's new draw, or the next card of the
+/// deck, would differ while the view does not. Where the views differ (the seat drew
+/// tiles of its own, which the re-drawn bag changes), the difference is the seat's to
+/// see, and the events are not compared.
+pub fn assert_events_hide_secrets<G: Game>(
+    state: &G::State,
+    seats: usize,
+    actor: Seat,
+    action: &G::Action,
+    rng_seed: u64,
+) {
+    let mut rng = GameRng::seed_from_u64(rng_seed);
+    let play = |s: &G::State| -> Option<(G::State, Vec<G::Event>)> {
+        let mut after = s.clone();
+        let events = crate::erased::apply_checked::<G>(&mut after, seats, actor, action).ok()?;
+        Some((after, events))
+    };
+    let told = |events: &[G::Event], audience: Option<Seat>| -> Vec<String> {
+        events
+            .iter()
+            .filter_map(|event| G::event_for(event, audience))
+            .map(|event| serde_json::to_string(&event).unwrap_or_default())
+            .collect()
+    };
+    let view =
+        |s: &G::State, audience: Option<Seat>| serde_json::to_string(&G::view(s, audience)).ok();
+    let Some((real_after, real_events)) = play(state) else {
+        return;
+    };
+    for observer in (0..seats).filter(|&seat| seat != actor) {
+        let resampled = G::determinize(state, observer, &mut rng);
+        let Some((redrawn_after, redrawn_events)) = play(&resampled) else {
+            continue;
+        };
+        for audience in [Some(observer), None] {
+            if view(&real_after, audience) != view(&redrawn_after, audience) {
+                continue;
+            }
+            assert_eq!(
+                told(&real_events, audience),
+                told(&redrawn_events, audience),
+                "what {audience:?} is told of seat {actor}'s {action:?} depends on secrets \
+                 its view does not show"
+            );
+        }
+    }
+}
+
 /// A seat's view is enough to think on: for every seat, the state
 /// [`Game::state_from_view`] rebuilds from the seat's view *read back from its JSON*
 /// shows that seat the same view, byte for byte, has the same seat count, owes a
