@@ -637,3 +637,100 @@ fn crash_under_load(store_args: &[&str]) {
     again.child.kill().expect("stop");
     let _ = again.child.wait();
 }
+
+/// Two servers on one PostgreSQL database (issue 16): accounts and matches are shared,
+/// and when one server is SIGKILLed the other, once the dead one's heartbeat is older
+/// than the lease, ends its running match as aborted (log kept, replayable), leaves its
+/// finished match as it was, and goes on starting new games for the same accounts.
+#[test]
+fn a_surviving_server_ends_the_running_matches_of_a_dead_one() {
+    let runtime = tokio::runtime::Runtime::new().expect("a runtime");
+    let database = runtime.block_on(arbiter_store::testing::ScratchDatabase::create());
+    let (dir_a, dir_b) = (
+        tempfile::tempdir().expect("temp dir"),
+        tempfile::tempdir().expect("temp dir"),
+    );
+    let shared = |node: &'static str| {
+        vec![
+            "--database".to_string(),
+            database.url.clone(),
+            "--node".to_string(),
+            node.to_string(),
+            "--node-lease".to_string(),
+            "2s".to_string(),
+            "--deadline".to_string(),
+            "*=30s".to_string(),
+        ]
+    };
+    let args_a = shared("a");
+    let args_b = shared("b");
+    let mut a = serve(
+        dir_a.path(),
+        &args_a.iter().map(String::as_str).collect::<Vec<_>>(),
+    );
+    let mut b = serve(
+        dir_b.path(),
+        &args_b.iter().map(String::as_str).collect::<Vec<_>>(),
+    );
+
+    // On server a: one finished game, and one under way.
+    let p = bot(&a.tcp, "spacegoo", "random", "node-p", 1);
+    let q = bot(&a.tcp, "spacegoo", "random", "node-q", 1);
+    assert!(finish(p).status.success());
+    assert!(finish(q).status.success());
+    let finished = wait_for(&b.http, "/api/matches?status=finished", 20, |l| {
+        l["matches"].as_array().is_some_and(|m| m.len() == 1)
+    });
+    let finished_id = finished["matches"][0]["id"].as_i64().expect("id");
+    assert_eq!(finished["matches"][0]["node"], "a", "{finished}");
+    let (_, finished_before) = get(&b.http, &format!("/api/matches/{finished_id}"));
+    let r = bot(&a.tcp, "tae", "greedy", "node-r", 1);
+    let tcp = a.tcp.clone();
+    let slow = std::thread::spawn(move || slow_player(&tcp, "node-s", 5));
+    // Server b sees a's match running (the store is shared).
+    let running = wait_for(&b.http, "/api/matches?status=running", 30, |l| {
+        l["matches"][0]["moves"].as_u64().is_some_and(|m| m >= 5)
+    });
+    let running_id = running["matches"][0]["id"].as_i64().expect("id");
+    assert_eq!(running["matches"][0]["node"], "a", "{running}");
+
+    // SIGKILL a: its heartbeat stops, and nothing of its shutdown runs.
+    a.child.kill().expect("SIGKILL");
+    let _ = a.child.wait();
+    let _ = finish(r);
+    let _ = slow.join();
+
+    // Within the lease and a sweep, b ends it.
+    let ended = wait_for(&b.http, &format!("/api/matches/{running_id}"), 30, |m| {
+        m["status"] != "running"
+    });
+    assert_eq!(ended["status"], "aborted", "{ended}");
+    assert_eq!(
+        ended["summary"].as_str(),
+        Some(arbiter_store::ABORTED_BY_SILENT_NODE),
+        "{ended}"
+    );
+    let moves = ended["moves"].as_u64().expect("moves");
+    assert!(moves >= 5, "{ended}");
+    let (status, replay) = get(&b.http, &format!("/api/matches/{running_id}/replay"));
+    assert_eq!(status, 200, "{replay}");
+    assert_eq!(
+        replay["steps"].as_array().map(Vec::len),
+        Some(moves as usize + 1)
+    );
+    let (_, finished_after) = get(&b.http, &format!("/api/matches/{finished_id}"));
+    assert_eq!(
+        finished_after, finished_before,
+        "the finished match is unchanged"
+    );
+
+    // The accounts made on a play on b.
+    let p = bot(&b.tcp, "spacegoo", "random", "node-p", 1);
+    let q = bot(&b.tcp, "spacegoo", "random", "node-q", 1);
+    let (p, q) = (finish(p), finish(q));
+    assert!(p.status.success(), "{}", text(&p.stderr));
+    assert!(q.status.success(), "{}", text(&q.stderr));
+    b.child.kill().expect("stop");
+    let _ = b.child.wait();
+    drop(database);
+}

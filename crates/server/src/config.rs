@@ -14,6 +14,10 @@ use serde::Deserialize;
 
 /// Each seat's time bank in queued matches unless configured.
 pub const DEFAULT_TIME_BANK: Duration = Duration::from_secs(30);
+/// A server's name unless configured: one server per database needs no other.
+pub const DEFAULT_NODE: &str = "local";
+/// How stale a node's heartbeat may be before the others end its matches.
+pub const DEFAULT_NODE_LEASE: Duration = Duration::from_secs(30);
 
 /// `arbiter serve` flags. Each also reads an `ARBITER_*` environment variable.
 #[derive(clap::Args, Debug, Clone, Default)]
@@ -60,6 +64,14 @@ pub struct ServeArgs {
     /// it is aborted; it stands still meanwhile, its clocks stopped [default: 60s].
     #[arg(long, env = "ARBITER_STORE_PATIENCE")]
     pub store_patience: Option<String>,
+    /// This server's name among the servers sharing one PostgreSQL database; each needs
+    /// its own, kept across restarts [default: local].
+    #[arg(long, env = "ARBITER_NODE")]
+    pub node: Option<String>,
+    /// How long a server sharing the database may go without a heartbeat before the
+    /// others end its running matches as aborted [default: 30s].
+    #[arg(long, env = "ARBITER_NODE_LEASE")]
+    pub node_lease: Option<String>,
     /// Longest line (or WebSocket message) a client may send, in bytes [default: 65536].
     #[arg(long, env = "ARBITER_MAX_LINE")]
     pub max_line: Option<usize>,
@@ -88,6 +100,8 @@ struct FileConfig {
     time_bank: Option<String>,
     pairing_interval: Option<String>,
     store_patience: Option<String>,
+    node: Option<String>,
+    node_lease: Option<String>,
     max_line: Option<usize>,
     rate: Option<f64>,
     burst: Option<u32>,
@@ -161,6 +175,10 @@ pub struct Config {
     pub pairing_interval: Duration,
     /// How long a match waits for a failing store before it is aborted.
     pub store_patience: Duration,
+    /// This server's name in a deployment sharing one database.
+    pub node: String,
+    /// How stale a node's heartbeat may be before its running matches are ended.
+    pub node_lease: Duration,
     pub limits: Limits,
 }
 
@@ -181,6 +199,8 @@ impl Config {
             time_bank: DEFAULT_TIME_BANK,
             pairing_interval: Duration::from_secs(1),
             store_patience: arbiter_runner::DEFAULT_STORE_PATIENCE,
+            node: DEFAULT_NODE.to_string(),
+            node_lease: DEFAULT_NODE_LEASE,
             limits: Limits::default(),
         }
     }
@@ -253,6 +273,8 @@ impl Config {
             time_bank: DEFAULT_TIME_BANK,
             pairing_interval: Duration::from_secs(1),
             store_patience: arbiter_runner::DEFAULT_STORE_PATIENCE,
+            node: DEFAULT_NODE.to_string(),
+            node_lease: DEFAULT_NODE_LEASE,
             limits: Limits::default(),
         };
         if let Some(text) = args.time_bank.as_ref().or(file.time_bank.as_ref()) {
@@ -286,6 +308,20 @@ impl Config {
         {
             config.store_patience = parse_duration(text)
                 .with_context(|| format!("the store patience {text:?} is not a duration"))?;
+        }
+        if let Some(node) = args.node.as_ref().or(file.node.as_ref()) {
+            let node = node.trim();
+            if node.is_empty() || node.len() > 64 {
+                bail!("the node name must be 1 to 64 characters, got {node:?}");
+            }
+            config.node = node.to_string();
+        }
+        if let Some(text) = args.node_lease.as_ref().or(file.node_lease.as_ref()) {
+            config.node_lease = parse_duration(text)
+                .with_context(|| format!("the node lease {text:?} is not a duration"))?;
+            if config.node_lease < Duration::from_secs(1) {
+                bail!("the node lease must be at least 1s");
+            }
         }
         if let Some(text) = args.qgame_signup.as_ref().or(file.qgame_signup.as_ref()) {
             config.qgame_port.signup_period = parse_duration(text)?;

@@ -14,6 +14,7 @@ pub mod http;
 pub mod hub;
 pub mod lobby;
 pub mod matches;
+pub mod nodes;
 pub mod ports;
 pub mod protocol;
 pub mod server;

@@ -52,7 +52,8 @@ impl Server {
                     "cannot open the database {}",
                     redact_url(&config.database_url)
                 )
-            })?;
+            })?
+            .with_node(config.node.clone());
         let aborted_on_start = store
             .abort_unfinished()
             .await
@@ -138,6 +139,11 @@ impl Server {
                 shutdown.clone(),
             ));
         }
+        tasks.push(tokio::spawn(crate::nodes::keep_alive(
+            hub.store.clone(),
+            hub.config.node_lease,
+            shutdown.clone(),
+        )));
         let matchmaker = hub.clone();
         let stop_pairing = shutdown.clone();
         tasks.push(tokio::spawn(async move {

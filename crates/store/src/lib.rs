@@ -19,6 +19,7 @@ mod clock;
 mod connect;
 mod error;
 mod matches;
+mod nodes;
 mod profiles;
 mod ratings;
 #[cfg(feature = "testing")]
@@ -33,6 +34,7 @@ pub use matches::{
     FinishedMatch, MatchFilter, MatchId, MatchStatus, MatchSummary, NewMatch, SeatRecord,
     SeatResult, SeatSummary, ABORTED_BY_RESTART, DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT,
 };
+pub use nodes::ABORTED_BY_SILENT_NODE;
 pub use profiles::{PlayerCounts, PlayerProfile};
 pub use ratings::{
     LeaderboardEntry, Rating, RatingChange, RatingPoint, RatingSystem, ELO_K, INITIAL_DISPLAY,

@@ -6,6 +6,7 @@ mod common;
 use arbiter_engine::{LogEntry, Outcome};
 use arbiter_store::{
     MatchFilter, MatchStatus, RatingSystem, SeatRecord, SeatResult, StoreError, ABORTED_BY_RESTART,
+    ABORTED_BY_SILENT_NODE,
 };
 use common::{new_match, played, store_played, TestDb};
 
@@ -248,6 +249,77 @@ async fn seat_results_name_wins_draws_and_losses(db: &TestDb) {
     assert_eq!(summary.seats[2].ejected.as_deref(), Some("timeout"));
 }
 
+async fn summary_of(store: &arbiter_store::Store, id: i64) -> arbiter_store::MatchSummary {
+    store
+        .match_summary(id)
+        .await
+        .expect("read")
+        .expect("exists")
+}
+
+/// Several servers on one database: a live node ends the running matches of a node
+/// whose heartbeat has gone stale (logs kept), and leaves alone its own, those of live
+/// nodes, those of nodes that never wrote a heartbeat, and finished matches.
+async fn a_live_node_ends_the_matches_of_a_silent_one(db: &TestDb) {
+    let (live, silent, unknown) = (
+        db.store.clone().with_node("live"),
+        db.store.clone().with_node("silent"),
+        db.store.clone().with_node("unknown"),
+    );
+    let record = played("spacegoo", 2, 41);
+    let new = new_match(&record, &[], None);
+    silent.heartbeat().await.expect("heartbeat");
+    let orphan = silent.create_match(&new).await.expect("create");
+    silent
+        .append_log(orphan, 0, &record.log[0])
+        .await
+        .expect("append");
+    let (finished, _) = store_played(&silent, &record, &[], None).await;
+    let unheard = unknown.create_match(&new).await.expect("create");
+    let own = live.create_match(&new).await.expect("create");
+    live.heartbeat().await.expect("heartbeat");
+
+    // A long lease: everyone counts as alive.
+    let hour = std::time::Duration::from_secs(3600);
+    assert_eq!(
+        live.abort_matches_of_silent_nodes(hour)
+            .await
+            .expect("sweep"),
+        0
+    );
+    // A lease of zero: every heartbeat so far is stale.
+    let zero = std::time::Duration::ZERO;
+    assert_eq!(
+        live.abort_matches_of_silent_nodes(zero)
+            .await
+            .expect("sweep"),
+        1
+    );
+    let ended = summary_of(&live, orphan).await;
+    assert_eq!(ended.status, MatchStatus::Aborted);
+    assert_eq!(ended.summary.as_deref(), Some(ABORTED_BY_SILENT_NODE));
+    let kept = live
+        .match_record(orphan)
+        .await
+        .expect("read")
+        .expect("exists");
+    assert_eq!(kept.log, record.log[..1]);
+    assert_eq!(
+        summary_of(&live, finished).await.status,
+        MatchStatus::Finished
+    );
+    assert_eq!(
+        summary_of(&live, unheard).await.status,
+        MatchStatus::Running
+    );
+    assert_eq!(summary_of(&live, own).await.status, MatchStatus::Running);
+    // The silent node, back, can write nothing more to the match it lost.
+    assert!(matches!(
+        silent.append_log(orphan, 1, &record.log[1]).await,
+        Err(StoreError::NotRunning(_))
+    ));
+}
+
 async fn restart_aborts_this_nodes_running_matches_and_keeps_their_logs(db: &TestDb) {
     let store = &db.store;
     let other_node = store.clone().with_node("other");
@@ -451,6 +523,7 @@ on_both_backends!(
     a_match_finishes_only_with_its_whole_log,
     seat_results_name_wins_draws_and_losses,
     restart_aborts_this_nodes_running_matches_and_keeps_their_logs,
+    a_live_node_ends_the_matches_of_a_silent_one,
     lists_filter_and_page_newest_first,
     bad_matches_are_refused,
     log_entries_keep_ejections,
