@@ -352,7 +352,11 @@ async fn a_server_on_postgresql_plays_and_serves_a_game() {
 #[tokio::test]
 async fn shutting_down_tells_clients_and_records_running_matches_as_aborted() {
     let TestServer {
-        server, dir, tcp, ..
+        server,
+        dir,
+        tcp,
+        database: _database,
+        ..
     } = start(|c| c.default_deadline = Some(Duration::from_secs(30))).await;
     let mut ann = registered(&tcp, "down-ann").await;
     let mut bob = registered(&tcp, "down-bob").await;

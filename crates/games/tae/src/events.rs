@@ -131,6 +131,22 @@ pub fn redact(event: &Event, audience: Option<Seat>) -> Option<Event> {
             count: *count,
             kinds: None,
         }),
+        // The drawer sees what it drew, in kind order: the order the tiles left the bag
+        // is not in its view, and telling it would tell more than the hand shows. (The
+        // record's fingerprint keeps the event as drawn, so stored digests stand.)
+        Event::Drew {
+            seat,
+            count,
+            kinds: Some(kinds),
+        } => {
+            let mut kinds = kinds.clone();
+            kinds.sort_unstable();
+            Some(Event::Drew {
+                seat: *seat,
+                count: *count,
+                kinds: Some(kinds),
+            })
+        }
         _ => Some(event.clone()),
     }
 }
@@ -155,6 +171,12 @@ mod tests {
             kinds: Some(vec![Kind::Mining, Kind::Settler]),
         };
         assert_eq!(redact(&drew, Some(0)), Some(drew.clone()));
+        let unsorted = Event::Drew {
+            seat: 0,
+            count: 2,
+            kinds: Some(vec![Kind::Settler, Kind::Mining]),
+        };
+        assert_eq!(redact(&unsorted, Some(0)), Some(drew.clone()));
         assert_eq!(
             redact(&drew, None),
             Some(Event::Drew {

@@ -16,10 +16,14 @@ pub struct TestServer {
     pub dir: tempfile::TempDir,
     pub tcp: String,
     pub http: String,
+    /// The scratch PostgreSQL database under `ARBITER_TEST_DATABASE=postgres`.
+    pub database: Option<arbiter_store::testing::ScratchDatabase>,
 }
 
-/// A server on 127.0.0.1:0 with SQLite in a fresh directory, fast matchmaking, and the
-/// configuration tweaked by `tweak`.
+/// A server on 127.0.0.1:0 with SQLite in a fresh directory (or, with
+/// `ARBITER_TEST_DATABASE=postgres`, a fresh PostgreSQL database, so the whole suite can
+/// run against either store), fast matchmaking, and the configuration tweaked by
+/// `tweak`.
 pub async fn start(tweak: impl FnOnce(&mut Config)) -> TestServer {
     if let Ok(filter) = std::env::var("ARBITER_TEST_LOG") {
         let _ = tracing_subscriber::fmt()
@@ -30,6 +34,15 @@ pub async fn start(tweak: impl FnOnce(&mut Config)) -> TestServer {
     let dir = tempfile::tempdir().expect("temp dir");
     let mut config = Config::for_data_dir(dir.path().join("data"));
     config.pairing_interval = Duration::from_millis(100);
+    let database = match std::env::var("ARBITER_TEST_DATABASE").as_deref() {
+        Ok("postgres") => {
+            let database = arbiter_store::testing::ScratchDatabase::create().await;
+            config.database_url = database.url.clone();
+            Some(database)
+        }
+        Ok("sqlite") | Err(_) => None,
+        Ok(other) => panic!("ARBITER_TEST_DATABASE={other}: use sqlite or postgres"),
+    };
     tweak(&mut config);
     let server = Server::start(config).await.expect("server starts");
     TestServer {
@@ -37,6 +50,7 @@ pub async fn start(tweak: impl FnOnce(&mut Config)) -> TestServer {
         http: server.http_addr.to_string(),
         server,
         dir,
+        database,
     }
 }
 
