@@ -279,7 +279,11 @@ async fn a_postgres_outage_past_the_patience_aborts_the_match_and_the_server_rec
 /// waits for it, then finishes whole.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_locked_sqlite_database_pauses_a_match_which_then_finishes_whole() {
-    let server = common::start(|_| {}).await;
+    // SQLite whatever store the suite runs on (ARBITER_TEST_DATABASE).
+    let server = common::start(|config| {
+        config.database_url = arbiter_server::config::sqlite_url(&config.data_dir);
+    })
+    .await;
     let owner = registered(&server.tcp, "ann").await;
     let mut seat = Seat::against_a_bot(owner, "spacecrack").await;
     seat.play_past(4).await;
