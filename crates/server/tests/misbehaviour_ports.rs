@@ -380,10 +380,13 @@ impl Course {
         Some(call[0].as_str().unwrap_or("?").to_string())
     }
 
-    /// What the player sees next: the next call, or the connection closing.
+    /// What the player sees next: the next call, or the connection closing (told
+    /// apart from 30 s of nothing).
     async fn next(&mut self) -> String {
+        let asked = std::time::Instant::now();
         match self.call().await {
             Some(method) => format!("next call `{method}`"),
+            None if asked.elapsed() >= Duration::from_secs(29) => "nothing for 30 s".to_string(),
             None => "connection closed".to_string(),
         }
     }
@@ -498,8 +501,25 @@ async fn qgame_cell(kind: QgameKind) -> (String, String) {
             "connection closed".to_string()
         }
         QgameKind::SecondSignup => {
-            let mut second = Course::sign_up(port, "bad").await;
-            second.next().await
+            // The name plays already, not waits: the port takes the sign-up for its
+            // next game (a course client may play game after game), and this game goes
+            // on without it.
+            let _second = Course::sign_up(port, "bad").await;
+            signups
+                .wait_for(|n| *n >= 3)
+                .await
+                .expect("the server is up");
+            let (_, metrics) = http_get(&server.http, "/metrics", None).await;
+            let accepted = metrics
+                .as_str()
+                .unwrap_or_default()
+                .lines()
+                .any(|line| line == "arbiter_qgame_signups_total{result=\"accepted\"} 3");
+            if accepted {
+                "signed up for the next game".to_string()
+            } else {
+                "refused".to_string()
+            }
         }
         QgameKind::Disconnect => {
             drop(bad);
@@ -545,6 +565,11 @@ async fn every_bad_client_on_the_qgame_port() {
             assert_eq!(ended, "not ejected", "{kind:?}\n{printed}");
             continue;
         }
+        if *kind == QgameKind::SecondSignup {
+            assert_eq!(answer, "signed up for the next game", "{kind:?}\n{printed}");
+            assert!(ended.starts_with("take-turn: missed the per-call time limit"));
+            continue;
+        }
         // The course's rule: any misstep ejects, with the call and the fault recorded,
         // and the connection is closed.
         assert_eq!(answer, "connection closed", "{kind:?}\n{printed}");
@@ -555,10 +580,10 @@ async fn every_bad_client_on_the_qgame_port() {
             QgameKind::IllegalAction => "illegal request: tile_not_owned",
             QgameKind::Flood => "win: answered with something that is not a valid reply",
             QgameKind::Disconnect => "take-turn: is gone",
-            QgameKind::Unterminated | QgameKind::SecondSignup | QgameKind::Silence => {
+            QgameKind::Unterminated | QgameKind::Silence => {
                 "take-turn: missed the per-call time limit"
             }
-            QgameKind::Unasked => unreachable!(),
+            QgameKind::Unasked | QgameKind::SecondSignup => unreachable!(),
         };
         assert!(ended.starts_with(fault), "{kind:?}: {ended}\n{printed}");
     }
