@@ -81,6 +81,10 @@ pub struct ServeArgs {
     /// Messages a connection may send in a burst above the average [default: 100].
     #[arg(long, env = "ARBITER_BURST")]
     pub burst: Option<u32>,
+    /// Native connections (TCP and WebSocket together) one client address may hold
+    /// [default: 128]; raise it for many bots behind one address.
+    #[arg(long, env = "ARBITER_CONNECTIONS_PER_ADDRESS")]
+    pub connections_per_address: Option<usize>,
 }
 
 /// The TOML file: the same settings, plus tables for deadlines.
@@ -105,6 +109,7 @@ struct FileConfig {
     max_line: Option<usize>,
     rate: Option<f64>,
     burst: Option<u32>,
+    connections_per_address: Option<usize>,
 }
 
 /// Limits on what one client connection may send.
@@ -347,6 +352,15 @@ impl Config {
             }
             config.limits.burst = burst;
         }
+        if let Some(crowd) = args
+            .connections_per_address
+            .or(file.connections_per_address)
+        {
+            if crowd == 0 {
+                bail!("connections_per_address must be at least 1");
+            }
+            config.limits.connections_per_address = crowd;
+        }
         Ok(config)
     }
 
@@ -487,7 +501,7 @@ mod tests {
         let path = std::env::temp_dir().join(format!("arbiter-config-{}.toml", std::process::id()));
         std::fs::write(
             &path,
-            "data = \"/srv/arbiter\"\nhttp = \"0.0.0.0:80\"\nrate = 5.0\n[deadlines]\nqgame = \"2s\"\ntae = \"9s\"\n\"*\" = \"4s\"\n",
+            "data = \"/srv/arbiter\"\nhttp = \"0.0.0.0:80\"\nrate = 5.0\nstore_patience = \"5s\"\nnode = \"east\"\nnode_lease = \"10s\"\nconnections_per_address = 512\n[deadlines]\nqgame = \"2s\"\ntae = \"9s\"\n\"*\" = \"4s\"\n",
         )
         .unwrap();
         let args = ServeArgs {
@@ -502,6 +516,10 @@ mod tests {
         assert_eq!(config.database_url, "sqlite:///srv/arbiter/arbiter.db");
         assert_eq!(config.http, "127.0.0.1:0");
         assert_eq!(config.limits.rate, 5.0);
+        assert_eq!(config.store_patience, Duration::from_secs(5));
+        assert_eq!(config.node, "east");
+        assert_eq!(config.node_lease, Duration::from_secs(10));
+        assert_eq!(config.limits.connections_per_address, 512);
         assert_eq!(
             config.deadline(game("qgame").as_ref()),
             Duration::from_secs(2)
@@ -545,6 +563,12 @@ mod tests {
         );
         assert_eq!(config.limits.rate, 50.0);
         assert_eq!(config.qgame, None);
+        assert_eq!(config.store_patience, Duration::from_secs(60));
+        assert_eq!(
+            (config.node.as_str(), config.node_lease),
+            ("local", Duration::from_secs(30))
+        );
+        assert_eq!(config.limits.connections_per_address, 128);
     }
 
     #[test]
