@@ -76,6 +76,9 @@ impl Seat {
                     self.view = Some(message["view"].clone());
                 }
                 Some("prompt") => return Next::Prompt,
+                // A move gone stale (in a concurrent turn the bot moved first): the
+                // seat still owes one, and the referee does not prompt again.
+                Some("rejected") => return Next::Prompt,
                 Some("outcome" | "aborted") => return Next::End(message),
                 _ => {}
             }
