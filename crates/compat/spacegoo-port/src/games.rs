@@ -124,6 +124,8 @@ pub struct Games {
     deadline: Duration,
     seed: Option<u64>,
     observer: Option<Arc<dyn MatchObserver>>,
+    /// How long a match waits for a failing store before it is aborted.
+    store_patience: Duration,
 }
 
 impl Games {
@@ -151,7 +153,14 @@ impl Games {
             deadline,
             seed,
             observer,
+            store_patience: arbiter_runner::DEFAULT_STORE_PATIENCE,
         })
+    }
+
+    /// The same games, waiting `patience` for a failing store before aborting a match.
+    pub fn with_store_patience(mut self, patience: Duration) -> Games {
+        self.store_patience = patience;
+        self
     }
 
     pub fn config(&self) -> &Config {
@@ -188,7 +197,7 @@ impl Games {
             illegal_answer: self.ruleset.game.policy().illegal_answer,
             // From the operating system unless a test fixed it: a seed is a secret.
             seed: self.seed,
-            store_patience: arbiter_runner::DEFAULT_STORE_PATIENCE,
+            store_patience: self.store_patience,
         };
         let Launched {
             match_id,

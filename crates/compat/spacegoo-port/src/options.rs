@@ -35,6 +35,8 @@ pub struct SpacegooPortOptions {
     /// Where a finished game can be seen, `{id}` standing for the match id; printed as
     /// `This game is now available at <url>`.
     pub game_url: String,
+    /// How long a game waits for a failing store before it is aborted.
+    pub store_patience: Duration,
 }
 
 impl Default for SpacegooPortOptions {
@@ -52,6 +54,7 @@ impl Default for SpacegooPortOptions {
             max_connections: 1024,
             seed: None,
             game_url: "http://127.0.0.1:8080/#/replay/{id}".to_string(),
+            store_patience: arbiter_runner::DEFAULT_STORE_PATIENCE,
         }
     }
 }

@@ -94,7 +94,8 @@ pub async fn serve(
         options.deadline,
         options.seed,
         Some(running.clone() as Arc<dyn MatchObserver>),
-    )?;
+    )?
+    .with_store_patience(options.store_patience);
     let shared = Arc::new(Shared {
         store: context.store.clone(),
         options: options.clone(),

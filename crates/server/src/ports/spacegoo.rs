@@ -71,6 +71,7 @@ pub fn spawn_spacegoo(
     let mut options = SpacegooPortOptions {
         // The replay player, where a person watches the game again.
         game_url: format!("http://{http}/#/replay/{{id}}"),
+        store_patience: hub.config.store_patience,
         ..SpacegooPortOptions::default()
     };
     if let Ok(spacegoo) = hub.ruleset(arbiter_spacegoo_port::games::RULESET) {
