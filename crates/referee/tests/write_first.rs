@@ -12,8 +12,8 @@ use std::time::Duration;
 
 use arbiter_engine::LogEntry;
 use arbiter_referee::{
-    MatchSetup, MatchSink, RecordEvent, Referee, SeatConnection, SeatSetup, Stored, StoredSignal,
-    ToSeat, Unstored,
+    MatchHandle, MatchSetup, MatchSink, RecordEvent, Referee, SeatConnection, SeatSetup, Stored,
+    StoredSignal, ToSeat, Unstored,
 };
 use serde_json::json;
 use tokio::sync::Notify;
@@ -59,6 +59,18 @@ impl HeldSink {
     }
 }
 
+/// A two-seat T&E match (`ann`, `bob`) numbered `id` on a held sink, its setup
+/// adjusted by `adjust`.
+fn tae_match(id: i64, adjust: impl FnOnce(&mut MatchSetup)) -> (MatchHandle, Arc<HeldSink>) {
+    let ruleset = arbiter_rulesets::find("tae").expect("tae");
+    let seats = vec![SeatSetup::remote("ann"), SeatSetup::remote("bob")];
+    let mut setup = MatchSetup::new(id, ruleset, 8, seats);
+    adjust(&mut setup);
+    let sink = Arc::new(HeldSink::default());
+    let handle = Referee::start(setup, sink.clone()).expect("a valid setup");
+    (handle, sink)
+}
+
 /// Nothing arrives on `connection` while the referee waits.
 async fn silent(connection: &mut SeatConnection, while_: &str) {
     let got = tokio::time::timeout(Duration::from_secs(5), connection.recv()).await;
@@ -86,13 +98,10 @@ async fn read_until(
 
 #[tokio::test(start_paused = true)]
 async fn nothing_is_told_before_the_store_has_it() {
-    let ruleset = arbiter_rulesets::find("tae").expect("tae");
-    let seats = vec![SeatSetup::remote("ann"), SeatSetup::remote("bob")];
-    let mut setup = MatchSetup::new(3, ruleset, 8, seats);
-    // Far beyond the virtual time the silent windows let pass.
-    setup.deadline = Duration::from_secs(24 * 3600);
-    let sink = Arc::new(HeldSink::default());
-    let handle = Referee::start(setup, sink.clone()).expect("a valid setup");
+    let (handle, sink) = tae_match(3, |setup| {
+        // Far beyond the virtual time the silent windows let pass.
+        setup.deadline = Duration::from_secs(24 * 3600);
+    });
     let first = handle.status().turn.seats()[0];
     let second = 1 - first;
     let mut a = handle.attach(first).await.unwrap();
@@ -155,12 +164,9 @@ async fn nothing_is_told_before_the_store_has_it() {
 /// and why, and the match ends aborted, never finished.
 #[tokio::test(start_paused = true)]
 async fn an_entry_the_store_gives_up_on_aborts_the_match_and_is_never_told() {
-    let ruleset = arbiter_rulesets::find("tae").expect("tae");
-    let seats = vec![SeatSetup::remote("ann"), SeatSetup::remote("bob")];
-    let mut setup = MatchSetup::new(4, ruleset, 8, seats);
-    setup.deadline = Duration::from_secs(24 * 3600);
-    let sink = Arc::new(HeldSink::default());
-    let handle = Referee::start(setup, sink.clone()).expect("a valid setup");
+    let (handle, sink) = tae_match(4, |setup| {
+        setup.deadline = Duration::from_secs(24 * 3600);
+    });
     let first = handle.status().turn.seats()[0];
     let second = 1 - first;
     let mut a = handle.attach(first).await.unwrap();
@@ -226,12 +232,9 @@ async fn an_entry_the_store_gives_up_on_aborts_the_match_and_is_never_told() {
 /// An outcome the store cannot take is not told: the match ends aborted.
 #[tokio::test(start_paused = true)]
 async fn an_outcome_the_store_gives_up_on_is_never_told() {
-    let ruleset = arbiter_rulesets::find("tae").expect("tae");
-    let seats = vec![SeatSetup::remote("ann"), SeatSetup::remote("bob")];
-    let mut setup = MatchSetup::new(5, ruleset, 8, seats);
-    setup.deadline = Duration::from_secs(24 * 3600);
-    let sink = Arc::new(HeldSink::default());
-    let handle = Referee::start(setup, sink.clone()).expect("a valid setup");
+    let (handle, sink) = tae_match(5, |setup| {
+        setup.deadline = Duration::from_secs(24 * 3600);
+    });
     let first = handle.status().turn.seats()[0];
     let mut a = handle.attach(first).await.unwrap();
     sink.release_next().await;
@@ -261,13 +264,10 @@ async fn an_outcome_the_store_gives_up_on_is_never_told() {
 /// the whole deadline to answer costs the next seat nothing.
 #[tokio::test(start_paused = true)]
 async fn a_slow_store_does_not_eat_the_next_seats_deadline() {
-    let ruleset = arbiter_rulesets::find("tae").expect("tae");
-    let seats = vec![SeatSetup::remote("ann"), SeatSetup::remote("bob")];
-    let mut setup = MatchSetup::new(6, ruleset, 8, seats);
-    setup.deadline = Duration::from_secs(10);
-    setup.time_bank = Duration::ZERO;
-    let sink = Arc::new(HeldSink::default());
-    let handle = Referee::start(setup, sink.clone()).expect("a valid setup");
+    let (handle, sink) = tae_match(6, |setup| {
+        setup.deadline = Duration::from_secs(10);
+        setup.time_bank = Duration::ZERO;
+    });
     let first = handle.status().turn.seats()[0];
     let second = 1 - first;
     let mut a = handle.attach(first).await.unwrap();

@@ -36,13 +36,7 @@ impl FaultProxy {
     /// A proxy in front of the server `url` names (`scheme://user@host:port/…`; the
     /// port defaults to PostgreSQL's 5432). Panics when the address cannot be found.
     pub async fn in_front_of(url: &str) -> FaultProxy {
-        let scheme_end = url.find("://").map_or(0, |i| i + 3);
-        let rest = &url[scheme_end..];
-        let host_start = rest.find('@').map_or(0, |at| at + 1);
-        let host = rest[host_start..]
-            .split(['/', '?'])
-            .next()
-            .unwrap_or_default();
+        let host = &url[host_span(url)];
         let host = if host.contains(':') {
             host.to_string()
         } else {
@@ -66,19 +60,8 @@ impl FaultProxy {
     /// `url` (`scheme://user@host:port/rest`) with its host and port replaced by the
     /// proxy's.
     pub fn url_for(&self, url: &str) -> String {
-        let scheme_end = url.find("://").map_or(0, |i| i + 3);
-        let rest = &url[scheme_end..];
-        let host_start = rest.find('@').map_or(0, |at| at + 1);
-        let host_end = rest[host_start..]
-            .find(['/', '?'])
-            .map_or(rest.len(), |end| host_start + end);
-        format!(
-            "{}{}{}{}",
-            &url[..scheme_end],
-            &rest[..host_start],
-            self.address,
-            &rest[host_end..]
-        )
+        let host = host_span(url);
+        format!("{}{}{}", &url[..host.start], self.address, &url[host.end..])
     }
 
     /// Close every open link now and refuse new connections until [`Self::restore`].
@@ -97,6 +80,16 @@ impl Drop for FaultProxy {
         self.cut();
         self.accepting.abort();
     }
+}
+
+/// Where `host[:port]` stands in `scheme://user@host:port/rest`.
+fn host_span(url: &str) -> std::ops::Range<usize> {
+    let start = url.find("://").map_or(0, |i| i + 3);
+    let start = url[start..].find('@').map_or(start, |at| start + at + 1);
+    let end = url[start..]
+        .find(['/', '?'])
+        .map_or(url.len(), |end| start + end);
+    start..end
 }
 
 async fn accept(listener: TcpListener, upstream: SocketAddr, down: Arc<watch::Sender<bool>>) {
