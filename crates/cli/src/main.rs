@@ -30,7 +30,7 @@ enum Command {
     /// Print a recorded game's board as text, at the end or after a given step.
     Show(commands::show::Args),
     /// Run the server: native protocol on TCP, HTTP + WebSocket + API, SQLite by default.
-    Serve(commands::serve::Args),
+    Serve(Box<commands::serve::Args>),
     /// A built-in bot playing on a server as an ordinary network client.
     Bot(commands::bot::Args),
     /// Built-in players against each other over many games: win rates and ratings.
@@ -54,7 +54,7 @@ fn main() -> ExitCode {
         Command::Replay(args) => commands::replay::run(args),
         Command::Harness(args) => commands::harness::run(args),
         Command::Show(args) => commands::show::run(args),
-        Command::Serve(args) => commands::serve::run(args),
+        Command::Serve(args) => commands::serve::run(*args),
         Command::Bot(args) => commands::bot::run(args),
         Command::Tournament(args) => commands::tournament::run(args),
         Command::Bench(args) => commands::bench::run(args),

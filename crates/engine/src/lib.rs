@@ -31,7 +31,7 @@ pub use illegal::Illegal;
 pub use outcome::Outcome;
 pub use policy::{IllegalAnswer, Policy};
 pub use record::{LogEntry, MatchRecord, ReplayError};
-pub use registry::Registry;
+pub use registry::{replay_on, Registry};
 pub use rng::{seeded_rng, GameRng};
 pub use ruleset::Ruleset;
 pub use turn::Turn;

@@ -5,6 +5,7 @@ use std::panic::AssertUnwindSafe;
 use std::sync::Arc;
 use std::time::Duration;
 
+use arbiter_engine::record::DigestChain;
 use arbiter_engine::{ConfigError, MatchRecord};
 use futures::FutureExt;
 use tokio::sync::{mpsc, watch};
@@ -30,6 +31,38 @@ impl Referee {
     /// record event goes to `sink` as it happens. Must be called from within a tokio
     /// runtime (an error says so otherwise).
     pub fn start(setup: MatchSetup, sink: Arc<dyn MatchSink>) -> Result<MatchHandle, ConfigError> {
+        Referee::spawn(setup, None, sink)
+    }
+
+    /// Go on with a match another referee started (on a server that died): its state
+    /// is rebuilt from `record` (the configuration, seed and every stored log entry,
+    /// each digest verified), and the match continues at the next entry as if it had
+    /// never stopped. `setup` says who plays the seats now; its configuration and seed
+    /// are the record's. Seats the log ejected stay ejected; time banks start full.
+    pub fn resume(
+        setup: MatchSetup,
+        record: MatchRecord,
+        sink: Arc<dyn MatchSink>,
+    ) -> Result<MatchHandle, ConfigError> {
+        Referee::spawn(setup, Some(record), sink)
+    }
+
+    fn spawn(
+        mut setup: MatchSetup,
+        resumed: Option<MatchRecord>,
+        sink: Arc<dyn MatchSink>,
+    ) -> Result<MatchHandle, ConfigError> {
+        if let Some(record) = &resumed {
+            setup.config = record.config.clone();
+            setup.seed = record.seed;
+            if record.seats.len() != setup.seats.len() {
+                return Err(ConfigError::new(format!(
+                    "the record has {} seats, the setup {}",
+                    record.seats.len(),
+                    setup.seats.len()
+                )));
+            }
+        }
         let runtime = tokio::runtime::Handle::try_current()
             .map_err(|_| ConfigError::new("the referee needs a running tokio runtime"))?;
         if setup.deadline < MIN_DEADLINE {
@@ -43,7 +76,36 @@ impl Referee {
         }
         let game = setup.ruleset.game.clone();
         let config = game.normalize_config(&setup.config)?;
-        let state = game.new_state(&config, setup.seats.len(), setup.seed)?;
+        let (state, record, chain) = match resumed {
+            None => {
+                let state = game.new_state(&config, setup.seats.len(), setup.seed)?;
+                let record = MatchRecord {
+                    format: arbiter_engine::record::RECORD_FORMAT,
+                    ruleset: game.id().to_string(),
+                    config,
+                    seats: setup.seats.iter().map(|s| s.name.clone()).collect(),
+                    seed: setup.seed,
+                    initial_digest: state.digest(),
+                    log: Vec::new(),
+                    outcome: None,
+                };
+                let chain = DigestChain::new(&record.initial_digest);
+                (state, record, chain)
+            }
+            Some(record) => {
+                if record.format != arbiter_engine::record::RECORD_FORMAT {
+                    return Err(ConfigError::new(format!(
+                        "a record of format {} cannot be continued",
+                        record.format
+                    )));
+                }
+                let (state, chain) =
+                    arbiter_engine::replay_on(game.as_ref(), &record, true, |_, _| {}).map_err(
+                        |e| ConfigError::new(format!("the record does not replay: {e}")),
+                    )?;
+                (state, record, chain)
+            }
+        };
 
         let mut players = Vec::with_capacity(setup.seats.len());
         for (seat, seat_setup) in setup.seats.iter().enumerate() {
@@ -80,16 +142,6 @@ impl Referee {
             })
             .collect();
 
-        let record = MatchRecord {
-            format: arbiter_engine::record::RECORD_FORMAT,
-            ruleset: game.id().to_string(),
-            config,
-            seats: setup.seats.iter().map(|s| s.name.clone()).collect(),
-            seed: setup.seed,
-            initial_digest: state.digest(),
-            log: Vec::new(),
-            outcome: None,
-        };
         let (commands, command_queue) = mpsc::channel(COMMAND_QUEUE);
         let (finish, finished) = watch::channel(None);
         let clock = Clock {
@@ -107,6 +159,7 @@ impl Referee {
             setup.illegal_answer,
             state,
             record,
+            chain,
             players,
             command_queue,
             sink.clone(),
@@ -134,13 +187,28 @@ async fn supervise(
     status: Arc<watch::Sender<MatchStatus>>,
     finish: watch::Sender<Finish>,
 ) {
-    let ended = match AssertUnwindSafe(task.run()).catch_unwind().await {
-        Ok(ended) => ended,
-        Err(panic) => Err(format!(
-            "the match task panicked: {}",
-            crate::task::describe_panic(panic.as_ref())
-        )),
+    let mut task = Some(task);
+    let run = async {
+        match task.as_mut() {
+            Some(task) => task.run().await,
+            None => Err("the match task is gone".to_string()),
+        }
     };
+    let (ended, panicked) = match AssertUnwindSafe(run).catch_unwind().await {
+        Ok(ended) => (ended, false),
+        Err(panic) => (
+            Err(format!(
+                "the match task panicked: {}",
+                crate::task::describe_panic(panic.as_ref())
+            )),
+            true,
+        ),
+    };
+    if !panicked {
+        // As the match ends, its seats' and spectators' mailboxes go (their connections
+        // learn they are released) before anyone hears how it ended.
+        task = None;
+    }
     match ended {
         // The task stored `Finished` itself, before telling anyone the outcome.
         Ok(record) => {
@@ -157,6 +225,11 @@ async fn supervise(
                     reason: reason.clone(),
                 })
                 .await;
+            // The task's own ways out have told everyone already; after a panic its
+            // seats and spectators are still held here, and hear it now.
+            if let Some(mut task) = task.take() {
+                task.tell_aborted(&reason);
+            }
             status.send_modify(|status| status.phase = Phase::Aborted);
             finish.send_replace(Some(Err(reason)));
         }

@@ -111,8 +111,81 @@ pub async fn launch(
         rating: launch.rating,
     };
     // Every seed is drawn before the row is written: a refusal leaves nothing behind.
-    let seats = launch
-        .entries
+    let seats = seat_setups(&launch.entries)?;
+    let match_id = store.create_match(&new).await?;
+    let store_patience = launch.store_patience;
+    let setup = match_setup(match_id, launch, seed, seats, instruments.clone());
+    let (sink, recorded) = writer::spawn(store.clone(), store_patience, instruments);
+    let started = Referee::start(setup, Arc::new(sink));
+    running(
+        store,
+        match_id,
+        started,
+        recorded,
+        "the referee refused the match",
+    )
+    .await
+}
+
+/// Go on with match `match_id`, which this node has taken over from a node that died
+/// (`Store::take_over_matches_of_silent_nodes`): its record, with every stored log
+/// entry, comes from the store, and the referee replays it (each digest checked) and
+/// continues at the next entry. `launch` says who plays the seats now and on which
+/// clock; its configuration and seed are not used (the record's are). House bots get
+/// fresh seeds. A match that cannot go on is marked aborted, its log kept.
+pub async fn resume(
+    store: &Store,
+    match_id: MatchId,
+    launch: Launch,
+    instruments: Option<Arc<dyn MatchInstruments>>,
+) -> Result<Launched, LaunchError> {
+    let record = store
+        .match_record(match_id)
+        .await?
+        .ok_or(StoreError::UnknownMatch(match_id))?;
+    let seats = seat_setups(&launch.entries)?;
+    let store_patience = launch.store_patience;
+    let seed = record.seed;
+    let setup = match_setup(match_id, launch, seed, seats, instruments.clone());
+    let (sink, recorded) = writer::spawn(store.clone(), store_patience, instruments);
+    let resumed = Referee::resume(setup, record, Arc::new(sink));
+    running(
+        store,
+        match_id,
+        resumed,
+        recorded,
+        "the match could not be taken over",
+    )
+    .await
+}
+
+/// The launched match, or (the referee refused it) the row marked aborted, `why`.
+async fn running(
+    store: &Store,
+    match_id: MatchId,
+    referee: Result<MatchHandle, arbiter_engine::ConfigError>,
+    recorded: tokio::task::JoinHandle<Recorded>,
+    why: &str,
+) -> Result<Launched, LaunchError> {
+    match referee {
+        Ok(handle) => Ok(Launched {
+            match_id,
+            handle,
+            recorded,
+        }),
+        Err(error) => {
+            let reason = format!("{why}: {error}");
+            if let Err(e) = store.abort_match(match_id, &reason).await {
+                tracing::error!(match_id, error = %e, "cannot mark a match aborted");
+            }
+            Err(LaunchError::Config(error.to_string()))
+        }
+    }
+}
+
+/// Who plays each seat, as the referee sees it; house bots get secret seeds.
+fn seat_setups(entries: &[Entry]) -> Result<Vec<SeatSetup>, LaunchError> {
+    entries
         .iter()
         .map(|entry| {
             Ok(match &entry.play {
@@ -124,11 +197,19 @@ pub async fn launch(
                 },
             })
         })
-        .collect::<Result<Vec<_>, LaunchError>>()?;
-    let match_id = store.create_match(&new).await?;
-    let setup = MatchSetup {
+        .collect()
+}
+
+fn match_setup(
+    match_id: MatchId,
+    launch: Launch,
+    seed: u64,
+    seats: Vec<SeatSetup>,
+    instruments: Option<Arc<dyn MatchInstruments>>,
+) -> MatchSetup {
+    MatchSetup {
         match_id,
-        ruleset: launch.ruleset.clone(),
+        ruleset: launch.ruleset,
         config: launch.config,
         seed,
         seats,
@@ -136,24 +217,9 @@ pub async fn launch(
         time_bank: launch.time_bank,
         illegal_answer: launch.illegal_answer,
         abandon_after: launch.abandon_after,
-        instruments: instruments.clone().map(|instruments| {
+        instruments: instruments.map(|instruments| {
             Arc::new(RefereeInstruments(instruments)) as Arc<dyn arbiter_referee::Instruments>
         }),
-    };
-    let (sink, recorded) = writer::spawn(store.clone(), launch.store_patience, instruments);
-    match Referee::start(setup, Arc::new(sink)) {
-        Ok(handle) => Ok(Launched {
-            match_id,
-            handle,
-            recorded,
-        }),
-        Err(error) => {
-            let reason = format!("the referee refused the match: {error}");
-            if let Err(e) = store.abort_match(match_id, &reason).await {
-                tracing::error!(match_id, error = %e, "cannot mark a match aborted");
-            }
-            Err(LaunchError::Config(error.to_string()))
-        }
     }
 }
 

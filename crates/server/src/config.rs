@@ -69,9 +69,14 @@ pub struct ServeArgs {
     #[arg(long, env = "ARBITER_NODE")]
     pub node: Option<String>,
     /// How long a server sharing the database may go without a heartbeat before the
-    /// others end its running matches as aborted [default: 30s].
+    /// others take over its running matches [default: 30s].
     #[arg(long, env = "ARBITER_NODE_LEASE")]
     pub node_lease: Option<String>,
+    /// NATS server (`nats://host:4222`) joining the servers of one deployment, so that
+    /// players and spectators on any of them reach every live match; needs a shared
+    /// PostgreSQL database [default: none, a single server].
+    #[arg(long, env = "ARBITER_NATS")]
+    pub nats: Option<String>,
     /// Longest line (or WebSocket message) a client may send, in bytes [default: 65536].
     #[arg(long, env = "ARBITER_MAX_LINE")]
     pub max_line: Option<usize>,
@@ -106,6 +111,7 @@ struct FileConfig {
     store_patience: Option<String>,
     node: Option<String>,
     node_lease: Option<String>,
+    nats: Option<String>,
     max_line: Option<usize>,
     rate: Option<f64>,
     burst: Option<u32>,
@@ -182,8 +188,10 @@ pub struct Config {
     pub store_patience: Duration,
     /// This server's name in a deployment sharing one database.
     pub node: String,
-    /// How stale a node's heartbeat may be before its running matches are ended.
+    /// How stale a node's heartbeat may be before its running matches are taken over.
     pub node_lease: Duration,
+    /// The NATS server that joins this node to the others of its deployment.
+    pub nats: Option<String>,
     pub limits: Limits,
 }
 
@@ -206,6 +214,7 @@ impl Config {
             store_patience: arbiter_runner::DEFAULT_STORE_PATIENCE,
             node: DEFAULT_NODE.to_string(),
             node_lease: DEFAULT_NODE_LEASE,
+            nats: None,
             limits: Limits::default(),
         }
     }
@@ -280,6 +289,7 @@ impl Config {
             store_patience: arbiter_runner::DEFAULT_STORE_PATIENCE,
             node: DEFAULT_NODE.to_string(),
             node_lease: DEFAULT_NODE_LEASE,
+            nats: None,
             limits: Limits::default(),
         };
         if let Some(text) = args.time_bank.as_ref().or(file.time_bank.as_ref()) {
@@ -316,10 +326,27 @@ impl Config {
         }
         if let Some(node) = args.node.as_ref().or(file.node.as_ref()) {
             let node = node.trim();
-            if node.is_empty() || node.len() > 64 {
-                bail!("the node name must be 1 to 64 characters, got {node:?}");
+            if node.is_empty()
+                || node.len() > 64
+                || !node
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+            {
+                bail!(
+                    "the node name must be 1 to 64 letters, digits, '-' or '_' (it names \
+                     the node's subjects in NATS), got {node:?}"
+                );
             }
             config.node = node.to_string();
+        }
+        if let Some(url) = args.nats.as_ref().or(file.nats.as_ref()) {
+            if !config.database_url.starts_with("postgres") {
+                bail!(
+                    "--nats joins servers that share one PostgreSQL database; give \
+                     --database postgres://… too"
+                );
+            }
+            config.nats = Some(url.trim().to_string());
         }
         if let Some(text) = args.node_lease.as_ref().or(file.node_lease.as_ref()) {
             config.node_lease = parse_duration(text)
@@ -569,6 +596,36 @@ mod tests {
             ("local", Duration::from_secs(30))
         );
         assert_eq!(config.limits.connections_per_address, 128);
+        assert_eq!(config.nats.as_deref(), Some("nats://127.0.0.1:4222"));
+    }
+
+    /// A node of a deployment needs the shared database, and a name NATS subjects can
+    /// carry.
+    #[test]
+    fn a_deployments_node_is_checked() {
+        let nats = Some("nats://127.0.0.1:4222".to_string());
+        let alone = ServeArgs {
+            nats: nats.clone(),
+            ..ServeArgs::default()
+        };
+        let error = Config::resolve(&alone).unwrap_err();
+        assert!(format!("{error:#}").contains("PostgreSQL"), "{error:#}");
+        for bad in ["east.1", "a b", "*", ">", ""] {
+            let args = ServeArgs {
+                node: Some(bad.to_string()),
+                ..ServeArgs::default()
+            };
+            assert!(Config::resolve(&args).is_err(), "{bad:?}");
+        }
+        let joined = ServeArgs {
+            nats,
+            node: Some("east-1".to_string()),
+            database: Some("postgres://postgres@127.0.0.1/arbiter".to_string()),
+            ..ServeArgs::default()
+        };
+        let config = Config::resolve(&joined).unwrap();
+        assert_eq!(config.node, "east-1");
+        assert!(config.nats.is_some());
     }
 
     #[test]

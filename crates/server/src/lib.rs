@@ -6,6 +6,7 @@
 //! transport/ (tcp, ws) ──lines──▶ session ──▶ hub: lobby/ (queues, tables), matches
 //!                     ◀──outbox── forwarders ◀── referee (one task per match) ──▶ store
 //! http/ (api, metrics) ──reads──▶ store, hub
+//! mesh/ ──NATS──▶ the other nodes of a deployment (their clients reach our matches)
 //! ```
 
 pub mod client;
@@ -14,6 +15,7 @@ pub mod http;
 pub mod hub;
 pub mod lobby;
 pub mod matches;
+pub mod mesh;
 pub mod nodes;
 pub mod ports;
 pub mod protocol;

@@ -1,15 +1,19 @@
 //! One server among several sharing a database: it writes a heartbeat every third of
-//! the lease, and ends the running matches of any server whose heartbeat is older than
-//! the lease (`Store::abort_matches_of_silent_nodes`), so a server that died does not
-//! leave its matches running for ever. A single server does the same harmlessly.
+//! the lease, and takes over the running matches of any server whose heartbeat is
+//! older than the lease (`Store::take_over_matches_of_silent_nodes`), going on with
+//! each from its stored log; their players come back to any node and resume their
+//! seats. A match that cannot go on is marked aborted, its log kept. A single server
+//! does the same harmlessly (there is nobody else's match to take).
 
-use std::time::Duration;
+use std::sync::Arc;
 
-use arbiter_store::Store;
 use tokio_util::sync::CancellationToken;
 
+use crate::hub::Hub;
+
 /// Heartbeat and sweep until `shutdown`.
-pub async fn keep_alive(store: Store, lease: Duration, shutdown: CancellationToken) {
+pub async fn keep_alive(hub: Arc<Hub>, shutdown: CancellationToken) {
+    let lease = hub.config.node_lease;
     let mut clock = tokio::time::interval(lease / 3);
     clock.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     loop {
@@ -17,17 +21,30 @@ pub async fn keep_alive(store: Store, lease: Duration, shutdown: CancellationTok
             _ = shutdown.cancelled() => return,
             _ = clock.tick() => {}
         }
-        if let Err(error) = store.heartbeat().await {
+        if let Err(error) = hub.store.heartbeat(hub.started_at).await {
             tracing::warn!(%error, "cannot write this server's heartbeat");
             continue;
         }
-        match store.abort_matches_of_silent_nodes(lease).await {
-            Ok(0) => {}
-            Ok(ended) => tracing::warn!(
-                matches = ended,
-                "ended the running matches of a server that stopped answering"
-            ),
-            Err(error) => tracing::warn!(%error, "cannot check the other servers' heartbeats"),
+        hub.requeue_stranded().await;
+        let taken = match hub.store.take_over_matches_of_silent_nodes(lease).await {
+            Ok(taken) => taken,
+            Err(error) => {
+                tracing::warn!(%error, "cannot check the other servers' heartbeats");
+                continue;
+            }
+        };
+        for match_id in taken {
+            if let Err(refusal) = hub.take_over(match_id).await {
+                tracing::error!(match_id, reason = %refusal.message, "a match taken over could not go on");
+                let reason = format!(
+                    "{} ({})",
+                    arbiter_store::ABORTED_BY_SILENT_NODE,
+                    refusal.message
+                );
+                if let Err(error) = hub.store.abort_match(match_id, &reason).await {
+                    tracing::warn!(match_id, %error, "cannot mark a match aborted");
+                }
+            }
         }
     }
 }

@@ -14,6 +14,7 @@ use tokio_util::sync::CancellationToken;
 use crate::config::{redact_url, Config};
 use crate::http::{self, state::AppState};
 use crate::hub::Hub;
+use crate::mesh::link::Mesh;
 use crate::ports;
 use crate::transport::tcp;
 
@@ -98,10 +99,23 @@ impl Server {
         };
         let data_dir = config.data_dir.clone();
         let pairing_interval = config.pairing_interval;
-        let hub = Arc::new(Hub::new(config, store));
+        let mut hub = Hub::new(config, store);
+        let mesh = match &hub.config.nats {
+            Some(url) => Some(
+                Mesh::connect(url, &hub.config.node, hub.config.node_lease, hub.started_at).await?,
+            ),
+            None => None,
+        };
+        if let Some(mesh) = &mesh {
+            hub = hub.with_mesh(mesh.clone());
+        }
+        let hub = Arc::new(hub);
         let shutdown = CancellationToken::new();
 
         let mut tasks = Vec::new();
+        if let Some(mesh) = mesh {
+            tasks.extend(crate::mesh::serve::spawn(mesh, hub.clone(), shutdown.clone()).await?);
+        }
         tasks.push(tokio::spawn(tcp::serve(
             tcp_listener,
             hub.clone(),
@@ -140,8 +154,7 @@ impl Server {
             ));
         }
         tasks.push(tokio::spawn(crate::nodes::keep_alive(
-            hub.store.clone(),
-            hub.config.node_lease,
+            hub.clone(),
             shutdown.clone(),
         )));
         let matchmaker = hub.clone();

@@ -34,7 +34,7 @@ pub use matches::{
     FinishedMatch, MatchFilter, MatchId, MatchStatus, MatchSummary, NewMatch, SeatRecord,
     SeatResult, SeatSummary, ABORTED_BY_RESTART, DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT,
 };
-pub use nodes::ABORTED_BY_SILENT_NODE;
+pub use nodes::{LiveNode, RunningSeat, ABORTED_BY_SILENT_NODE};
 pub use profiles::{PlayerCounts, PlayerProfile};
 pub use ratings::{
     LeaderboardEntry, Rating, RatingChange, RatingPoint, RatingSystem, ELO_K, INITIAL_DISPLAY,

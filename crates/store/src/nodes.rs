@@ -1,53 +1,132 @@
 //! Servers sharing one database (a PostgreSQL deployment of several nodes). Each node
 //! writes a heartbeat; a node whose heartbeat is older than the lease has died (or lost
-//! the database), and any live node ends that node's running matches as aborted, their
-//! logs kept, as a restart of the node itself would (`abort_unfinished`).
+//! the database), and a live node takes over that node's running matches, to go on
+//! with them from their logs.
 //!
 //! Safe against a node that is only slow or cut off: the store's guards accept log
-//! entries and outcomes only for a running match, so once its matches are marked
-//! aborted, such a node can write nothing more to them, and its own writers end them.
+//! entries, outcomes and aborts of a running match only from the node that runs it, so
+//! once its matches are taken over, such a node can write nothing more to them, and its
+//! own writers end them there.
 
 use std::time::Duration;
 
+use sqlx::Row;
+
+use crate::accounts::AccountId;
 use crate::clock::now_ms;
 use crate::connect::Store;
 use crate::error::StoreError;
+use crate::matches::MatchId;
 
-/// The reason stored for a match whose server stopped answering.
+/// A node of the deployment as it runs now: its name, and when its current process
+/// started (a restarted node is a new incarnation).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LiveNode {
+    pub name: String,
+    pub started_at: i64,
+}
+
+/// A seat an account holds in a running match, and the node that runs the match.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RunningSeat {
+    pub match_id: MatchId,
+    pub seat: usize,
+    pub node: String,
+}
+
+/// The reason stored for a match whose server stopped answering and that could not be
+/// continued elsewhere.
 pub const ABORTED_BY_SILENT_NODE: &str =
     "its server stopped answering; another server of the deployment ended it";
 
 impl Store {
-    /// Record that this node is alive now.
-    pub async fn heartbeat(&self) -> Result<(), StoreError> {
+    /// Record that this node, whose process started at `started_at` (Unix
+    /// milliseconds), is alive now.
+    pub async fn heartbeat(&self, started_at: i64) -> Result<(), StoreError> {
         sqlx::query(
-            "INSERT INTO nodes (name, heartbeat_at) VALUES ($1, $2)
-             ON CONFLICT (name) DO UPDATE SET heartbeat_at = excluded.heartbeat_at",
+            "INSERT INTO nodes (name, heartbeat_at, started_at) VALUES ($1, $2, $3)
+             ON CONFLICT (name) DO UPDATE
+             SET heartbeat_at = excluded.heartbeat_at, started_at = excluded.started_at",
         )
         .bind(&*self.node)
         .bind(now_ms())
+        .bind(started_at)
         .execute(&self.write)
         .await?;
         Ok(())
     }
 
-    /// Mark aborted every running match of another node whose latest heartbeat is older
-    /// than `lease`. Returns how many. Nodes that never wrote a heartbeat are left
-    /// alone: nothing says whether they live.
-    pub async fn abort_matches_of_silent_nodes(&self, lease: Duration) -> Result<u64, StoreError> {
-        let now = now_ms();
-        let stale_before = now.saturating_sub(i64::try_from(lease.as_millis()).unwrap_or(i64::MAX));
-        let done = sqlx::query(
-            "UPDATE matches SET status = 'aborted', end_reason = $3, finished_at = $4
+    /// Take over every running match of another node whose latest heartbeat is older
+    /// than `lease`: they become this node's (`node` set to this one, in one statement,
+    /// so two survivors cannot both take one). Returns their ids, for this node to go
+    /// on with from their logs. From then on the store refuses the old node's writes to
+    /// them (log entries, outcome, abort), should it only have been cut off.
+    pub async fn take_over_matches_of_silent_nodes(
+        &self,
+        lease: Duration,
+    ) -> Result<Vec<MatchId>, StoreError> {
+        let stale_before =
+            now_ms().saturating_sub(i64::try_from(lease.as_millis()).unwrap_or(i64::MAX));
+        let rows = sqlx::query(
+            "UPDATE matches SET node = $1
              WHERE status = 'running' AND node <> $1
-               AND node IN (SELECT name FROM nodes WHERE heartbeat_at <= $2)",
+               AND node IN (SELECT name FROM nodes WHERE heartbeat_at <= $2)
+             RETURNING id",
         )
         .bind(&*self.node)
         .bind(stale_before)
-        .bind(ABORTED_BY_SILENT_NODE)
-        .bind(now)
-        .execute(&self.write)
+        .fetch_all(&self.write)
         .await?;
-        Ok(done.rows_affected())
+        Ok(rows
+            .iter()
+            .map(|row| row.try_get("id"))
+            .collect::<Result<_, _>>()?)
+    }
+
+    /// The nodes whose heartbeat is younger than `lease`, oldest process first (then
+    /// by name).
+    pub async fn live_nodes(&self, lease: Duration) -> Result<Vec<LiveNode>, StoreError> {
+        let fresh_after =
+            now_ms().saturating_sub(i64::try_from(lease.as_millis()).unwrap_or(i64::MAX));
+        let rows = sqlx::query(
+            "SELECT name, started_at FROM nodes WHERE heartbeat_at > $1
+             ORDER BY started_at, name",
+        )
+        .bind(fresh_after)
+        .fetch_all(&self.read)
+        .await?;
+        rows.iter()
+            .map(|row| {
+                Ok(LiveNode {
+                    name: row.try_get("name")?,
+                    started_at: row.try_get("started_at")?,
+                })
+            })
+            .collect()
+    }
+
+    /// Every seat `account` holds in a running match, with the node running it, by
+    /// match id: where a player who connects to any node plays on.
+    pub async fn running_seats(&self, account: AccountId) -> Result<Vec<RunningSeat>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT m.id, s.seat, m.node FROM matches m
+             JOIN match_seats s ON s.match_id = m.id
+             WHERE m.status = 'running' AND s.account_id = $1
+             ORDER BY m.id, s.seat",
+        )
+        .bind(account)
+        .fetch_all(&self.read)
+        .await?;
+        rows.iter()
+            .map(|row| {
+                let seat: i64 = row.try_get("seat")?;
+                Ok(RunningSeat {
+                    match_id: row.try_get("id")?,
+                    seat: usize::try_from(seat)
+                        .map_err(|_| StoreError::Corrupt(format!("seat {seat}")))?,
+                    node: row.try_get("node")?,
+                })
+            })
+            .collect()
     }
 }

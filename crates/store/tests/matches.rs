@@ -6,7 +6,6 @@ mod common;
 use arbiter_engine::{LogEntry, Outcome};
 use arbiter_store::{
     MatchFilter, MatchStatus, RatingSystem, SeatRecord, SeatResult, StoreError, ABORTED_BY_RESTART,
-    ABORTED_BY_SILENT_NODE,
 };
 use common::{new_match, played, store_played, TestDb};
 
@@ -257,10 +256,12 @@ async fn summary_of(store: &arbiter_store::Store, id: i64) -> arbiter_store::Mat
         .expect("exists")
 }
 
-/// Several servers on one database: a live node ends the running matches of a node
-/// whose heartbeat has gone stale (logs kept), and leaves alone its own, those of live
-/// nodes, those of nodes that never wrote a heartbeat, and finished matches.
-async fn a_live_node_ends_the_matches_of_a_silent_one(db: &TestDb) {
+/// Several servers on one database: a live node takes over the running matches of a
+/// node whose heartbeat has gone stale (logs kept, to go on from), and leaves alone its
+/// own, those of live nodes, those of nodes that never wrote a heartbeat, and finished
+/// matches. The old node, should it come back, can write nothing more to them; the new
+/// owner appends, finishes and aborts them.
+async fn a_live_node_takes_over_the_matches_of_a_silent_one(db: &TestDb) {
     let (live, silent, unknown) = (
         db.store.clone().with_node("live"),
         db.store.clone().with_node("silent"),
@@ -268,36 +269,51 @@ async fn a_live_node_ends_the_matches_of_a_silent_one(db: &TestDb) {
     );
     let record = played("spacegoo", 2, 41);
     let new = new_match(&record, &[], None);
-    silent.heartbeat().await.expect("heartbeat");
+    silent.heartbeat(1).await.expect("heartbeat");
     let orphan = silent.create_match(&new).await.expect("create");
     silent
         .append_log(orphan, 0, &record.log[0])
         .await
         .expect("append");
+    let second_orphan = silent.create_match(&new).await.expect("create");
     let (finished, _) = store_played(&silent, &record, &[], None).await;
     let unheard = unknown.create_match(&new).await.expect("create");
     let own = live.create_match(&new).await.expect("create");
-    live.heartbeat().await.expect("heartbeat");
+    live.heartbeat(2).await.expect("heartbeat");
 
-    // A long lease: everyone counts as alive.
+    // A long lease: everyone counts as alive, the oldest process first.
     let hour = std::time::Duration::from_secs(3600);
-    assert_eq!(
-        live.abort_matches_of_silent_nodes(hour)
-            .await
-            .expect("sweep"),
-        0
-    );
+    let alive: Vec<(String, i64)> = live
+        .live_nodes(hour)
+        .await
+        .expect("live nodes")
+        .into_iter()
+        .map(|node| (node.name, node.started_at))
+        .collect();
+    assert_eq!(alive, [("silent".to_string(), 1), ("live".to_string(), 2)]);
+    let taken = live
+        .take_over_matches_of_silent_nodes(hour)
+        .await
+        .expect("sweep");
+    assert!(taken.is_empty(), "{taken:?}");
     // A lease of zero: every heartbeat so far is stale.
     let zero = std::time::Duration::ZERO;
+    let mut taken = live
+        .take_over_matches_of_silent_nodes(zero)
+        .await
+        .expect("sweep");
+    taken.sort_unstable();
+    assert_eq!(taken, vec![orphan, second_orphan]);
+    assert!(live
+        .take_over_matches_of_silent_nodes(zero)
+        .await
+        .expect("sweep again")
+        .is_empty());
+    let moved = summary_of(&live, orphan).await;
     assert_eq!(
-        live.abort_matches_of_silent_nodes(zero)
-            .await
-            .expect("sweep"),
-        1
+        (moved.status, moved.node.as_str()),
+        (MatchStatus::Running, "live")
     );
-    let ended = summary_of(&live, orphan).await;
-    assert_eq!(ended.status, MatchStatus::Aborted);
-    assert_eq!(ended.summary.as_deref(), Some(ABORTED_BY_SILENT_NODE));
     let kept = live
         .match_record(orphan)
         .await
@@ -308,16 +324,40 @@ async fn a_live_node_ends_the_matches_of_a_silent_one(db: &TestDb) {
         summary_of(&live, finished).await.status,
         MatchStatus::Finished
     );
+    let unheard = summary_of(&live, unheard).await;
     assert_eq!(
-        summary_of(&live, unheard).await.status,
-        MatchStatus::Running
+        (unheard.status, unheard.node.as_str()),
+        (MatchStatus::Running, "unknown")
     );
-    assert_eq!(summary_of(&live, own).await.status, MatchStatus::Running);
-    // The silent node, back, can write nothing more to the match it lost.
+    assert_eq!(summary_of(&live, own).await.node, "live");
+
+    // The silent node, back, can write nothing more to the matches it lost.
     assert!(matches!(
         silent.append_log(orphan, 1, &record.log[1]).await,
         Err(StoreError::NotRunning(_))
     ));
+    assert!(silent.abort_match(second_orphan, "too late").await.is_err());
+    // Its new owner goes on, to the end; the old one cannot finish it.
+    for (index, entry) in record.log.iter().enumerate().skip(1) {
+        live.append_log(orphan, index, entry)
+            .await
+            .expect("the new owner appends");
+    }
+    let outcome = record.outcome.clone().expect("an outcome");
+    assert!(silent
+        .finish_match(orphan, &outcome, record.log.len())
+        .await
+        .is_err());
+    live.finish_match(orphan, &outcome, record.log.len())
+        .await
+        .expect("the new owner finishes");
+    live.abort_match(second_orphan, "taken over, then given up")
+        .await
+        .expect("the new owner aborts");
+    assert_eq!(
+        summary_of(&live, second_orphan).await.status,
+        MatchStatus::Aborted
+    );
 }
 
 async fn restart_aborts_this_nodes_running_matches_and_keeps_their_logs(db: &TestDb) {
@@ -523,7 +563,7 @@ on_both_backends!(
     a_match_finishes_only_with_its_whole_log,
     seat_results_name_wins_draws_and_losses,
     restart_aborts_this_nodes_running_matches_and_keeps_their_logs,
-    a_live_node_ends_the_matches_of_a_silent_one,
+    a_live_node_takes_over_the_matches_of_a_silent_one,
     lists_filter_and_page_newest_first,
     bad_matches_are_refused,
     log_entries_keep_ejections,

@@ -121,14 +121,20 @@ impl MatchTask {
     /// store left to wait for) that it stops here, and why. Returns the reason.
     pub(super) fn abort_unstored(&mut self, unstored: Unstored) -> String {
         let reason = format!("the match could not be recorded: {unstored}");
+        self.tell_aborted(&reason);
+        reason
+    }
+
+    /// The match task panicked (a ruleset defect) and the match ends aborted: tell
+    /// every seat and spectator still connected, as a store that gave up does.
+    pub(crate) fn tell_aborted(&mut self, reason: &str) {
         let message = ToSeat::Aborted {
-            reason: reason.clone(),
+            reason: reason.to_string(),
         };
         for seat in 0..self.seats.len() {
             self.try_send_to_seat(seat, message.clone());
         }
         self.try_send_spectators(&message);
-        reason
     }
 
     fn joined(&self, seat: Option<Seat>) -> ToSeat {

@@ -125,14 +125,27 @@ impl MatchTask {
         illegal_answer: IllegalAnswer,
         state: Box<dyn DynState>,
         record: MatchRecord,
+        chain: DigestChain,
         players: Vec<(String, PlayerSetup)>,
         commands: mpsc::Receiver<Command>,
         sink: Arc<dyn MatchSink>,
         instruments: Option<Arc<dyn Instruments>>,
     ) -> Self {
+        // A match continued from its record keeps the ejections its log holds.
+        let ejected_in_log = |seat: usize| {
+            record.log.iter().rev().find_map(|entry| match entry {
+                LogEntry::Eject {
+                    seat: ejected,
+                    reason,
+                    ..
+                } if *ejected == seat => Some(reason.clone()),
+                _ => None,
+            })
+        };
         let seats: Vec<SeatSlot> = players
             .into_iter()
-            .map(|(name, player)| SeatSlot {
+            .enumerate()
+            .map(|(seat, (name, player))| SeatSlot {
                 name,
                 player: match player {
                     PlayerSetup::Remote => Player::Remote(None),
@@ -140,7 +153,7 @@ impl MatchTask {
                 },
                 owed: None,
                 answered_sealed: false,
-                ejected: None,
+                ejected: ejected_in_log(seat),
                 bank: clock.time_bank,
                 span: None,
                 missed_in_a_row: 0,
@@ -158,7 +171,7 @@ impl MatchTask {
             policy,
             clock,
             state,
-            chain: DigestChain::new(&record.initial_digest),
+            chain,
             record,
             sink,
             seats,
@@ -183,7 +196,7 @@ impl MatchTask {
 
     /// Referee the match to its end and return the complete record, or why it could
     /// not go on.
-    pub(crate) async fn run(mut self) -> Result<MatchRecord, String> {
+    pub(crate) async fn run(&mut self) -> Result<MatchRecord, String> {
         let started = self.sink.record(RecordEvent::Started {
             match_id: self.match_id,
             record: self.record.clone(),
@@ -257,7 +270,7 @@ impl MatchTask {
     /// rules may reveal secrets now) and the outcome, and every connection closes as the
     /// task ends. An outcome the store could not take is told to nobody: the match ends
     /// aborted instead.
-    async fn finish(mut self) -> Result<MatchRecord, String> {
+    async fn finish(&mut self) -> Result<MatchRecord, String> {
         let outcome = self.state.outcome();
         self.record.outcome = outcome.clone();
         let finished = self.sink.record(RecordEvent::Finished {
@@ -281,7 +294,7 @@ impl MatchTask {
             return Err(self.abort_unstored(unstored));
         }
         self.publish_status();
-        Ok(self.record)
+        Ok(self.record.clone())
     }
 
     /// Seal `entry` with its digest (it produced `events`), append it to the record and

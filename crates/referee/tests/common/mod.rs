@@ -49,13 +49,13 @@ impl MatchSink for Mirror {
                 let game = arbiter_rulesets::registry()
                     .get(&record.ruleset)
                     .expect("a shipped ruleset");
-                let state = game
-                    .new_state(&record.config, record.seats.len(), record.seed)
-                    .expect("the record's own configuration");
-                assert_eq!(state.digest(), record.initial_digest, "the initial digest");
+                // A match taken over starts from the entries already in its record.
+                let (state, chain) =
+                    arbiter_engine::replay_on(game.as_ref(), record, true, |_, _| {})
+                        .expect("the record's own entries replay");
                 inner.replica = Some(state);
-                inner.chain = Some(DigestChain::new(&record.initial_digest));
-                inner.step = 0;
+                inner.chain = Some(chain);
+                inner.step = record.log.len();
             }
             RecordEvent::Entry { index, entry, .. } => {
                 assert_eq!(*index, inner.step, "entries arrive in order, once each");

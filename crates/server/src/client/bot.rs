@@ -78,7 +78,7 @@ struct Seat {
 /// Play `plan.games` games and report.
 pub async fn play(plan: &BotPlan, mut make: DeciderFactory) -> anyhow::Result<BotReport> {
     let mut connection = Connection::connect(&plan.server).await?;
-    match &plan.session {
+    let resumed = match &plan.session {
         Some(session) => connection.resume(session).await,
         None => {
             connection
@@ -89,9 +89,11 @@ pub async fn play(plan: &BotPlan, mut make: DeciderFactory) -> anyhow::Result<Bo
     .with_context(|| format!("cannot log in as {}", plan.name))?;
     let mut report = BotReport::default();
     let mut seats: HashMap<i64, Seat> = HashMap::new();
+    // Seats held from before (a reconnect) are played before queueing again.
+    let mut resumed_to_come = resumed.len();
     let mut queued = false;
     while ((report.games.len() + report.aborted.len()) as u32) < plan.games {
-        if !queued && seats.is_empty() {
+        if !queued && seats.is_empty() && resumed_to_come == 0 {
             let mut queue =
                 json!({"type": "queue", "ruleset": plan.ruleset, "config": plan.config});
             if let Some(n) = plan.seats {
@@ -123,6 +125,7 @@ pub async fn play(plan: &BotPlan, mut make: DeciderFactory) -> anyhow::Result<Bo
                 if let (false, Some(seat)) = (seats.contains_key(&id), message["seat"].as_u64()) {
                     let decider = make(&message["config"], id as u64).ok();
                     seats.insert(id, new_seat(seat as usize, decider));
+                    resumed_to_come = resumed_to_come.saturating_sub(1);
                 }
             }
             ("view", Some(id)) => {

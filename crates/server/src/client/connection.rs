@@ -92,29 +92,44 @@ impl Connection {
     }
 
     /// Log in with a session token (`registered`/`logged_in` gave it).
-    pub async fn resume(&mut self, session: &str) -> anyhow::Result<()> {
+    /// Log in with a session token; returns the matches whose seats resume (each
+    /// starts with `joined`).
+    pub async fn resume(&mut self, session: &str) -> anyhow::Result<Vec<i64>> {
         self.send(&json!({"type": "resume", "session": session}))
             .await?;
         let reply = self.recv().await?;
         match reply["type"].as_str() {
-            Some("logged_in") => Ok(()),
+            Some("logged_in") => Ok(resumed(&reply)),
             _ => bail!("resume refused: {reply}"),
         }
     }
 
-    /// Log in, registering the account first if it does not exist.
-    pub async fn login_or_register(&mut self, name: &str, password: &str) -> anyhow::Result<()> {
+    /// Log in, registering the account first if it does not exist; returns the
+    /// matches whose seats resume (each starts with `joined`).
+    pub async fn login_or_register(
+        &mut self,
+        name: &str,
+        password: &str,
+    ) -> anyhow::Result<Vec<i64>> {
         self.send(&json!({"type": "login", "name": name, "password": password}))
             .await?;
         let reply = self.recv().await?;
         match (reply["type"].as_str(), reply["code"].as_str()) {
-            (Some("logged_in"), _) => Ok(()),
+            (Some("logged_in"), _) => Ok(resumed(&reply)),
             (Some("error"), Some("bad_credentials")) => {
                 self.send(&json!({"type": "register", "name": name, "password": password}))
                     .await?;
-                self.expect("registered", |_| {}).await.map(|_| ())
+                self.expect("registered", |_| {}).await.map(|_| Vec::new())
             }
             _ => bail!("login refused: {reply}"),
         }
     }
+}
+
+/// The match ids a `logged_in` message resumes.
+fn resumed(logged_in: &Value) -> Vec<i64> {
+    logged_in["resumed"]
+        .as_array()
+        .map(|ids| ids.iter().filter_map(Value::as_i64).collect())
+        .unwrap_or_default()
 }

@@ -1,6 +1,7 @@
 //! The server's shared state and the lobby's operations on it: queues, tables, and
 //! turning a group of players into a running match.
 
+pub mod play;
 pub mod start;
 
 use std::sync::Arc;
@@ -8,7 +9,7 @@ use std::time::Duration;
 
 use arbiter_engine::Registry;
 use arbiter_rulesets::Ruleset;
-use arbiter_store::{Account, Store};
+use arbiter_store::{AccountId, Store};
 use serde_json::Value;
 use tokio::time::Instant;
 
@@ -17,7 +18,10 @@ use crate::http::metrics::Metrics;
 use crate::lobby::matchmaking::{Matchmaking, QueueKey, Waiting};
 use crate::lobby::tables::{Left, Occupant, Table, Tables};
 use crate::matches::{MatchClock, Matches, Player};
+use crate::mesh::asks::{Ask, QueuedSeat, RemoteConn};
+use crate::mesh::link::Mesh;
 use crate::protocol::messages::RulesetInfo;
+use crate::protocol::ClientMessage;
 use crate::protocol::Refusal;
 use crate::protocol::ServerMessage;
 use crate::transport::addresses::AddressCounts;
@@ -35,6 +39,11 @@ pub struct Hub {
     pub tables: Tables,
     /// Connections per client address (TCP and WebSocket together).
     pub addresses: Arc<AddressCounts>,
+    /// The other nodes of the deployment, when this node is joined to them (`--nats`).
+    pub mesh: Option<Arc<Mesh>>,
+    /// When this process started (Unix milliseconds): with the node's name, this
+    /// incarnation of the node (the oldest live one holds a deployment's lobby).
+    pub started_at: i64,
 }
 
 /// A seat of a match about to start: who plays it and, for a person, where to tell it.
@@ -55,7 +64,17 @@ impl Hub {
             matchmaking: Matchmaking::default(),
             tables: Tables::default(),
             addresses: Arc::default(),
+            mesh: None,
+            started_at: std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |since| since.as_millis() as i64),
         }
+    }
+
+    /// This node, joined to the others of its deployment through `mesh`.
+    pub fn with_mesh(mut self, mesh: Arc<Mesh>) -> Hub {
+        self.mesh = Some(mesh);
+        self
     }
 
     pub fn ruleset(&self, id: &str) -> Result<&Ruleset, Refusal> {
@@ -129,17 +148,22 @@ impl Hub {
         Ok((config, seats))
     }
 
+    /// Wait in this node's queue (the deployment's, when this node is its matchmaker);
+    /// `home` is the connection on its own node of a player from another node.
+    #[allow(clippy::too_many_arguments)]
     pub async fn join_queue(
         &self,
-        account: &Account,
+        account: AccountId,
+        name: &str,
         outbox: &Outbox,
+        home: Option<RemoteConn>,
         ruleset: &str,
         config: &Value,
         seats: Option<usize>,
     ) -> Result<ServerMessage, Refusal> {
         let ruleset = self.ruleset(ruleset)?.clone();
         let (config, seats) = self.check_game(&ruleset, config, seats, 2)?;
-        let rating = self.rating_of(account.id, ruleset.id()).await?;
+        let rating = self.rating_of(account, ruleset.id()).await?;
         let key = QueueKey {
             ruleset: ruleset.id().to_string(),
             config: config.to_string(),
@@ -150,10 +174,11 @@ impl Hub {
             .join(
                 key,
                 Waiting {
-                    account: account.id,
-                    name: account.name.clone(),
+                    account,
+                    name: name.to_string(),
                     rating,
                     outbox: outbox.clone(),
+                    home,
                     since: Instant::now().into_std(),
                 },
             )
@@ -243,8 +268,7 @@ impl Hub {
 
     pub fn create_table(
         &self,
-        account: &Account,
-        outbox: &Outbox,
+        creator: Occupant,
         ruleset: &str,
         config: &Value,
         seats: usize,
@@ -252,39 +276,40 @@ impl Hub {
     ) -> Result<(), Refusal> {
         let ruleset = self.ruleset(ruleset)?.clone();
         let (config, seats) = self.check_game(&ruleset, config, Some(seats), 1)?;
-        let table = self
-            .tables
-            .create(ruleset, config, seats, occupant(account, outbox), clock)?;
+        let table = self.tables.create(ruleset, config, seats, creator, clock)?;
         notify_table(&table);
         Ok(())
     }
 
     pub fn join_table(
         &self,
-        account: &Account,
+        account: AccountId,
+        name: &str,
         outbox: &Outbox,
         table: u64,
         seat: Option<usize>,
     ) -> Result<(), Refusal> {
-        let table = self.tables.join(table, occupant(account, outbox), seat)?;
+        let table = self
+            .tables
+            .join(table, occupant(account, name, outbox), seat)?;
         notify_table(&table);
         Ok(())
     }
 
     pub fn add_bot(
         &self,
-        account: &Account,
+        account: AccountId,
         table: u64,
         bot: &str,
         seat: Option<usize>,
     ) -> Result<(), Refusal> {
-        let table = self.tables.add_bot(table, account.id, bot, seat)?;
+        let table = self.tables.add_bot(table, account, bot, seat)?;
         notify_table(&table);
         Ok(())
     }
 
-    pub fn leave_table(&self, account: &Account, table: u64) -> Result<(), Refusal> {
-        let left = self.tables.leave(table, account.id)?;
+    pub fn leave_table(&self, account: AccountId, table: u64) -> Result<(), Refusal> {
+        let left = self.tables.leave(table, account)?;
         notify_left(left, "the owner left");
         Ok(())
     }
@@ -298,11 +323,11 @@ impl Hub {
 
     pub async fn start_table(
         self: &Arc<Self>,
-        account: &Account,
+        account: AccountId,
         table: u64,
         fill: Option<&str>,
     ) -> Result<(), Refusal> {
-        let table: Table = self.tables.take_for_start(table, account.id, fill)?;
+        let table: Table = self.tables.take_for_start(table, account, fill)?;
         let mut plan = Vec::with_capacity(table.seats.len());
         for (seat, occupant) in table.seats.iter().enumerate() {
             plan.push(match occupant {
@@ -366,29 +391,98 @@ impl Hub {
         }
     }
 
-    /// Form matches from the queues (called every pairing interval).
+    /// A lobby request about tables, from `account` (called `name`) on `outbox`: a
+    /// local connection's, or a stand-in for another node's when this node holds the
+    /// deployment's lobby. Replies go to `outbox`.
+    pub async fn table_request(
+        self: &Arc<Self>,
+        account: AccountId,
+        name: &str,
+        outbox: &Outbox,
+        request: ClientMessage,
+    ) -> Result<(), Refusal> {
+        match request {
+            ClientMessage::Tables => {
+                outbox.send(&ServerMessage::Tables {
+                    tables: self.tables.list(),
+                });
+                Ok(())
+            }
+            ClientMessage::CreateTable {
+                ruleset,
+                config,
+                seats,
+                deadline_ms,
+                time_bank_ms,
+                abandon_after,
+            } => {
+                let clock = self.table_clock(&ruleset, deadline_ms, time_bank_ms, abandon_after)?;
+                let creator = occupant(account, name, outbox);
+                self.create_table(creator, &ruleset, &config, seats, clock)
+            }
+            ClientMessage::JoinTable { table, seat } => {
+                self.join_table(account, name, outbox, table, seat)
+            }
+            ClientMessage::AddBot { table, bot, seat } => self.add_bot(account, table, &bot, seat),
+            ClientMessage::LeaveTable { table } => {
+                self.leave_table(account, table)?;
+                outbox.send(&ServerMessage::LeftTable { table });
+                Ok(())
+            }
+            ClientMessage::StartTable { table, fill } => {
+                self.start_table(account, table, fill.as_deref()).await
+            }
+            // Never printed: other requests may hold a password.
+            _ => Err(Refusal::new("bad_message", "not a request about tables")),
+        }
+    }
+
+    /// Form matches from the queues (called every pairing interval). A group whose
+    /// first player came from another node of the deployment plays there, so that the
+    /// deployment's matches spread over its nodes with their players.
     pub async fn pair_waiting_players(self: &Arc<Self>) {
         for (key, group) in self.matchmaking.pair() {
             let Ok(ruleset) = self.ruleset(&key.ruleset).cloned() else {
                 continue;
             };
-            let plan = group
-                .iter()
-                .map(|w| SeatPlan {
-                    player: Player::Account {
-                        id: w.account,
-                        name: w.name.clone(),
-                    },
-                    outbox: Some(w.outbox.clone()),
-                })
-                .collect();
             let names: Vec<&str> = group.iter().map(|w| w.name.as_str()).collect();
             tracing::info!(ruleset = %key.ruleset, players = ?names, "matched");
-            let clock = self.queue_clock(&ruleset);
-            if let Err(refusal) = self
-                .start_match(&ruleset, key.config_value(), plan, true, clock)
-                .await
-            {
+            let started = match (&self.mesh, group.first().and_then(|w| w.home.as_ref())) {
+                (Some(mesh), Some(home)) => {
+                    let ask = Ask::Start {
+                        ruleset: key.ruleset.clone(),
+                        config: key.config_value(),
+                        seats: group
+                            .iter()
+                            .map(|w| QueuedSeat {
+                                account: w.account,
+                                name: w.name.clone(),
+                                conn: w
+                                    .home
+                                    .clone()
+                                    .unwrap_or_else(|| mesh.remote(w.outbox.conn())),
+                            })
+                            .collect(),
+                    };
+                    mesh.ask(&home.node, &ask).await
+                }
+                _ => {
+                    let plan = group
+                        .iter()
+                        .map(|w| SeatPlan {
+                            player: Player::Account {
+                                id: w.account,
+                                name: w.name.clone(),
+                            },
+                            outbox: Some(w.outbox.clone()),
+                        })
+                        .collect();
+                    self.start_queued_match(&ruleset, key.config_value(), plan)
+                        .await
+                        .map(|_| ())
+                }
+            };
+            if let Err(refusal) = started {
                 for waiting in &group {
                     waiting.outbox.send(&ServerMessage::error(
                         refusal.code,
@@ -398,12 +492,23 @@ impl Hub {
             }
         }
     }
+
+    /// Start a match of the queue (rated, on the queue's clock).
+    pub async fn start_queued_match(
+        self: &Arc<Self>,
+        ruleset: &Ruleset,
+        config: Value,
+        plan: Vec<SeatPlan>,
+    ) -> Result<i64, Refusal> {
+        let clock = self.queue_clock(ruleset);
+        self.start_match(ruleset, config, plan, true, clock).await
+    }
 }
 
-fn occupant(account: &Account, outbox: &Outbox) -> Occupant {
+fn occupant(account: AccountId, name: &str, outbox: &Outbox) -> Occupant {
     Occupant::Player {
-        account: account.id,
-        name: account.name.clone(),
+        account,
+        name: name.to_string(),
         outbox: outbox.clone(),
     }
 }

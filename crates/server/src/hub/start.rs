@@ -166,7 +166,106 @@ impl Hub {
             self.matches.attach(&live, seat, outbox).await;
         }
 
+        self.watch_to_the_end(live, recorded);
+        Ok((match_id, handle))
+    }
+
+    /// Go on with a match of a node that died, which this node has just taken over
+    /// (`Store::take_over_matches_of_silent_nodes`): its players, people and programs,
+    /// come back by logging in on any node (their seats resume), its house bots play on
+    /// with fresh seeds, and it runs on the queue's clock (a seat nobody comes back to
+    /// is ejected after the clock's missed deadlines, so the match still ends).
+    pub async fn take_over(self: &Arc<Self>, match_id: i64) -> Result<(), Refusal> {
+        let summary = self
+            .store
+            .match_summary(match_id)
+            .await?
+            .ok_or_else(|| Refusal::new("no_such_match", format!("no match {match_id}")))?;
+        let ruleset = self.ruleset(&summary.ruleset)?.clone();
+        let players = summary
+            .seats
+            .iter()
+            .map(|seat| match (&seat.bot, seat.account_id) {
+                (Some(bot), _) => Ok(Player::Bot {
+                    bot: bot.clone(),
+                    name: seat.name.clone(),
+                }),
+                (None, Some(id)) => Ok(Player::Account {
+                    id,
+                    name: seat.name.clone(),
+                }),
+                (None, None) => Err(Refusal::new(
+                    "internal",
+                    format!("seat {} has neither an account nor a bot", seat.seat),
+                )),
+            })
+            .collect::<Result<Vec<Player>, Refusal>>()?;
+        let clock = self.queue_clock(&ruleset);
+        let launch = Launch {
+            ruleset: ruleset.clone(),
+            config: Value::Null,
+            entries: players
+                .iter()
+                .map(|player| Entry {
+                    name: player.name().to_string(),
+                    account: player.account(),
+                    play: match player {
+                        Player::Bot { bot, .. } => Play::House { bot: bot.clone() },
+                        Player::Account { .. } => Play::Remote,
+                    },
+                })
+                .collect(),
+            rating: summary.rating,
+            deadline: clock.deadline,
+            time_bank: clock.time_bank,
+            abandon_after: clock.abandon_after,
+            illegal_answer: IllegalAnswer::Retry,
+            seed: None,
+            store_patience: self.config.store_patience,
+        };
+        let instruments: Arc<dyn MatchInstruments> = self.metrics.clone();
+        let Launched {
+            handle, recorded, ..
+        } = arbiter_runner::resume(&self.store, match_id, launch, Some(instruments))
+            .await
+            .map_err(|error| match error {
+                LaunchError::Store(error) => Refusal::from(error),
+                other => Refusal::new("internal", other.to_string()),
+            })?;
+        let config = self
+            .store
+            .match_record(match_id)
+            .await?
+            .map(|record| record.config)
+            .unwrap_or(Value::Null);
+        let live = Arc::new(LiveMatch::new(
+            match_id,
+            ruleset.id().to_string(),
+            config,
+            players,
+            summary.rating.is_some(),
+            clock,
+            handle,
+        ));
+        self.matches.insert(live.clone());
+        self.metrics.match_started();
+        tracing::warn!(
+            match_id,
+            ruleset = ruleset.id(),
+            "took over a match of a node that stopped answering"
+        );
+        self.watch_to_the_end(live, recorded);
+        Ok(())
+    }
+
+    /// Keep `live` listed until it ends and its record is stored.
+    fn watch_to_the_end(
+        self: &Arc<Self>,
+        live: Arc<LiveMatch>,
+        recorded: tokio::task::JoinHandle<arbiter_runner::Recorded>,
+    ) {
         let hub = self.clone();
+        let match_id = live.id;
         tokio::spawn(async move {
             let ended = live.handle.wait().await;
             // The record is durable once the writer has drained the sink.
@@ -177,7 +276,6 @@ impl Hub {
                 tracing::warn!(match_id, %aborted, "match aborted");
             }
         });
-        Ok((match_id, handle))
     }
 
     /// The rating matchmaking pairs by (the starting value before a first rated game).

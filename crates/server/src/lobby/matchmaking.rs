@@ -9,6 +9,7 @@ use std::time::Instant;
 use arbiter_store::AccountId;
 use serde_json::Value;
 
+use crate::mesh::asks::RemoteConn;
 use crate::transport::{ConnId, Outbox};
 
 /// Which queue: players only meet others who asked for the same game.
@@ -34,6 +35,9 @@ pub struct Waiting {
     /// The player's rating in this ruleset when it joined.
     pub rating: f64,
     pub outbox: Outbox,
+    /// For a player of another node of the deployment (`outbox` is then its stand-in
+    /// here): its connection there, so that its match may run on its own node.
+    pub home: Option<RemoteConn>,
     pub since: Instant,
 }
 

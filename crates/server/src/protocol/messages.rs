@@ -8,17 +8,29 @@ use serde_json::Value;
 /// The protocol version in the server's `welcome`; bumped on incompatible changes.
 pub const PROTOCOL_VERSION: u32 = 1;
 
-/// A request from a client.
-#[derive(Debug, Clone, PartialEq, Deserialize)]
+/// A request from a client. Serialized only to pass a lobby request to the node of a
+/// deployment that holds the lobby (see `mesh`); passwords never serialize.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum ClientMessage {
     /// Create an account and log in as it.
-    Register { name: String, password: String },
+    Register {
+        name: String,
+        #[serde(skip_serializing)]
+        password: String,
+    },
     /// Log in; a seat this account holds in a running match is resumed.
-    Login { name: String, password: String },
+    Login {
+        name: String,
+        #[serde(skip_serializing)]
+        password: String,
+    },
     /// Log in with the `session` token a `registered` or `logged_in` reply gave (a web
     /// page keeps it across reloads instead of the password); seats resume as on login.
-    Resume { session: String },
+    Resume {
+        #[serde(skip_serializing)]
+        session: String,
+    },
     /// End this connection's session: its token stops working, and the connection
     /// closes after `logged_out`.
     Logout,

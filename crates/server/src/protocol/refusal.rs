@@ -55,3 +55,29 @@ impl From<StoreError> for Refusal {
         Refusal::new(code, error.to_string())
     }
 }
+
+/// The `&'static str` for a refusal code another node of the deployment sent (see
+/// `mesh`). Codes are a small fixed vocabulary of snake_case words: each distinct one
+/// is kept once, at most [`MAX_CODES`] of them; anything else becomes `refused`.
+pub fn intern_code(code: &str) -> &'static str {
+    static CODES: std::sync::Mutex<Vec<&'static str>> = std::sync::Mutex::new(Vec::new());
+    const MAX_CODES: usize = 256;
+    let well_formed = !code.is_empty()
+        && code.len() <= 40
+        && code.bytes().all(|b| b.is_ascii_lowercase() || b == b'_');
+    if !well_formed {
+        return "refused";
+    }
+    let Ok(mut codes) = CODES.lock() else {
+        return "refused";
+    };
+    if let Some(known) = codes.iter().find(|&&known| known == code) {
+        return known;
+    }
+    if codes.len() >= MAX_CODES {
+        return "refused";
+    }
+    let kept: &'static str = Box::leak(code.to_string().into_boxed_str());
+    codes.push(kept);
+    kept
+}

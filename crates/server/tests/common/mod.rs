@@ -318,3 +318,52 @@ pub async fn spectator_replay(http: &str, match_id: i64) -> Value {
     assert_eq!(status, 200, "{replay}");
     replay
 }
+
+/// The NATS server for the tests of several nodes: `ARBITER_TEST_NATS_URL`, or the
+/// machine's own at 127.0.0.1:4222, started (Debian's `nats-server` package) when it is
+/// not running. Like PostgreSQL, a real server: the mesh is tested on what it runs on.
+pub async fn nats_url() -> String {
+    const DEFAULT: &str = "nats://127.0.0.1:4222";
+    let configured = std::env::var("ARBITER_TEST_NATS_URL").ok();
+    let url = configured.clone().unwrap_or_else(|| DEFAULT.to_string());
+    let address = url.trim_start_matches("nats://").to_string();
+    if TcpStream::connect(&address).await.is_ok() {
+        return url;
+    }
+    if configured.is_some() {
+        panic!("NATS is unreachable at {url} (ARBITER_TEST_NATS_URL)");
+    }
+    let binary = "/usr/sbin/nats-server";
+    if !std::path::Path::new(binary).exists() {
+        panic!(
+            "NATS is unreachable at {url} and {binary} is not installed: install Debian's \
+             `nats-server` package (these tests start it), start one yourself, or point \
+             ARBITER_TEST_NATS_URL at one"
+        );
+    }
+    // Detached, as the machine's own service runs; a second start of it is harmless.
+    let started = std::process::Command::new("start-stop-daemon")
+        .args([
+            "--start",
+            "--oknodo",
+            "--background",
+            "--exec",
+            binary,
+            "--",
+        ])
+        .args(["-a", "127.0.0.1", "-p", "4222"])
+        .status();
+    assert!(
+        started.is_ok_and(|s| s.success()),
+        "could not start {binary} with start-stop-daemon"
+    );
+    for _ in 0..100 {
+        if TcpStream::connect(&address).await.is_ok() {
+            return url;
+        }
+        // Waiting for an outside process to come up: there is no event to wait on but
+        // its socket accepting.
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    panic!("started {binary}, but {url} still refuses connections");
+}

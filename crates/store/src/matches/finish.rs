@@ -65,7 +65,7 @@ impl Store {
         // Guarded on status so two finishers (or a finisher and an abort) cannot both win.
         let updated = sqlx::query(
             "UPDATE matches SET status = 'finished', outcome = $2, end_reason = $3, finished_at = $4
-             WHERE id = $1 AND status = 'running'
+             WHERE id = $1 AND status = 'running' AND node = $5
              RETURNING ruleset, rating_system",
         )
         .bind(match_id)
@@ -73,6 +73,7 @@ impl Store {
         // The match's one line for people names the winners by their seat names.
         .bind(outcome.headline(&names))
         .bind(now)
+        .bind(&*self.node)
         .fetch_optional(&mut *tx)
         .await?
         .ok_or(StoreError::NotRunning(match_id))?;
@@ -122,15 +123,17 @@ impl Store {
         })
     }
 
-    /// Mark a running match aborted (no outcome, no rating change), keeping its log.
+    /// Mark a running match of this node aborted (no outcome, no rating change),
+    /// keeping its log. A match another node has taken over is not this node's to end.
     pub async fn abort_match(&self, match_id: MatchId, reason: &str) -> Result<(), StoreError> {
         let done = sqlx::query(
             "UPDATE matches SET status = 'aborted', end_reason = $2, finished_at = $3
-             WHERE id = $1 AND status = 'running'",
+             WHERE id = $1 AND status = 'running' AND node = $4",
         )
         .bind(match_id)
         .bind(reason)
         .bind(now_ms())
+        .bind(&*self.node)
         .execute(&self.write)
         .await?;
         if done.rows_affected() == 1 {

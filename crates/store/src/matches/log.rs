@@ -24,11 +24,13 @@ impl Store {
         let idx = signed(index, "log index")?;
         let entry = serde_json::to_string(entry)
             .map_err(|e| StoreError::InvalidMatch(format!("unserializable log entry: {e}")))?;
-        // The row's own guards check the match is running and the index is the next one.
+        // The row's own guards check the match is running here and the index is the
+        // next one.
         let row = LogRow {
             match_id,
             idx,
             entry,
+            node: self.node.clone(),
         };
         match self.appends.append(row).await {
             Ok(true) => Ok(()),
@@ -38,15 +40,17 @@ impl Store {
     }
 
     async fn why_not_appended(&self, match_id: MatchId, index: usize) -> StoreError {
-        let status: Result<Option<String>, _> =
-            sqlx::query_scalar("SELECT status FROM matches WHERE id = $1")
+        let status: Result<Option<(String, String)>, _> =
+            sqlx::query_as("SELECT status, node FROM matches WHERE id = $1")
                 .bind(match_id)
                 .fetch_optional(&self.write)
                 .await;
         match status {
             Err(e) => e.into(),
             Ok(None) => StoreError::UnknownMatch(match_id),
-            Ok(Some(status)) if status != "running" => StoreError::NotRunning(match_id),
+            Ok(Some((status, node))) if status != "running" || *node != *self.node => {
+                StoreError::NotRunning(match_id)
+            }
             Ok(Some(_)) => {
                 let next: Result<i64, _> = sqlx::query_scalar(
                     "SELECT COALESCE(MAX(idx) + 1, 0) FROM match_log WHERE match_id = $1",

@@ -52,6 +52,8 @@ pub(crate) struct LogRow {
     pub match_id: MatchId,
     pub idx: i64,
     pub entry: String,
+    /// The node writing it: only the node that runs the match may.
+    pub node: std::sync::Arc<str>,
 }
 
 /// One caller's row and where its answer goes: `Ok(true)` committed, `Ok(false)`
@@ -254,26 +256,36 @@ async fn insert(pool: &AnyPool, batch: &[Append]) -> Result<HashSet<MatchId>, sq
         query = query
             .bind(row.match_id)
             .bind(row.idx)
-            .bind(row.entry.as_str());
+            .bind(row.entry.as_str())
+            .bind(&*row.node);
     }
     let written = query.fetch_all(pool).await?;
     written.iter().map(|row| row.try_get(0)).collect()
 }
 
-/// The statement for `rows` rows: each inserted only if its match is running and its
-/// index is the next one. Both guards are scalar subqueries, which PostgreSQL runs per
+/// The statement for `rows` rows: each inserted only if its match is running on the
+/// writing node and its index is the next one. Both guards are scalar subqueries, which PostgreSQL runs per
 /// row on the primary keys; an `EXISTS` may be planned as a join over every running
 /// match instead.
 fn insert_sql(rows: usize) -> String {
     let values = (0..rows)
-        .map(|i| format!("(${}, ${}, ${})", 3 * i + 1, 3 * i + 2, 3 * i + 3))
+        .map(|i| {
+            format!(
+                "(${}, ${}, ${}, ${})",
+                4 * i + 1,
+                4 * i + 2,
+                4 * i + 3,
+                4 * i + 4
+            )
+        })
         .collect::<Vec<_>>()
         .join(", ");
     format!(
-        "WITH batch (match_id, idx, entry) AS (VALUES {values})
+        "WITH batch (match_id, idx, entry, node) AS (VALUES {values})
          INSERT INTO match_log (match_id, idx, entry)
          SELECT match_id, idx, entry FROM batch
          WHERE (SELECT status FROM matches WHERE matches.id = batch.match_id) = 'running'
+           AND (SELECT node FROM matches WHERE matches.id = batch.match_id) = batch.node
            AND (SELECT COALESCE(MAX(log.idx) + 1, 0) FROM match_log log
                 WHERE log.match_id = batch.match_id) = batch.idx
          RETURNING match_id"
@@ -294,6 +306,7 @@ mod tests {
                 match_id,
                 idx,
                 entry: String::new(),
+                node: "local".into(),
             },
             answer,
         }
@@ -332,9 +345,12 @@ mod tests {
     }
 
     #[test]
-    fn the_statement_numbers_three_parameters_a_row() {
+    fn the_statement_numbers_four_parameters_a_row() {
         let sql = insert_sql(2);
-        assert!(sql.contains("VALUES ($1, $2, $3), ($4, $5, $6))"), "{sql}");
+        assert!(
+            sql.contains("VALUES ($1, $2, $3, $4), ($5, $6, $7, $8))"),
+            "{sql}"
+        );
     }
 
     /// Waits for a task that must end; a bound turns a hang into a failure.
@@ -369,6 +385,7 @@ mod tests {
             match_id: 1,
             idx: 0,
             entry: String::new(),
+            node: "local".into(),
         };
         assert!(matches!(
             batcher.append(row).await,

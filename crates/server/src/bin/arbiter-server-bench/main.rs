@@ -105,7 +105,14 @@ struct Args {
     /// an empty database) instead of a scratch SQLite file.
     #[arg(long)]
     database: Option<String>,
-    /// Internal: play as the bots against the server at this address and print JSON.
+    /// Servers (nodes of one deployment) in this process, the clients spread over them
+    /// in turn; more than one needs `--database postgres://…` and `--nats`.
+    #[arg(long, default_value_t = 1)]
+    nodes: usize,
+    /// The NATS server joining the nodes (e.g. `nats://127.0.0.1:4222`).
+    #[arg(long)]
+    nats: Option<String>,
+    /// Internal: play as the bots (against these comma-separated addresses, in turn) against the server at this address and print JSON.
     #[arg(long, hide = true)]
     play: Option<String>,
     /// Internal: a file of session tokens, one per client, for `--play`.
@@ -151,11 +158,12 @@ async fn bots(args: &Args, server: &str) -> anyhow::Result<()> {
     if let Some(answer) = light {
         return light_bots(args, server, sessions, answer).await;
     }
+    let servers: Vec<&str> = server.split(',').collect();
     let mut tasks = Vec::new();
     for index in 0..args.matches * 2 {
         let plan = BotPlan {
             session: sessions.get(index).cloned(),
-            server: server.to_string(),
+            server: servers[index % servers.len()].to_string(),
             ruleset: args.ruleset.clone(),
             name: format!("bench-{index}"),
             password: "bench-password".into(),
@@ -202,10 +210,11 @@ async fn light_bots(
         .map(arbiter_server::config::parse_duration)
         .transpose()?;
     let connecting = Arc::new(tokio::sync::Semaphore::new(256));
+    let servers: Vec<&str> = server.split(',').collect();
     let mut tasks = Vec::new();
     for (index, session) in sessions.into_iter().take(connections(args)).enumerate() {
         let plan = light::LightPlan {
-            server: server.to_string(),
+            server: servers[index % servers.len()].to_string(),
             session,
             ruleset: args.ruleset.clone(),
             games: args.games * args.at_once as u32,
@@ -273,8 +282,21 @@ async fn bench(args: &Args) -> anyhow::Result<()> {
     config.limits.burst = 1000;
     // Every simulated client connects from loopback.
     config.limits.connections_per_address = usize::MAX;
-    let server = Server::start(config).await?;
-    let hub = server.hub.clone();
+    if args.nodes > 1 && (args.database.is_none() || args.nats.is_none()) {
+        bail!("--nodes above 1 needs --database postgres://… and --nats nats://…");
+    }
+    let mut servers = Vec::new();
+    for node in 0..args.nodes.max(1) {
+        let mut config = config.clone();
+        if args.nodes > 1 {
+            config.node = format!("bench-{node}");
+            config.nats = args.nats.clone();
+            config.data_dir = data.join(&config.node);
+        }
+        servers.push(Server::start(config).await?);
+    }
+    let hubs: Vec<_> = servers.iter().map(|s| s.hub.clone()).collect();
+    let hub = hubs[0].clone();
     // Accounts first: Argon2 hashing grows the allocator's arenas (19 MiB a hash), and
     // that memory belongs to logins, not to matches. The bots then only log in.
     // A few at a time: each registration hashes a password on the blocking pool.
@@ -307,7 +329,14 @@ async fn bench(args: &Args) -> anyhow::Result<()> {
     let exe = std::env::current_exe()?;
     let started = Instant::now();
     let child = tokio::process::Command::new(exe)
-        .args(["--play", &server.tcp_addr.to_string()])
+        .args([
+            "--play",
+            &servers
+                .iter()
+                .map(|s| s.tcp_addr.to_string())
+                .collect::<Vec<_>>()
+                .join(","),
+        ])
         .args(["--ruleset", &args.ruleset])
         .args(["--matches", &args.matches.to_string()])
         .args(["--games", &args.games.to_string()])
@@ -339,7 +368,7 @@ async fn bench(args: &Args) -> anyhow::Result<()> {
             output = &mut output => break output?,
             _ = tokio::time::sleep(Duration::from_millis(100)) => {
                 let rss = rss_kib()?;
-                let running = hub.matches.count();
+                let running: usize = hubs.iter().map(|hub| hub.matches.count()).sum();
                 if running > 0 {
                     first_running.get_or_insert_with(Instant::now);
                     last_running = Some(Instant::now());
@@ -362,9 +391,12 @@ async fn bench(args: &Args) -> anyhow::Result<()> {
     }
     let report: Value = serde_json::from_slice(&output.stdout).context("bot report")?;
     let decisions = report["decisions"].as_u64().unwrap_or(0);
-    let server_share = histogram_quantiles(server.http_addr, "arbiter_decision_seconds").await;
-    let log_store = histogram_quantiles(server.http_addr, "arbiter_log_store_seconds").await;
-    server.shutdown().await;
+    // The first node's histograms (each node has its own).
+    let server_share = histogram_quantiles(servers[0].http_addr, "arbiter_decision_seconds").await;
+    let log_store = histogram_quantiles(servers[0].http_addr, "arbiter_log_store_seconds").await;
+    for server in servers {
+        server.shutdown().await;
+    }
     let _ = std::fs::remove_dir_all(&data);
 
     let per_match =
@@ -377,6 +409,7 @@ async fn bench(args: &Args) -> anyhow::Result<()> {
             None => "SQLite (scratch file)".to_string(),
         }
     );
+    println!("nodes                   {}", args.nodes.max(1));
     println!(
         "matches (concurrent)    {} asked, {} peak running",
         args.matches, peak_matches

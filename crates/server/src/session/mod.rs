@@ -5,6 +5,8 @@
 //! [`Outbox`]. What a referee says to a seat or a spectator is forwarded by tasks of its
 //! own (see `matches.rs`), so a slow request never delays a prompt.
 
+mod remote;
+
 use std::collections::HashMap;
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -14,10 +16,12 @@ use serde_json::Value;
 
 use crate::hub::Hub;
 use crate::matches::Watching;
+use crate::mesh::asks::Ask;
 use crate::protocol::{
     ClientMessage, FrameError, Refusal, ServerMessage, TokenBucket, PROTOCOL_VERSION,
 };
 use crate::transport::Outbox;
+use remote::Reached;
 
 /// Whether the transport should keep reading.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -41,6 +45,8 @@ pub struct Session {
     /// Protocol errors tolerated; refills slowly so an occasional mistake is forgiven.
     strikes: TokenBucket,
     spectating: HashMap<i64, Watching>,
+    /// What this connection reached on other nodes of the deployment.
+    reached: Reached,
 }
 
 impl Session {
@@ -55,6 +61,9 @@ impl Session {
         let rate = TokenBucket::new(limits.rate, limits.burst);
         let strikes = TokenBucket::new(0.1, limits.max_strikes);
         hub.metrics.connection_opened(transport);
+        if let Some(mesh) = &hub.mesh {
+            mesh.connection_opened(&outbox);
+        }
         tracing::debug!(conn = outbox.conn(), %peer, transport, "connection opened");
         outbox.send(&ServerMessage::Welcome {
             protocol: PROTOCOL_VERSION,
@@ -71,6 +80,7 @@ impl Session {
             rate,
             strikes,
             spectating: HashMap::new(),
+            reached: Reached::default(),
         }
     }
 
@@ -156,6 +166,10 @@ impl Session {
         }
         // Dropping each `Watching` stops its match's lines.
         drop(self.spectating);
+        if let Some(mesh) = &self.hub.mesh {
+            self.reached.closed(mesh, conn).await;
+            mesh.connection_closed(conn);
+        }
         self.hub.metrics.connection_closed(self.transport);
         tracing::debug!(conn, peer = %self.peer, "connection closed");
     }
@@ -207,55 +221,16 @@ impl Session {
                 config,
                 seats,
             } => self.queue(&ruleset, &config, seats).await,
-            ClientMessage::LeaveQueue => match self.hub.matchmaking.leave(self.outbox.conn()) {
-                Some(ruleset) => {
-                    self.send(ServerMessage::LeftQueue { ruleset });
-                    Ok(())
-                }
-                None => Err(Refusal::new("not_queued", "you are not in a queue")),
-            },
-            ClientMessage::Tables => {
-                self.send(ServerMessage::Tables {
-                    tables: self.hub.tables.list(),
-                });
-                Ok(())
-            }
-            ClientMessage::CreateTable {
-                ruleset,
-                config,
-                seats,
-                deadline_ms,
-                time_bank_ms,
-                abandon_after,
-            } => {
-                let account = self.account()?.clone();
-                let clock =
-                    self.hub
-                        .table_clock(&ruleset, deadline_ms, time_bank_ms, abandon_after)?;
-                self.hub
-                    .create_table(&account, &self.outbox, &ruleset, &config, seats, clock)
-            }
-            ClientMessage::JoinTable { table, seat } => {
-                let account = self.account()?.clone();
-                self.hub.join_table(&account, &self.outbox, table, seat)
-            }
-            ClientMessage::AddBot { table, bot, seat } => {
-                let account = self.account()?.clone();
-                self.hub.add_bot(&account, table, &bot, seat)
-            }
-            ClientMessage::LeaveTable { table } => {
-                let account = self.account()?.clone();
-                self.hub.leave_table(&account, table)?;
-                self.send(ServerMessage::LeftTable { table });
-                Ok(())
-            }
-            ClientMessage::StartTable { table, fill } => {
-                let account = self.account()?.clone();
-                self.hub.start_table(&account, table, fill.as_deref()).await
-            }
+            ClientMessage::LeaveQueue => self.leave_queue().await,
+            request @ (ClientMessage::Tables
+            | ClientMessage::CreateTable { .. }
+            | ClientMessage::JoinTable { .. }
+            | ClientMessage::AddBot { .. }
+            | ClientMessage::LeaveTable { .. }
+            | ClientMessage::StartTable { .. }) => self.table_request(request).await,
             ClientMessage::Matches => {
                 self.send(ServerMessage::Matches {
-                    matches: self.hub.matches.list(),
+                    matches: self.hub.live_matches().await?,
                 });
                 Ok(())
             }
@@ -267,10 +242,7 @@ impl Session {
                     self.send(ServerMessage::Unspectated { match_id });
                     Ok(())
                 }
-                None => Err(Refusal::new(
-                    "not_spectating",
-                    format!("you are not watching match {match_id}"),
-                )),
+                None => self.unspectate_elsewhere(match_id).await,
             },
             ClientMessage::Act {
                 match_id,
@@ -336,18 +308,29 @@ impl Session {
         Ok(())
     }
 
-    /// Tell the client who it is, and give it back every seat it holds in a live match.
+    /// Tell the client who it is, and give it back every seat it holds in a live match
+    /// (on any node of the deployment).
     async fn logged_in(&mut self, account: Account, session: SessionToken) {
-        let seats = self.hub.matches.seats_of(account.id);
+        let here: Vec<i64> = self
+            .hub
+            .matches
+            .seats_of(account.id)
+            .iter()
+            .map(|(live, _)| live.id)
+            .collect();
+        let elsewhere = self.seats_elsewhere(account.id).await;
+        let mut resumed = here;
+        resumed.extend(elsewhere.iter().map(|seat| seat.match_id));
+        resumed.sort_unstable();
+        resumed.dedup();
         self.send(ServerMessage::LoggedIn {
             name: account.name.clone(),
             session: session.reveal().to_string(),
-            resumed: seats.iter().map(|(live, _)| live.id).collect(),
+            resumed,
         });
         // Resuming sends `joined`, the seat's view and any pending prompt.
-        for (live, seat) in seats {
-            self.hub.matches.attach(&live, seat, &self.outbox).await;
-        }
+        self.hub.resume_seats(account.id, &self.outbox).await;
+        self.resume_elsewhere(account.id, &elsewhere).await;
         self.account = Some(account);
         self.session = Some(session);
     }
@@ -364,35 +347,63 @@ impl Session {
         Ok(())
     }
 
+    /// Wait in the queue: this node's, or the deployment's on its matchmaker.
     async fn queue(&mut self, ruleset: &str, config: &Value, seats: Option<usize>) -> Reply {
         let account = self.account()?.clone();
+        if let Some(matchmaker) = self.matchmaker_elsewhere().await? {
+            return self
+                .queue_elsewhere(matchmaker, &account, ruleset, config, seats)
+                .await;
+        }
         let queued = self
             .hub
-            .join_queue(&account, &self.outbox, ruleset, config, seats)
+            .join_queue(
+                account.id,
+                &account.name,
+                &self.outbox,
+                None,
+                ruleset,
+                config,
+                seats,
+            )
             .await?;
         self.send(queued);
         Ok(())
     }
 
+    /// Tables live in one place: this node, or the deployment's matchmaker.
+    async fn table_request(&mut self, request: ClientMessage) -> Reply {
+        let account = self.account()?.clone();
+        if let Some(lobby) = self.matchmaker_elsewhere().await? {
+            return self
+                .table_request_elsewhere(&lobby.name, &account, request)
+                .await;
+        }
+        self.hub
+            .table_request(account.id, &account.name, &self.outbox, request)
+            .await
+    }
+
+    async fn leave_queue(&mut self) -> Reply {
+        if let Some(ruleset) = self.hub.matchmaking.leave(self.outbox.conn()) {
+            self.send(ServerMessage::LeftQueue { ruleset });
+            return Ok(());
+        }
+        self.leave_queue_elsewhere().await
+    }
+
+    /// Watch a live match, here or on another node.
     async fn spectate(&mut self, match_id: i64) -> Reply {
-        if self.spectating.contains_key(&match_id) {
+        if self.spectating.contains_key(&match_id) || self.reached.watches(match_id) {
             return Err(Refusal::new(
                 "already_spectating",
                 format!("you already watch match {match_id}"),
             ));
         }
-        let live = self.hub.matches.get(match_id).ok_or_else(|| {
-            Refusal::new(
-                "no_such_match",
-                format!("no live match {match_id}; finished matches are at /api/matches/{match_id}/replay (the page: /#/replay/{match_id})"),
-            )
-        })?;
-        self.send(ServerMessage::Spectating {
-            match_id,
-            ruleset: live.ruleset.clone(),
-            players: live.player_names(),
-        });
-        let task = self.hub.matches.spectate(&live, &self.outbox).await?;
+        if self.hub.matches.get(match_id).is_none() {
+            return self.spectate_elsewhere(match_id).await;
+        }
+        let task = self.hub.spectate(&self.outbox, match_id).await?;
         self.spectating
             .retain(|_, watching| !watching.is_finished());
         self.spectating.insert(match_id, task);
@@ -400,57 +411,53 @@ impl Session {
     }
 
     async fn act(&mut self, match_id: Option<i64>, seat: Option<usize>, action: Value) -> Reply {
-        let account = self.account()?.clone();
-        let (live, own) = self.hub.matches.seat_for(account.id, match_id)?;
-        if let Some(seat) = seat.filter(|&s| s != own) {
-            return Err(Refusal::new(
-                "not_your_seat",
-                format!("you play seat {own} in match {}, not seat {seat}", live.id),
-            ));
+        let account = self.account()?.id;
+        if let Err(refusal) = self.hub.matches.seat_for(account, match_id) {
+            return self
+                .act_elsewhere(account, match_id, refusal, |from, match_id| Ask::Act {
+                    from,
+                    account,
+                    match_id,
+                    seat,
+                    action,
+                })
+                .await;
         }
-        self.hub.metrics.action_received();
-        // Answers from a connection the seat is not attached to take the seat over, so
-        // the answer's `rejected` (if any) comes back here.
-        if !live.is_attached_to(own, self.outbox.conn()) {
-            self.hub.matches.attach(&live, own, &self.outbox).await;
-        }
-        live.handle
-            .act(own, action)
+        self.hub
+            .act(account, &self.outbox, match_id, seat, action)
             .await
-            .map_err(|e| Refusal::new("match_over", e.to_string()))
     }
 
     async fn resign(&mut self, match_id: Option<i64>, seat: Option<usize>) -> Reply {
-        let account = self.account()?.clone();
-        let (live, own) = self.hub.matches.seat_for(account.id, match_id)?;
-        if let Some(seat) = seat.filter(|&s| s != own) {
-            return Err(Refusal::new(
-                "not_your_seat",
-                format!("you play seat {own} in match {}, not seat {seat}", live.id),
-            ));
+        let account = self.account()?.id;
+        if let Err(refusal) = self.hub.matches.seat_for(account, match_id) {
+            return self
+                .act_elsewhere(account, match_id, refusal, |from, match_id| Ask::Resign {
+                    from,
+                    account,
+                    match_id,
+                    seat,
+                })
+                .await;
         }
-        live.handle
-            .resign(own)
-            .await
-            .map_err(|e| Refusal::new("match_over", e.to_string()))
+        self.hub.resign(account, match_id, seat).await
     }
 
     /// The seat's legal actions now, from the referee (only the seat's own: the
     /// account must hold it).
     async fn legal(&mut self, match_id: Option<i64>) -> Reply {
-        let account = self.account()?.clone();
-        let (live, seat) = self.hub.matches.seat_for(account.id, match_id)?;
-        let legal = live
-            .handle
-            .legal(seat)
-            .await
-            .map_err(|e| Refusal::new("match_over", e.to_string()))?;
-        self.send(ServerMessage::Legal {
-            match_id: live.id,
-            seat,
-            step: legal.step,
-            actions: legal.actions,
-        });
+        let account = self.account()?.id;
+        if let Err(refusal) = self.hub.matches.seat_for(account, match_id) {
+            return self
+                .act_elsewhere(account, match_id, refusal, |from, match_id| Ask::Legal {
+                    from,
+                    account,
+                    match_id,
+                })
+                .await;
+        }
+        let legal = self.hub.legal(account, match_id).await?;
+        self.send(legal);
         Ok(())
     }
 }

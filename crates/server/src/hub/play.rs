@@ -1,0 +1,212 @@
+//! What a player or spectator does in a live match of this node: act, resign, ask for
+//! the legal actions, watch, resume its seats. A session calls these for its own
+//! connection; the mesh calls them for a connection of another node of the deployment
+//! (through that connection's stand-in outbox here), so both go by the same rules.
+
+use arbiter_store::{AccountId, MatchFilter, MatchStatus, MAX_LIST_LIMIT};
+use serde_json::Value;
+
+use super::Hub;
+use crate::matches::Watching;
+use crate::mesh::asks::Ask;
+use crate::protocol::messages::MatchInfo;
+use crate::protocol::Refusal;
+use crate::protocol::ServerMessage;
+use crate::transport::Outbox;
+
+impl Hub {
+    /// `account` acts in its seat of `match_id` (or of its only running match). An
+    /// answer from a connection the seat is not attached to takes the seat over, so
+    /// that the answer's `rejected` (if any) comes back to it.
+    pub async fn act(
+        &self,
+        account: AccountId,
+        outbox: &Outbox,
+        match_id: Option<i64>,
+        seat: Option<usize>,
+        action: Value,
+    ) -> Result<(), Refusal> {
+        let (live, own) = self.matches.seat_for(account, match_id)?;
+        if let Some(seat) = seat.filter(|&s| s != own) {
+            return Err(not_your_seat(live.id, own, seat));
+        }
+        self.metrics.action_received();
+        if !live.is_attached_to(own, outbox.conn()) {
+            self.matches.attach(&live, own, outbox).await;
+        }
+        live.handle
+            .act(own, action)
+            .await
+            .map_err(|e| Refusal::new("match_over", e.to_string()))
+    }
+
+    pub async fn resign(
+        &self,
+        account: AccountId,
+        match_id: Option<i64>,
+        seat: Option<usize>,
+    ) -> Result<(), Refusal> {
+        let (live, own) = self.matches.seat_for(account, match_id)?;
+        if let Some(seat) = seat.filter(|&s| s != own) {
+            return Err(not_your_seat(live.id, own, seat));
+        }
+        live.handle
+            .resign(own)
+            .await
+            .map_err(|e| Refusal::new("match_over", e.to_string()))
+    }
+
+    /// The seat's legal actions now, from the referee (only the seat's own: the
+    /// account must hold it).
+    pub async fn legal(
+        &self,
+        account: AccountId,
+        match_id: Option<i64>,
+    ) -> Result<ServerMessage, Refusal> {
+        let (live, seat) = self.matches.seat_for(account, match_id)?;
+        let legal = live
+            .handle
+            .legal(seat)
+            .await
+            .map_err(|e| Refusal::new("match_over", e.to_string()))?;
+        Ok(ServerMessage::Legal {
+            match_id: live.id,
+            seat,
+            step: legal.step,
+            actions: legal.actions,
+        })
+    }
+
+    /// Watch a live match of this node on `outbox`: `spectating` first, then the
+    /// match's lines until the returned [`Watching`] is dropped.
+    pub async fn spectate(&self, outbox: &Outbox, match_id: i64) -> Result<Watching, Refusal> {
+        let live = self
+            .matches
+            .get(match_id)
+            .ok_or_else(|| no_live_match(match_id))?;
+        outbox.send(&ServerMessage::Spectating {
+            match_id,
+            ruleset: live.ruleset.clone(),
+            players: live.player_names(),
+        });
+        self.matches.spectate(&live, outbox).await
+    }
+
+    /// The live matches of the whole deployment: this node's, and (joined to others)
+    /// the running matches the shared store lists for the other nodes, newest first
+    /// up to its page size.
+    pub async fn live_matches(&self) -> Result<Vec<MatchInfo>, Refusal> {
+        let mut live = self.matches.list();
+        let Some(mesh) = &self.mesh else {
+            return Ok(live);
+        };
+        let filter = MatchFilter {
+            status: Some(MatchStatus::Running),
+            limit: Some(MAX_LIST_LIMIT),
+            ..MatchFilter::default()
+        };
+        let running = self.store.list_matches(&filter).await?;
+        live.extend(
+            running
+                .into_iter()
+                .filter(|m| m.node != mesh.node)
+                .map(|m| MatchInfo {
+                    match_id: m.id,
+                    ruleset: m.ruleset,
+                    players: m.seats.into_iter().map(|seat| seat.name).collect(),
+                    rated: m.rating.is_some(),
+                    port: None,
+                }),
+        );
+        live.sort_by_key(|m| m.match_id);
+        Ok(live)
+    }
+
+    /// Attach `outbox` to every seat `account` holds in a running match of this node
+    /// (each starts with `joined`, the seat's view and any pending prompt). Returns
+    /// the matches.
+    pub async fn resume_seats(&self, account: AccountId, outbox: &Outbox) -> Vec<i64> {
+        let seats = self.matches.seats_of(account);
+        let ids = seats.iter().map(|(live, _)| live.id).collect();
+        for (live, seat) in seats {
+            self.matches.attach(&live, seat, outbox).await;
+        }
+        ids
+    }
+}
+
+impl Hub {
+    /// Queue places this node's connections held on a node that has since died (or
+    /// restarted without its queue) are asked again of the deployment's matchmaker now,
+    /// so a player waiting for a game keeps waiting for one. Run after each heartbeat.
+    pub async fn requeue_stranded(self: &std::sync::Arc<Self>) {
+        let Some(mesh) = &self.mesh else {
+            return;
+        };
+        let live = match self.store.live_nodes(self.config.node_lease).await {
+            Ok(live) => live,
+            Err(error) => {
+                tracing::warn!(%error, "cannot list the live nodes");
+                return;
+            }
+        };
+        let stranded = mesh.stranded(&live);
+        if stranded.is_empty() {
+            return;
+        }
+        mesh.forget_matchmaker();
+        let lobby = live.first().cloned().unwrap_or_else(|| mesh.incarnation());
+        for place in stranded {
+            let Ask::Queue {
+                account,
+                name,
+                ruleset,
+                config,
+                seats,
+                ..
+            } = &place.ask
+            else {
+                continue;
+            };
+            tracing::warn!(conn = place.outbox.conn(), from = %place.lobby.name, to = %lobby.name, "queueing again: the node holding the queue place stopped");
+            let queued = if lobby.name == mesh.node {
+                self.join_queue(*account, name, &place.outbox, None, ruleset, config, *seats)
+                    .await
+                    .map(|queued| {
+                        place.outbox.send(&queued);
+                    })
+            } else {
+                let asked = mesh.ask(&lobby.name, &place.ask).await;
+                if asked.is_ok() {
+                    mesh.queued_away(lobby.clone(), &place.outbox, place.ask.clone());
+                }
+                asked
+            };
+            if let Err(refusal) = queued {
+                place.outbox.send(&ServerMessage::error(
+                    refusal.code,
+                    format!(
+                        "the server holding your queue place stopped, and queueing again \
+                         failed ({}); queue again",
+                        refusal.message
+                    ),
+                ));
+            }
+        }
+    }
+}
+
+fn not_your_seat(match_id: i64, own: usize, asked: usize) -> Refusal {
+    Refusal::new(
+        "not_your_seat",
+        format!("you play seat {own} in match {match_id}, not seat {asked}"),
+    )
+}
+
+/// The refusal for a match that is not running (anywhere the asker can reach).
+pub fn no_live_match(match_id: i64) -> Refusal {
+    Refusal::new(
+        "no_such_match",
+        format!("no live match {match_id}; finished matches are at /api/matches/{match_id}/replay (the page: /#/replay/{match_id})"),
+    )
+}

@@ -1,0 +1,273 @@
+//! This node's link to the others: the NATS connection, the subjects, asking another
+//! node, the local connections that other nodes' lines are for, and the stand-ins of
+//! other nodes' connections (see [`super::relays`]).
+
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::time::Duration;
+
+use anyhow::Context;
+use parking_lot::Mutex;
+use tokio::time::Instant;
+
+use arbiter_store::{LiveNode, Store};
+
+use super::asks::{Answer, Ask, RemoteConn};
+use super::relays::{LineSink, Relays};
+use crate::protocol::Refusal;
+use crate::transport::{ConnId, Outbox};
+
+/// How long a node waits for another's answer before it tells its client the other
+/// node is unreachable.
+pub const ASK_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// How long the matchmaker's name is reused before the store is asked again.
+const MATCHMAKER_FRESH: Duration = Duration::from_secs(2);
+
+/// The requests a node takes.
+pub fn ask_subject(node: &str) -> String {
+    format!("arbiter.{node}.ask")
+}
+
+/// The lines for connection `conn` of `node`, sent by node `sender` (named so that
+/// `node` can tell it when the connection has gone).
+pub fn conn_subject(node: &str, conn: ConnId, sender: &str) -> String {
+    format!("arbiter.{node}.conn.{conn}.{sender}")
+}
+
+/// Every connection of `node` (what `node` subscribes to).
+pub fn conns_subject(node: &str) -> String {
+    format!("arbiter.{node}.conn.*.*")
+}
+
+/// The connection and the sending node a line's subject names.
+pub fn parse_conn_subject(subject: &str) -> Option<(ConnId, &str)> {
+    let mut tokens = subject.rsplitn(3, '.');
+    let sender = tokens.next()?;
+    let conn = tokens.next()?.parse().ok()?;
+    Some((conn, sender))
+}
+
+/// Publishes this node's stand-ins' lines to their connections' nodes.
+pub struct Publisher {
+    client: async_nats::Client,
+    node: String,
+}
+
+pub struct Mesh {
+    pub(super) client: async_nats::Client,
+    pub(super) publisher: Arc<Publisher>,
+    pub node: String,
+    /// Connections of this node, for the lines other nodes send them.
+    local: Mutex<HashMap<ConnId, Outbox>>,
+    pub relays: Relays,
+    /// A node whose heartbeat is older than this is not asked to be the matchmaker.
+    lease: Duration,
+    /// When this node's process started: with the name, this incarnation of the node.
+    pub started_at: i64,
+    matchmaker: Mutex<Option<(Instant, LiveNode)>>,
+    /// This node's connections waiting in the queue of another node, with what to ask
+    /// again should that node die.
+    queued_away: Mutex<HashMap<ConnId, QueuedAway>>,
+}
+
+/// A connection of this node waiting in the deployment's queue on another node.
+#[derive(Debug, Clone)]
+pub struct QueuedAway {
+    /// The node (and incarnation) holding the queue place.
+    pub lobby: LiveNode,
+    pub outbox: Outbox,
+    /// The queue request, to make again on the next matchmaker.
+    pub ask: Ask,
+}
+
+impl Mesh {
+    /// Connect to NATS as `node`.
+    pub async fn connect(
+        url: &str,
+        node: &str,
+        lease: Duration,
+        started_at: i64,
+    ) -> anyhow::Result<Arc<Mesh>> {
+        let client = async_nats::ConnectOptions::new()
+            .name(format!("arbiter {node}"))
+            .connect(url)
+            .await
+            .with_context(|| format!("cannot reach NATS at {url}"))?;
+        Ok(Arc::new(Mesh {
+            publisher: Arc::new(Publisher {
+                client: client.clone(),
+                node: node.to_string(),
+            }),
+            client,
+            node: node.to_string(),
+            local: Mutex::default(),
+            relays: Relays::default(),
+            lease,
+            started_at,
+            matchmaker: Mutex::default(),
+            queued_away: Mutex::default(),
+        }))
+    }
+
+    /// A connection of this node opened: lines from other nodes may come for it.
+    pub fn connection_opened(&self, outbox: &Outbox) {
+        self.local.lock().insert(outbox.conn(), outbox.clone());
+    }
+
+    pub fn connection_closed(&self, conn: ConnId) {
+        self.local.lock().remove(&conn);
+        self.queued_away.lock().remove(&conn);
+    }
+
+    /// `outbox`'s connection waits in `lobby`'s queue, asked with `ask`.
+    pub fn queued_away(&self, lobby: LiveNode, outbox: &Outbox, ask: Ask) {
+        let away = QueuedAway {
+            lobby,
+            outbox: outbox.clone(),
+            ask,
+        };
+        self.queued_away.lock().insert(outbox.conn(), away);
+    }
+
+    /// The connection left the queue (or was matched): forget its place. Returns the
+    /// node that held it.
+    pub fn left_queue_away(&self, conn: ConnId) -> Option<String> {
+        self.queued_away
+            .lock()
+            .remove(&conn)
+            .map(|away| away.lobby.name)
+    }
+
+    /// Where the connection waits, if on another node.
+    pub fn queue_away(&self, conn: ConnId) -> Option<String> {
+        self.queued_away
+            .lock()
+            .get(&conn)
+            .map(|away| away.lobby.name.clone())
+    }
+
+    /// The queue places held by node incarnations that are no longer among `live`
+    /// (they died, or restarted without their queue), taken out of the registry.
+    pub fn stranded(&self, live: &[LiveNode]) -> Vec<QueuedAway> {
+        let mut away = self.queued_away.lock();
+        let lost: Vec<ConnId> = away
+            .iter()
+            .filter(|(_, place)| !live.contains(&place.lobby))
+            .map(|(&conn, _)| conn)
+            .collect();
+        lost.into_iter()
+            .filter_map(|conn| away.remove(&conn))
+            .filter(|place| !place.outbox.is_closed())
+            .collect()
+    }
+
+    /// The local connection `conn`, if it is still open.
+    pub(super) fn local(&self, conn: ConnId) -> Option<Outbox> {
+        self.local.lock().get(&conn).cloned()
+    }
+
+    /// How this node names its connection `conn` to the others.
+    pub fn remote(&self, conn: ConnId) -> RemoteConn {
+        RemoteConn {
+            node: self.node.clone(),
+            conn,
+        }
+    }
+
+    /// Ask `node` to do something for one of our connections; its lines come back on
+    /// the connection's subject.
+    pub async fn ask(&self, node: &str, ask: &Ask) -> Result<(), Refusal> {
+        let payload = serde_json::to_vec(ask)
+            .map_err(|e| Refusal::new("internal", format!("cannot encode a request: {e}")))?;
+        let unreachable = |why: String| {
+            tracing::warn!(node, %why, "another node did not answer");
+            Refusal::new(
+                "node_unreachable",
+                format!("the server running this ({node}) did not answer; try again shortly"),
+            )
+        };
+        let reply = tokio::time::timeout(
+            ASK_TIMEOUT,
+            self.client.request(ask_subject(node), payload.into()),
+        )
+        .await
+        .map_err(|_| unreachable(format!("no answer in {ASK_TIMEOUT:?}")))?
+        .map_err(|e| unreachable(e.to_string()))?;
+        let answer: Answer = serde_json::from_slice(&reply.payload)
+            .map_err(|e| unreachable(format!("an answer that is not one: {e}")))?;
+        answer.into_result()
+    }
+
+    /// Tell `node` without waiting for an answer (a closed connection).
+    pub async fn tell(&self, node: &str, ask: &Ask) {
+        let Ok(payload) = serde_json::to_vec(ask) else {
+            return;
+        };
+        if let Err(error) = self.client.publish(ask_subject(node), payload.into()).await {
+            tracing::warn!(node, %error, "could not tell another node");
+        }
+    }
+
+    /// This node as the others see it.
+    pub fn incarnation(&self) -> LiveNode {
+        LiveNode {
+            name: self.node.clone(),
+            started_at: self.started_at,
+        }
+    }
+
+    /// The node that holds the deployment's lobby (queue and tables): the one whose
+    /// process has run longest among the nodes with a fresh heartbeat (this node when
+    /// none has one yet). Every node computes the same from the shared store, and a
+    /// node that joins later never takes the lobby from a live one. While a dead
+    /// matchmaker's lease runs out, asks to it fail (`node_unreachable`); after, its
+    /// queue places are asked again of the next one (`Hub::requeue_stranded`).
+    pub async fn matchmaker(&self, store: &Store) -> Result<LiveNode, Refusal> {
+        if let Some((at, node)) = &*self.matchmaker.lock() {
+            if at.elapsed() < MATCHMAKER_FRESH {
+                return Ok(node.clone());
+            }
+        }
+        let live = store.live_nodes(self.lease).await?;
+        let node = live
+            .into_iter()
+            .next()
+            .unwrap_or_else(|| self.incarnation());
+        *self.matchmaker.lock() = Some((Instant::now(), node.clone()));
+        Ok(node)
+    }
+
+    /// Forget the cached matchmaker (the live nodes changed).
+    pub fn forget_matchmaker(&self) {
+        *self.matchmaker.lock() = None;
+    }
+}
+
+impl LineSink for Publisher {
+    async fn publish(&self, to: &RemoteConn, line: bytes::Bytes) -> bool {
+        let subject = conn_subject(&to.node, to.conn, &self.node);
+        match self.client.publish(subject, line).await {
+            Ok(()) => true,
+            Err(error) => {
+                tracing::warn!(node = %to.node, conn = to.conn, %error, "a line for another node was not sent");
+                false
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn subjects_name_the_node_and_connection() {
+        assert_eq!(ask_subject("east-1"), "arbiter.east-1.ask");
+        let subject = conn_subject("east-1", 42, "west_2");
+        assert_eq!(subject, "arbiter.east-1.conn.42.west_2");
+        assert_eq!(parse_conn_subject(&subject), Some((42, "west_2")));
+        assert_eq!(parse_conn_subject("arbiter.east-1.conn.x.west"), None);
+        assert_eq!(conns_subject("east-1"), "arbiter.east-1.conn.*.*");
+    }
+}

@@ -1,0 +1,241 @@
+//! This node's side of the mesh: answering other nodes' requests about its matches and
+//! queue (through the stand-ins of their connections), and queueing the lines other
+//! nodes send for this node's connections.
+
+use std::sync::Arc;
+
+use futures::StreamExt;
+use tokio::task::JoinHandle;
+use tokio_util::sync::CancellationToken;
+
+use super::asks::{Answer, Ask, RemoteConn};
+use super::link::{ask_subject, conns_subject, parse_conn_subject, Mesh};
+use crate::hub::{Hub, SeatPlan};
+use crate::matches::Player;
+use crate::protocol::{Refusal, ServerMessage};
+use crate::transport::Outbox;
+
+/// Subscribe to this node's subjects and serve them until `shutdown`.
+pub async fn spawn(
+    mesh: Arc<Mesh>,
+    hub: Arc<Hub>,
+    shutdown: CancellationToken,
+) -> anyhow::Result<Vec<JoinHandle<()>>> {
+    let asks = mesh.client.subscribe(ask_subject(&mesh.node)).await?;
+    let lines = mesh.client.subscribe(conns_subject(&mesh.node)).await?;
+    // The subscriptions are in place once the server has flushed them: only then may
+    // another node be told of this one (through its heartbeat, its matches).
+    mesh.client.flush().await?;
+    let answering = tokio::spawn(answer_asks(mesh.clone(), hub, asks, shutdown.clone()));
+    let delivering = tokio::spawn(deliver_lines(mesh, lines, shutdown));
+    Ok(vec![answering, delivering])
+}
+
+async fn answer_asks(
+    mesh: Arc<Mesh>,
+    hub: Arc<Hub>,
+    mut asks: async_nats::Subscriber,
+    shutdown: CancellationToken,
+) {
+    loop {
+        let message = tokio::select! {
+            _ = shutdown.cancelled() => break,
+            message = asks.next() => match message {
+                Some(message) => message,
+                None => break,
+            },
+        };
+        let (mesh, hub) = (mesh.clone(), hub.clone());
+        // Each request on its own task: a slow one (a referee busy, the store slow)
+        // holds up no other. One connection's requests never overlap: its node waits
+        // for each answer before it reads the client's next line.
+        tokio::spawn(async move {
+            let answer = match serde_json::from_slice::<Ask>(&message.payload) {
+                Ok(ask) => Answer::from(handle(&mesh, &hub, ask).await),
+                Err(error) => Answer::from(Err(Refusal::new(
+                    "bad_message",
+                    format!("not a request this node knows: {error}"),
+                ))),
+            };
+            if let Some(reply) = message.reply {
+                let payload = serde_json::to_vec(&answer).unwrap_or_default();
+                if let Err(error) = mesh.client.publish(reply, payload.into()).await {
+                    tracing::warn!(%error, "an answer to another node was not sent");
+                }
+            }
+        });
+    }
+}
+
+/// Do what another node asks, for its connection `from`.
+async fn handle(mesh: &Arc<Mesh>, hub: &Arc<Hub>, ask: Ask) -> Result<(), Refusal> {
+    let stand_in = |from: &RemoteConn| -> Outbox {
+        mesh.relays
+            .outbox(&mesh.publisher, from, hub.config.limits.outbox_bytes)
+    };
+    match ask {
+        Ask::Spectate { from, match_id } => {
+            let watching = hub.spectate(&stand_in(&from), match_id).await?;
+            mesh.relays.watch(&from, match_id, watching);
+            Ok(())
+        }
+        Ask::Unspectate { from, match_id } => {
+            if !mesh.relays.unwatch(&from, match_id) {
+                return Err(Refusal::new(
+                    "not_spectating",
+                    format!("you are not watching match {match_id}"),
+                ));
+            }
+            stand_in(&from).send(&ServerMessage::Unspectated { match_id });
+            Ok(())
+        }
+        Ask::Resume { from, account } => {
+            hub.resume_seats(account, &stand_in(&from)).await;
+            Ok(())
+        }
+        Ask::Act {
+            from,
+            account,
+            match_id,
+            seat,
+            action,
+        } => {
+            hub.act(account, &stand_in(&from), Some(match_id), seat, action)
+                .await
+        }
+        Ask::Resign {
+            account,
+            match_id,
+            seat,
+            ..
+        } => hub.resign(account, Some(match_id), seat).await,
+        Ask::Legal {
+            from,
+            account,
+            match_id,
+        } => {
+            let legal = hub.legal(account, Some(match_id)).await?;
+            stand_in(&from).send(&legal);
+            Ok(())
+        }
+        Ask::Queue {
+            from,
+            account,
+            name,
+            ruleset,
+            config,
+            seats,
+        } => {
+            let outbox = stand_in(&from);
+            let queued = hub
+                .join_queue(
+                    account,
+                    &name,
+                    &outbox,
+                    Some(from),
+                    &ruleset,
+                    &config,
+                    seats,
+                )
+                .await?;
+            outbox.send(&queued);
+            Ok(())
+        }
+        Ask::Start {
+            ruleset,
+            config,
+            seats,
+        } => {
+            let ruleset = hub.ruleset(&ruleset)?.clone();
+            let plan = seats
+                .into_iter()
+                .map(|seat| SeatPlan {
+                    player: Player::Account {
+                        id: seat.account,
+                        name: seat.name,
+                    },
+                    // A player of this node is told directly (if still connected;
+                    // otherwise it resumes the seat when it comes back).
+                    outbox: if seat.conn.node == mesh.node {
+                        mesh.local(seat.conn.conn)
+                    } else {
+                        Some(stand_in(&seat.conn))
+                    },
+                })
+                .collect();
+            hub.start_queued_match(&ruleset, config, plan)
+                .await
+                .map(|_| ())
+        }
+        Ask::LeaveQueue { from } => {
+            let outbox = stand_in(&from);
+            match hub.matchmaking.leave(outbox.conn()) {
+                Some(ruleset) => {
+                    outbox.send(&ServerMessage::LeftQueue { ruleset });
+                    Ok(())
+                }
+                None => Err(Refusal::new("not_queued", "you are not in a queue")),
+            }
+        }
+        Ask::Table {
+            from,
+            account,
+            name,
+            request,
+        } => {
+            hub.table_request(account, &name, &stand_in(&from), request)
+                .await
+        }
+        Ask::Closed { from } => {
+            if let Some(conn) = mesh.relays.closed(&from) {
+                hub.matchmaking.leave(conn);
+                hub.leave_tables(0, conn);
+            }
+            Ok(())
+        }
+    }
+}
+
+/// Queue each line another node sent on the local connection it names; an empty one
+/// closes that connection. A line for a connection that has closed tells its sender
+/// so, and its stand-in there closes (the connection may have closed before its node
+/// knew that node held one).
+async fn deliver_lines(
+    mesh: Arc<Mesh>,
+    mut lines: async_nats::Subscriber,
+    shutdown: CancellationToken,
+) {
+    loop {
+        let message = tokio::select! {
+            _ = shutdown.cancelled() => break,
+            message = lines.next() => match message {
+                Some(message) => message,
+                None => break,
+            },
+        };
+        let Some((conn, sender)) = parse_conn_subject(&message.subject) else {
+            continue;
+        };
+        match mesh.local(conn) {
+            Some(outbox) if message.payload.is_empty() => outbox.close(),
+            Some(outbox) => match std::str::from_utf8(&message.payload) {
+                Ok(line) => {
+                    // A queue place on another node ends with a match or a leave.
+                    if line.starts_with(r#"{"type":"match_started""#)
+                        || line.starts_with(r#"{"type":"left_queue""#)
+                    {
+                        mesh.left_queue_away(conn);
+                    }
+                    outbox.send_line(line.into());
+                }
+                Err(_) => tracing::warn!(conn, "a line from another node is not UTF-8"),
+            },
+            // Gone before the sender heard: tell it, so that its stand-in closes.
+            None if !message.payload.is_empty() => {
+                let from = mesh.remote(conn);
+                mesh.tell(sender, &Ask::Closed { from }).await;
+            }
+            None => {}
+        }
+    }
+}

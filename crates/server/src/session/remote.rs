@@ -1,0 +1,273 @@
+//! A session's requests that concern another node of the deployment (`--nats`): a seat
+//! in a match another node runs, a match watched there, the queue on the matchmaker.
+//! Each goes to that node as an [`Ask`]; what the client is told comes back as lines
+//! through the node's stand-in of this connection (see `mesh`). Without a mesh every
+//! one of these refuses as a single server does.
+
+use std::collections::{BTreeSet, HashMap};
+
+use arbiter_store::{Account, AccountId, LiveNode, RunningSeat};
+use serde_json::Value;
+
+use super::{Reply, Session};
+use crate::mesh::asks::{Ask, RemoteConn};
+use crate::mesh::link::Mesh;
+use crate::protocol::{ClientMessage, Refusal};
+use crate::transport::ConnId;
+
+/// What one connection reached on other nodes.
+#[derive(Default)]
+pub(super) struct Reached {
+    /// Every node asked anything: each is told when the connection closes.
+    nodes: BTreeSet<String>,
+    /// Matches watched elsewhere, with their node.
+    watching: HashMap<i64, String>,
+    /// Running matches elsewhere where the account holds a seat, with their node.
+    seats: HashMap<i64, String>,
+}
+
+impl Reached {
+    pub(super) fn watches(&self, match_id: i64) -> bool {
+        self.watching.contains_key(&match_id)
+    }
+
+    /// The connection closed: every node it reached (and the one holding its queue
+    /// place, which may have been asked for it since) forgets it.
+    pub(super) async fn closed(&self, mesh: &Mesh, conn: ConnId) {
+        let mut nodes = self.nodes.clone();
+        nodes.extend(mesh.queue_away(conn));
+        for node in &nodes {
+            mesh.tell(
+                node,
+                &Ask::Closed {
+                    from: mesh.remote(conn),
+                },
+            )
+            .await;
+        }
+    }
+}
+
+impl Session {
+    fn mesh(&self) -> Option<&std::sync::Arc<Mesh>> {
+        self.hub.mesh.as_ref()
+    }
+
+    fn from(&self, mesh: &Mesh) -> RemoteConn {
+        mesh.remote(self.outbox.conn())
+    }
+
+    /// Ask `node` for this connection, remembering that it was reached.
+    async fn ask(&mut self, node: &str, ask: Ask) -> Reply {
+        let Some(mesh) = self.hub.mesh.clone() else {
+            return Err(Refusal::new(
+                "internal",
+                "this server is not in a deployment",
+            ));
+        };
+        self.reached.nodes.insert(node.to_string());
+        mesh.ask(node, &ask).await
+    }
+
+    /// The seats the account holds in running matches of other nodes (none without a
+    /// mesh; none, with a warning, when the store cannot say).
+    pub(super) async fn seats_elsewhere(&mut self, account: AccountId) -> Vec<RunningSeat> {
+        let Some(node) = self.mesh().map(|mesh| mesh.node.clone()) else {
+            return Vec::new();
+        };
+        match self.hub.store.running_seats(account).await {
+            Ok(seats) => {
+                let elsewhere: Vec<RunningSeat> =
+                    seats.into_iter().filter(|seat| seat.node != node).collect();
+                for seat in &elsewhere {
+                    self.reached.seats.insert(seat.match_id, seat.node.clone());
+                }
+                elsewhere
+            }
+            Err(error) => {
+                tracing::warn!(%error, "cannot look up seats on other nodes");
+                Vec::new()
+            }
+        }
+    }
+
+    /// Attach this connection to the account's seats on other nodes.
+    pub(super) async fn resume_elsewhere(&mut self, account: AccountId, seats: &[RunningSeat]) {
+        let Some(mesh) = self.hub.mesh.clone() else {
+            return;
+        };
+        let nodes: BTreeSet<&str> = seats.iter().map(|seat| seat.node.as_str()).collect();
+        for node in nodes {
+            let ask = Ask::Resume {
+                from: self.from(&mesh),
+                account,
+            };
+            if let Err(refusal) = self.ask(node, ask).await {
+                tracing::warn!(
+                    node,
+                    code = refusal.code,
+                    "seats on another node not resumed"
+                );
+            }
+        }
+    }
+
+    /// Act (or resign, or ask the legal actions) in a seat of a match another node
+    /// runs. `here` is why this node refused: it stands when no other node has the
+    /// seat either.
+    pub(super) async fn act_elsewhere(
+        &mut self,
+        account: AccountId,
+        match_id: Option<i64>,
+        here: Refusal,
+        ask: impl FnOnce(RemoteConn, i64) -> Ask,
+    ) -> Reply {
+        let Some(mesh) = self.hub.mesh.clone() else {
+            return Err(here);
+        };
+        if !matches!(here.code, "not_seated" | "no_such_match") {
+            return Err(here);
+        }
+        let known = match_id.and_then(|id| Some((self.reached.seats.get(&id)?.clone(), id)));
+        let (node, match_id) = match known {
+            Some(found) => found,
+            None => {
+                let elsewhere = self.seats_elsewhere(account).await;
+                let mut matches: Vec<(String, i64)> = elsewhere
+                    .into_iter()
+                    .filter(|seat| match_id.is_none_or(|id| id == seat.match_id))
+                    .map(|seat| (seat.node, seat.match_id))
+                    .collect();
+                matches.dedup();
+                match matches.as_slice() {
+                    [] => return Err(here),
+                    [only] => only.clone(),
+                    _ => {
+                        return Err(Refusal::new(
+                            "ambiguous_match",
+                            "you play in several matches; say which with \"match\"",
+                        ))
+                    }
+                }
+            }
+        };
+        let result = self.ask(&node, ask(self.from(&mesh), match_id)).await;
+        if let Err(refusal) = &result {
+            if matches!(refusal.code, "match_over" | "no_such_match" | "not_seated") {
+                self.reached.seats.remove(&match_id);
+            }
+        }
+        result
+    }
+
+    /// Watch a match another node runs, if one does.
+    pub(super) async fn spectate_elsewhere(&mut self, match_id: i64) -> Reply {
+        let here = crate::hub::play::no_live_match(match_id);
+        let Some(mesh) = self.hub.mesh.clone() else {
+            return Err(here);
+        };
+        let summary = self.hub.store.match_summary(match_id).await?;
+        let Some(summary) = summary
+            .filter(|m| m.status == arbiter_store::MatchStatus::Running && m.node != mesh.node)
+        else {
+            return Err(here);
+        };
+        let ask = Ask::Spectate {
+            from: self.from(&mesh),
+            match_id,
+        };
+        self.ask(&summary.node, ask).await?;
+        self.reached.watching.insert(match_id, summary.node);
+        Ok(())
+    }
+
+    pub(super) async fn unspectate_elsewhere(&mut self, match_id: i64) -> Reply {
+        let (Some(mesh), Some(node)) = (
+            self.hub.mesh.clone(),
+            self.reached.watching.remove(&match_id),
+        ) else {
+            return Err(Refusal::new(
+                "not_spectating",
+                format!("you are not watching match {match_id}"),
+            ));
+        };
+        let ask = Ask::Unspectate {
+            from: self.from(&mesh),
+            match_id,
+        };
+        self.ask(&node, ask).await
+    }
+
+    /// The deployment's matchmaker when it is another node; `None` to queue here.
+    pub(super) async fn matchmaker_elsewhere(&self) -> Result<Option<LiveNode>, Refusal> {
+        let Some(mesh) = self.mesh() else {
+            return Ok(None);
+        };
+        let matchmaker = mesh.matchmaker(&self.hub.store).await?;
+        Ok((matchmaker.name != mesh.node).then_some(matchmaker))
+    }
+
+    pub(super) async fn queue_elsewhere(
+        &mut self,
+        matchmaker: LiveNode,
+        account: &Account,
+        ruleset: &str,
+        config: &Value,
+        seats: Option<usize>,
+    ) -> Reply {
+        let Some(mesh) = self.hub.mesh.clone() else {
+            return Err(Refusal::new(
+                "internal",
+                "this server is not in a deployment",
+            ));
+        };
+        let ask = Ask::Queue {
+            from: self.from(&mesh),
+            account: account.id,
+            name: account.name.clone(),
+            ruleset: ruleset.to_string(),
+            config: config.clone(),
+            seats,
+        };
+        self.ask(&matchmaker.name, ask.clone()).await?;
+        mesh.queued_away(matchmaker, &self.outbox, ask);
+        Ok(())
+    }
+
+    /// A request about tables, to the node that holds them.
+    pub(super) async fn table_request_elsewhere(
+        &mut self,
+        lobby: &str,
+        account: &Account,
+        request: ClientMessage,
+    ) -> Reply {
+        let Some(mesh) = self.hub.mesh.clone() else {
+            return Err(Refusal::new(
+                "internal",
+                "this server is not in a deployment",
+            ));
+        };
+        let ask = Ask::Table {
+            from: self.from(&mesh),
+            account: account.id,
+            name: account.name.clone(),
+            request,
+        };
+        self.ask(lobby, ask).await
+    }
+
+    pub(super) async fn leave_queue_elsewhere(&mut self) -> Reply {
+        let mesh = self.hub.mesh.clone();
+        let Some((mesh, node)) =
+            mesh.and_then(|mesh| Some((mesh.clone(), mesh.queue_away(self.outbox.conn())?)))
+        else {
+            return Err(Refusal::new("not_queued", "you are not in a queue"));
+        };
+        let ask = Ask::LeaveQueue {
+            from: self.from(&mesh),
+        };
+        self.ask(&node, ask).await?;
+        mesh.left_queue_away(self.outbox.conn());
+        Ok(())
+    }
+}

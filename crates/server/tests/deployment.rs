@@ -1,0 +1,386 @@
+//! Two nodes of one deployment on loopback: one PostgreSQL database, one NATS server
+//! (both real: the machine's own). Players connected to different nodes meet through
+//! the one queue and finish a game of every ruleset, and a spectator connected to the
+//! node that does not run the match sees exactly what a replay of it shows.
+
+mod common;
+
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::mpsc;
+use std::time::Duration;
+
+use arbiter_server::client::{bot, BotPlan, Connection, Decider, DeciderFactory};
+use arbiter_server::Config;
+use common::*;
+use serde_json::{json, Value};
+
+/// `resigner` resigns `match_id`; it and `opponent` are both told the outcome, and
+/// `http` (any node) serves the match as finished.
+async fn resign_and_see_it_finish(
+    mut resigner: Connection,
+    mut opponent: Connection,
+    http: &str,
+    match_id: i64,
+) {
+    resigner
+        .send(&json!({"type": "resign", "match": match_id}))
+        .await
+        .expect("send");
+    for player in [&mut resigner, &mut opponent] {
+        let outcome = until(player, 10, |m| m["type"] == "outcome").await;
+        assert_eq!(outcome["match"], match_id, "{outcome}");
+    }
+    let finished = finished_match(http, match_id).await;
+    assert_eq!(finished["status"], "finished", "{finished}");
+}
+
+/// Two servers sharing `database` and NATS: "alpha-…" and "beta-…", named apart from
+/// the nodes of the other tests running at the same time on the same NATS server.
+/// Alpha sorts first, so it is the matchmaker.
+async fn two_nodes(database: &str, nats: &str) -> (TestServer, TestServer) {
+    two_nodes_with_lease(database, nats, Duration::from_secs(30)).await
+}
+
+async fn two_nodes_with_lease(
+    database: &str,
+    nats: &str,
+    lease: Duration,
+) -> (TestServer, TestServer) {
+    static DEPLOYMENT: AtomicU32 = AtomicU32::new(0);
+    let tag = format!(
+        "{}-{}",
+        std::process::id(),
+        DEPLOYMENT.fetch_add(1, Ordering::Relaxed)
+    );
+    let node = |name: &'static str| {
+        let (database, nats) = (database.to_string(), nats.to_string());
+        let name = format!("{name}-{tag}");
+        move |config: &mut Config| {
+            config.database_url = database;
+            config.node = name;
+            config.nats = Some(nats);
+            config.node_lease = lease;
+        }
+    };
+    let alpha = start(node("alpha")).await;
+    let beta = start(node("beta")).await;
+    (alpha, beta)
+}
+
+/// A decider that waits, before its first decision, until `gate`'s sender is dropped:
+/// the match cannot end before the test is ready to watch it.
+struct Gated {
+    inner: Box<dyn Decider>,
+    gate: Option<mpsc::Receiver<()>>,
+}
+
+impl Decider for Gated {
+    fn decide(&mut self, view: &Value, seat: usize) -> Result<Value, String> {
+        if let Some(gate) = self.gate.take() {
+            // Returns once the sender is gone.
+            let _ = gate.recv();
+        }
+        self.inner.decide(view, seat)
+    }
+
+    fn thinks(&self) -> bool {
+        // On the blocking pool, where waiting on the gate blocks nothing else.
+        true
+    }
+}
+
+fn gated(ruleset: &str, gate: mpsc::Receiver<()>) -> DeciderFactory {
+    let mut players = random_players(ruleset);
+    let mut gate = Some(gate);
+    Box::new(move |config: &Value, seed: u64| {
+        let inner = players(config, seed)?;
+        Ok(Box::new(Gated {
+            inner,
+            gate: gate.take(),
+        }) as Box<dyn Decider>)
+    })
+}
+
+fn plan(server: &str, ruleset: &str, name: &str) -> BotPlan {
+    BotPlan {
+        session: None,
+        server: server.to_string(),
+        ruleset: ruleset.to_string(),
+        name: name.to_string(),
+        password: password(name),
+        games: 1,
+        config: Value::Null,
+        seats: Some(2),
+    }
+}
+
+/// The running match of `ruleset` as the shared store lists it (from either node).
+async fn running_match(http: &str, ruleset: &str) -> Value {
+    for _ in 0..500 {
+        let (status, list) = http_get(
+            http,
+            &format!("/api/matches?status=running&ruleset={ruleset}"),
+            None,
+        )
+        .await;
+        assert_eq!(status, 200, "{list}");
+        if let Some(found) = list["matches"].get(0) {
+            return found.clone();
+        }
+        // Polling the shared store for a condition, not ordering: up to 10 s in all.
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    panic!("no running {ruleset} match appeared");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn players_on_two_nodes_meet_finish_every_ruleset_and_are_watched_from_either() {
+    let database = arbiter_store::testing::ScratchDatabase::create().await;
+    let nats = nats_url().await;
+    let (alpha, beta) = two_nodes(&database.url, &nats).await;
+
+    for ruleset in ["spacegoo", "tae", "qgame", "spacecrack"] {
+        // One player on each node; the one on beta waits for the spectator.
+        let (open_gate, gate) = mpsc::channel::<()>();
+        let on_alpha = tokio::spawn({
+            let plan = plan(&alpha.tcp, ruleset, &format!("{ruleset}-a"));
+            async move { bot::play(&plan, random_players(&plan.ruleset)).await }
+        });
+        let on_beta = tokio::spawn({
+            let plan = plan(&beta.tcp, ruleset, &format!("{ruleset}-b"));
+            let players = gated(ruleset, gate);
+            async move { bot::play(&plan, players).await }
+        });
+
+        // The match runs on one node; the spectator connects to the other.
+        let running = running_match(&beta.http, ruleset).await;
+        let match_id = running["id"].as_i64().expect("an id");
+        let runs_on = running["node"].as_str().expect("a node").to_string();
+        let elsewhere = if runs_on == alpha.server.hub.config.node {
+            &beta
+        } else {
+            &alpha
+        };
+        let mut watcher = registered(&elsewhere.tcp, &format!("{ruleset}-w")).await;
+        // The other node lists it among the live matches.
+        watcher
+            .send(&json!({"type": "matches"}))
+            .await
+            .expect("send");
+        let listed = until(&mut watcher, 10, |m| m["type"] == "matches").await;
+        assert!(
+            listed["matches"]
+                .as_array()
+                .is_some_and(|l| l.iter().any(|m| m["match"] == match_id)),
+            "{listed}"
+        );
+        watcher
+            .send(&json!({"type": "spectate", "match": match_id}))
+            .await
+            .expect("send");
+        let spectating = until(&mut watcher, 10, |m| {
+            m["type"] == "spectating" || m["type"] == "error"
+        })
+        .await;
+        assert_eq!(spectating["type"], "spectating", "{spectating}");
+        drop(open_gate);
+
+        // Every line of the match, to its outcome.
+        let mut views: Vec<(u64, Value)> = Vec::new();
+        let outcome = tokio::time::timeout(Duration::from_secs(120), async {
+            loop {
+                let message = watcher.recv().await.expect("a line");
+                match message["type"].as_str() {
+                    Some("view") => {
+                        assert_eq!(message["match"], match_id, "{message}");
+                        let step = message["step"].as_u64().expect("a step");
+                        views.push((step, message["view"].clone()));
+                    }
+                    Some("outcome" | "aborted") => return message,
+                    _ => {}
+                }
+            }
+        })
+        .await
+        .expect("the match ended in time");
+        assert_eq!(outcome["type"], "outcome", "{outcome}");
+
+        let (a, b) = (
+            on_alpha.await.expect("joined").expect("alpha's player"),
+            on_beta.await.expect("joined").expect("beta's player"),
+        );
+        assert_eq!(a.games.len(), 1, "{ruleset}: {a:?}");
+        assert_eq!(b.games.len(), 1, "{ruleset}: {b:?}");
+        assert_eq!(a.games[0].match_id, match_id);
+        assert_eq!(b.games[0].match_id, match_id);
+        assert_ne!(a.games[0].seat, b.games[0].seat);
+
+        let finished = finished_match(&alpha.http, match_id).await;
+        assert_eq!(finished["status"], "finished", "{finished}");
+        assert_eq!(finished["node"], runs_on.as_str(), "{finished}");
+
+        // What the spectator on the other node saw is what the replay shows, step for
+        // step, to the last.
+        let replay = spectator_replay(&elsewhere.http, match_id).await;
+        let steps = replay["steps"].as_array().expect("steps");
+        assert!(!views.is_empty(), "{ruleset}: the spectator saw no view");
+        for (step, view) in &views {
+            assert_eq!(
+                Some(view),
+                steps.get(*step as usize).map(|s| &s["view"]),
+                "{ruleset}: the view at step {step}"
+            );
+        }
+        // A view is sent when it changes, so the last one sent is the final one.
+        assert_eq!(
+            views.last().map(|(_, view)| view),
+            steps.last().map(|s| &s["view"]),
+            "{ruleset}: the spectator saw the end"
+        );
+        assert!(
+            views.windows(2).all(|w| w[0].0 < w[1].0),
+            "{ruleset}: views in order"
+        );
+    }
+    beta.stop().await;
+    alpha.stop().await;
+    drop(database);
+}
+
+/// A table opened on one node is listed and filled from the other; the match it
+/// becomes reaches both players.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_table_opened_on_one_node_is_filled_from_the_other() {
+    let database = arbiter_store::testing::ScratchDatabase::create().await;
+    let nats = nats_url().await;
+    let (alpha, beta) = two_nodes(&database.url, &nats).await;
+
+    let mut owner = registered(&beta.tcp, "table-owner").await;
+    owner
+        .send(&json!({"type": "create_table", "ruleset": "tae", "seats": 2}))
+        .await
+        .expect("send");
+    let table = until(&mut owner, 10, |m| {
+        m["type"] == "table" || m["type"] == "error"
+    })
+    .await;
+    assert_eq!(table["type"], "table", "{table}");
+    let id = table["table"].as_u64().expect("a table id");
+
+    let mut guest = registered(&alpha.tcp, "table-guest").await;
+    guest.send(&json!({"type": "tables"})).await.expect("send");
+    let listed = until(&mut guest, 10, |m| m["type"] == "tables").await;
+    assert!(
+        listed["tables"]
+            .as_array()
+            .is_some_and(|t| t.iter().any(|t| t["table"] == id)),
+        "{listed}"
+    );
+    guest
+        .send(&json!({"type": "join_table", "table": id}))
+        .await
+        .expect("send");
+    let full = until(&mut owner, 10, |m| {
+        m["type"] == "table" && m["seats"][1]["player"] == "table-guest"
+    })
+    .await;
+    assert_eq!(full["owner"], "table-owner", "{full}");
+
+    owner
+        .send(&json!({"type": "start_table", "table": id}))
+        .await
+        .expect("send");
+    let started_owner = until(&mut owner, 10, |m| m["type"] == "match_started").await;
+    let started_guest = until(&mut guest, 10, |m| m["type"] == "match_started").await;
+    let match_id = started_owner["match"].as_i64().expect("a match");
+    assert_eq!(started_guest["match"], match_id);
+    assert_eq!(started_owner["seat"], 0);
+    assert_eq!(started_guest["seat"], 1);
+
+    // Both play it: the guest resigns, and both are told the outcome.
+    resign_and_see_it_finish(guest, owner, &beta.http, match_id).await;
+    beta.stop().await;
+    alpha.stop().await;
+    drop(database);
+}
+
+/// The matchmaker (alpha) pairs players of both nodes, and the match runs on the node
+/// of the player who queued first: matches spread over the deployment with their
+/// players instead of all running on the matchmaker.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_paired_match_runs_on_its_first_players_node() {
+    let database = arbiter_store::testing::ScratchDatabase::create().await;
+    let nats = nats_url().await;
+    let (alpha, beta) = two_nodes(&database.url, &nats).await;
+
+    let mut first = registered(&beta.tcp, "queue-first").await;
+    first
+        .send(&json!({"type": "queue", "ruleset": "tae"}))
+        .await
+        .expect("send");
+    let queued = until(&mut first, 10, |m| {
+        m["type"] == "queued" || m["type"] == "error"
+    })
+    .await;
+    assert_eq!(queued["type"], "queued", "{queued}");
+    let mut second = registered(&alpha.tcp, "queue-second").await;
+    second
+        .send(&json!({"type": "queue", "ruleset": "tae"}))
+        .await
+        .expect("send");
+    let started = until(&mut first, 10, |m| m["type"] == "match_started").await;
+    let match_id = started["match"].as_i64().expect("a match");
+    let other = until(&mut second, 10, |m| m["type"] == "match_started").await;
+    assert_eq!(other["match"], match_id);
+    let (_, running) = http_get(&alpha.http, &format!("/api/matches/{match_id}"), None).await;
+    assert_eq!(
+        running["node"],
+        beta.server.hub.config.node.as_str(),
+        "{running}"
+    );
+
+    // The player on alpha plays it through beta: its resignation ends it for both.
+    resign_and_see_it_finish(second, first, &alpha.http, match_id).await;
+    beta.stop().await;
+    alpha.stop().await;
+    drop(database);
+}
+
+/// The node holding the deployment's queue dies with a player of another node waiting
+/// there: once its lease runs out, that place is asked again of the next matchmaker
+/// (here the player's own node), and the player is matched with the next one to queue.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_queue_place_outlives_the_node_that_held_it() {
+    let database = arbiter_store::testing::ScratchDatabase::create().await;
+    let nats = nats_url().await;
+    let (alpha, beta) = two_nodes_with_lease(&database.url, &nats, Duration::from_secs(2)).await;
+
+    let mut waiting = registered(&beta.tcp, "waits-long").await;
+    waiting
+        .send(&json!({"type": "queue", "ruleset": "tae"}))
+        .await
+        .expect("send");
+    let queued = until(&mut waiting, 10, |m| {
+        m["type"] == "queued" || m["type"] == "error"
+    })
+    .await;
+    assert_eq!(queued["type"], "queued", "{queued}");
+
+    // Alpha, the matchmaker, goes; its heartbeat stops.
+    alpha.stop().await;
+    let again = until(&mut waiting, 20, |m| {
+        m["type"] == "queued" || m["type"] == "error"
+    })
+    .await;
+    assert_eq!(again["type"], "queued", "queued again on beta: {again}");
+
+    let mut next = registered(&beta.tcp, "comes-later").await;
+    next.send(&json!({"type": "queue", "ruleset": "tae"}))
+        .await
+        .expect("send");
+    let started = until(&mut waiting, 10, |m| m["type"] == "match_started").await;
+    let other = until(&mut next, 10, |m| m["type"] == "match_started").await;
+    assert_eq!(started["match"], other["match"]);
+    beta.stop().await;
+    drop(database);
+}
