@@ -577,6 +577,11 @@ async fn every_bad_client_on_the_qgame_port() {
             QgameKind::Garbage | QgameKind::NotUtf8 | QgameKind::HugeLine => {
                 "take-turn: answered with something that is not a valid reply"
             }
+            // The tile may happen to be in the bad player's hand (the deal is random):
+            // then the rules refuse the cell instead of the tile. Either is a refusal.
+            QgameKind::IllegalAction if ended.contains("not_adjacent") => {
+                "illegal request: not_adjacent"
+            }
             QgameKind::IllegalAction => "illegal request: tile_not_owned",
             QgameKind::Flood => "win: answered with something that is not a valid reply",
             QgameKind::Disconnect => "take-turn: is gone",
