@@ -12,7 +12,7 @@ use std::path::Path;
 use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-use serde_json::Value;
+use serde_json::{json, Value};
 
 /// A running `arbiter serve` and the addresses it printed.
 struct Served {
@@ -428,11 +428,35 @@ struct Told {
 /// 128 connections from one address, so 100 players hold 100 matches between them.
 const AT_ONCE: usize = 2;
 
-/// A light player: registers `name`, keeps [`AT_ONCE`] spacegoo matches going (queueing
-/// again when one starts or ends), answers every prompt with `nop` at once, and notes
-/// what it was told, until the server goes away.
-fn nop_player(tcp: &str, name: &str, told: &std::sync::Mutex<Told>) {
-    const QUEUE: &str = "{\"type\":\"queue\",\"ruleset\":\"spacegoo\"}\n";
+/// How a light player of the crash test answers its prompts.
+#[derive(Clone, Copy)]
+enum Answer {
+    /// Always this action (spacegoo's `nop`: a match goes on to its last round).
+    Always(&'static str),
+    /// An action its `legal` request lists, picked by the step (spread like random
+    /// play, so a T&E game goes on until its bag runs out).
+    Legal,
+}
+
+/// The crash test's rulesets and how their light players answer: spacegoo's matches
+/// are the long-running hundred; T&E's are shorter, and Q-Game's end as soon as both
+/// have passed, so around them matches start and finish all the time.
+const LIGHT_PLAY: [(&str, Answer); 3] = [
+    ("spacegoo", Answer::Always("nop")),
+    ("tae", Answer::Legal),
+    ("qgame", Answer::Always("pass")),
+];
+
+/// A light player: registers `name`, keeps [`AT_ONCE`] matches of `ruleset` going
+/// (queueing again when one starts or ends), answers every prompt at once as `answer`
+/// says, and notes what it was told, until the server goes away.
+fn light_player(
+    tcp: &str,
+    name: &str,
+    (ruleset, answer): (&str, Answer),
+    told: &std::sync::Mutex<Told>,
+) {
+    let queue = format!("{{\"type\":\"queue\",\"ruleset\":\"{ruleset}\"}}\n");
     let Ok(mut stream) = TcpStream::connect(tcp) else {
         return;
     };
@@ -440,7 +464,7 @@ fn nop_player(tcp: &str, name: &str, told: &std::sync::Mutex<Told>) {
         return;
     };
     let register = format!(
-        "{{\"type\":\"register\",\"name\":\"{name}\",\"password\":\"pw-{name}\"}}\n{QUEUE}"
+        "{{\"type\":\"register\",\"name\":\"{name}\",\"password\":\"pw-{name}\"}}\n{queue}"
     );
     if stream.write_all(register.as_bytes()).is_err() {
         return;
@@ -458,10 +482,21 @@ fn nop_player(tcp: &str, name: &str, told: &std::sync::Mutex<Told>) {
                 (playing, queued) = (playing + 1, false);
             }
             Some("prompt") => {
-                reply = format!(
-                    "{{\"type\":\"act\",\"match\":{},\"action\":\"nop\"}}\n",
-                    message["match"]
-                )
+                let id = &message["match"];
+                reply = match answer {
+                    Answer::Always(action) => {
+                        format!("{{\"type\":\"act\",\"match\":{id},\"action\":\"{action}\"}}\n")
+                    }
+                    Answer::Legal => format!("{{\"type\":\"legal\",\"match\":{id}}}\n"),
+                }
+            }
+            Some("legal") => {
+                let step = message["step"].as_u64().unwrap_or(0) as usize;
+                let listed = message["actions"].as_array().filter(|a| !a.is_empty());
+                if let Some(action) = listed.map(|a| &a[step.wrapping_mul(7919) % a.len()]) {
+                    let act = json!({"type": "act", "match": message["match"], "action": action});
+                    reply = format!("{act}\n");
+                }
             }
             Some("outcome") => {
                 playing = playing.saturating_sub(1);
@@ -474,7 +509,7 @@ fn nop_player(tcp: &str, name: &str, told: &std::sync::Mutex<Told>) {
             _ => {}
         }
         if !queued && playing < AT_ONCE {
-            reply.push_str(QUEUE);
+            reply.push_str(&queue);
             queued = true;
         }
         if !reply.is_empty() && stream.write_all(reply.as_bytes()).is_err() {
@@ -514,14 +549,17 @@ fn registration_burst(tcp: &str, prefix: &str, told: &std::sync::Mutex<Told>) {
     }
 }
 
-/// Issue 15's crash test: 100 players in 100 spacegoo matches at full speed and a
-/// burst of registrations; the server is killed with SIGKILL at a moment drawn from
-/// the clock; after a restart no confirmed account is missing, every outcome a player
-/// was told is stored as told, no finished match listed before the kill changed, each
-/// player's rated games equal its finished matches, and the interrupted matches are
-/// aborted with their logs replayable.
-/// Light players in the crash test.
+/// Issue 15's crash test: 100 players in 100 spacegoo matches at full speed, T&E and
+/// Q-Game matches starting and ending around them, and a burst of registrations; the
+/// server is killed with SIGKILL at a moment drawn from the clock; after a restart no
+/// confirmed account is missing, every outcome a player was told is stored as told, no
+/// finished match listed before the kill changed, each player's rated games equal its
+/// finished matches, and the interrupted matches are aborted with their logs
+/// replayable.
+/// Light spacegoo players in the crash test.
 const PLAYERS: usize = 100;
+/// Light players of each other ruleset (T&E, Q-Game) in the crash test.
+const SHORT_GAME_PLAYERS: usize = 10;
 
 #[test]
 fn sigkill_under_100_live_matches_loses_nothing_told() {
@@ -542,15 +580,25 @@ fn crash_under_load(store_args: &[&str]) {
     let data = tempfile::tempdir().expect("temp dir");
     let mut served = serve(
         data.path(),
-        &[&["--deadline", "*=30s"], store_args].concat(),
+        &[
+            &["--deadline", "*=30s", "--connections-per-address", "256"],
+            store_args,
+        ]
+        .concat(),
     );
     let told = Arc::new(Mutex::new(Told::default()));
+    let mut names = Vec::new();
     let mut players = Vec::new();
-    for n in 0..PLAYERS {
-        let (tcp, told) = (served.tcp.clone(), told.clone());
-        players.push(std::thread::spawn(move || {
-            nop_player(&tcp, &format!("crash{n}"), &told)
-        }));
+    for (i, play) in LIGHT_PLAY.into_iter().enumerate() {
+        let count = if i == 0 { PLAYERS } else { SHORT_GAME_PLAYERS };
+        for n in 0..count {
+            let name = format!("crash-{}{n}", play.0);
+            let (tcp, told) = (served.tcp.clone(), told.clone());
+            names.push(name.clone());
+            players.push(std::thread::spawn(move || {
+                light_player(&tcp, &name, play, &told)
+            }));
+        }
     }
     let (tcp, burst_told) = (served.tcp.clone(), told.clone());
     let burst = std::thread::spawn(move || registration_burst(&tcp, "burst", &burst_told));
@@ -560,7 +608,15 @@ fn crash_under_load(store_args: &[&str]) {
     loop {
         let (_, running) = get(&served.http, "/api/matches?status=running&limit=100000");
         let running = running["matches"].as_array().map_or(0, Vec::len);
-        if running >= 100 && told.lock().expect("lock").outcomes.len() >= 20 {
+        // Some matches of every ruleset have finished, the long spacegoo ones too.
+        let each_finished = LIGHT_PLAY.iter().all(|(ruleset, _)| {
+            let path = format!("/api/matches?status=finished&ruleset={ruleset}&limit=1");
+            let (_, finished) = get(&served.http, &path);
+            finished["matches"]
+                .as_array()
+                .is_some_and(|m| !m.is_empty())
+        });
+        if running >= 100 && each_finished && told.lock().expect("lock").outcomes.len() >= 20 {
             break;
         }
         assert!(
@@ -572,7 +628,15 @@ fn crash_under_load(store_args: &[&str]) {
     let jitter_ms = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.subsec_nanos() % 1000);
-    let (_, before) = get(&served.http, "/api/matches?status=finished&limit=100000");
+    // The newest finished matches of each ruleset (a list holds at most 200).
+    let before: Vec<Value> = LIGHT_PLAY
+        .iter()
+        .flat_map(|(ruleset, _)| {
+            let path = format!("/api/matches?status=finished&ruleset={ruleset}&limit=200");
+            let (_, listed) = get(&served.http, &path);
+            listed["matches"].as_array().cloned().unwrap_or_default()
+        })
+        .collect();
     std::thread::sleep(Duration::from_millis(u64::from(jitter_ms)));
     served.child.kill().expect("SIGKILL");
     let _ = served.child.wait();
@@ -596,27 +660,35 @@ fn crash_under_load(store_args: &[&str]) {
         );
         assert_eq!(stored["outcome"]["ranks"], outcome["ranks"], "match {id}");
     }
-    let (_, after) = get(&again.http, "/api/matches?status=finished&limit=100000");
-    let after = after["matches"].as_array().cloned().unwrap_or_default();
-    for listed in before["matches"].as_array().into_iter().flatten() {
+    for (ruleset, _) in LIGHT_PLAY {
         assert!(
-            after.contains(listed),
-            "a match finished before the kill is missing or changed: {listed}"
+            before.iter().any(|m| m["ruleset"] == ruleset),
+            "no {ruleset} match finished before the kill"
         );
     }
-    for n in 0..PLAYERS {
-        let (_, profile) = get(&again.http, &format!("/api/players/crash{n}"));
+    for listed in &before {
+        let (status, stored) = get(&again.http, &format!("/api/matches/{}", listed["id"]));
+        assert_eq!(status, 200, "{listed}");
+        let fields = listed.as_object().into_iter().flatten();
+        for (key, value) in fields {
+            assert_eq!(
+                &stored[key], value,
+                "a match finished before the kill changed its {key}: {listed}"
+            );
+        }
+    }
+    for name in &names {
+        let (_, profile) = get(&again.http, &format!("/api/players/{name}"));
         let finished = profile["counts"]["finished"].as_u64().unwrap_or(0);
-        let rated = profile["ratings"]
+        let rated: u64 = profile["ratings"]
             .as_array()
             .into_iter()
             .flatten()
-            .find(|r| r["ruleset"] == "spacegoo")
-            .and_then(|r| r["games"].as_u64())
-            .unwrap_or(0);
+            .filter_map(|r| r["games"].as_u64())
+            .sum();
         assert_eq!(
             rated, finished,
-            "crash{n}: rated games against finished matches"
+            "{name}: rated games against finished matches"
         );
     }
     let (_, aborted) = get(&again.http, "/api/matches?status=aborted&limit=100000");
@@ -627,12 +699,16 @@ fn crash_under_load(store_args: &[&str]) {
         let (status, replay) = get(&again.http, &format!("/api/matches/{id}/replay"));
         assert_eq!(status, 200, "aborted match {id}'s log replays: {replay}");
     }
+    let aborted_of = |ruleset: &str| aborted.iter().filter(|m| m["ruleset"] == ruleset).count();
     println!(
         "killed {jitter_ms} ms after 100 matches ran: {} outcomes told, {} accounts \
-         confirmed, {} matches aborted",
+         confirmed, {} matches aborted (spacegoo {}, tae {}, qgame {})",
         told.outcomes.len(),
         told.registered.len(),
-        aborted.len()
+        aborted.len(),
+        aborted_of("spacegoo"),
+        aborted_of("tae"),
+        aborted_of("qgame"),
     );
     again.child.kill().expect("stop");
     let _ = again.child.wait();
