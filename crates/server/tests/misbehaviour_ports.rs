@@ -32,9 +32,10 @@ enum Kind {
     SecondLogin,
     Reconnect,
     Silence,
+    NeverReads,
 }
 
-const KINDS: [Kind; 10] = [
+const KINDS: [Kind; 11] = [
     Kind::Garbage,
     Kind::NotUtf8,
     Kind::HugeLine,
@@ -45,6 +46,7 @@ const KINDS: [Kind; 10] = [
     Kind::SecondLogin,
     Kind::Reconnect,
     Kind::Silence,
+    Kind::NeverReads,
 ];
 
 impl Kind {
@@ -60,6 +62,7 @@ impl Kind {
             Kind::SecondLogin => "a second login to the playing account",
             Kind::Reconnect => "a disconnect, then a login",
             Kind::Silence => "silence past the deadline",
+            Kind::NeverReads => "a reader that never reads, playing `nop` blind",
         }
     }
 
@@ -85,9 +88,23 @@ impl Kind {
             Kind::Flood => ("too many lines: at most 20 per second", "connection lost"),
             Kind::SecondLogin => ("you are already logged in", "no command sent"),
             Kind::Reconnect => ("your current score: …", "connection lost"),
+            // Once its buffers are full the port's write to it waits (at most 10 s),
+            // reading nothing meanwhile, so the round's deadline passes.
+            Kind::NeverReads => (NEVER_READ_ANSWER, "no command sent"),
         }
     }
 }
+
+/// What the reader that never reads sees: its writes fail once the port has closed
+/// the connection it could no longer write to.
+const NEVER_READ_ANSWER: &str = "its writes fail: the port closed the connection";
+
+/// The receive window of the reader that never reads (the kernel doubles it).
+const NEVER_READ_WINDOW: u32 = 4096;
+
+/// The port's kernel send buffer in these tests, so that a reader that never reads
+/// fills it within seconds.
+const SEND_BUFFER: usize = 16 * 1024;
 
 /// A text-protocol client: lines in, lines out.
 struct Client {
@@ -95,8 +112,16 @@ struct Client {
 }
 
 impl Client {
-    async fn connect(address: &str) -> Client {
-        let stream = TcpStream::connect(address).await.expect("connect");
+    /// A client whose kernel receive buffer is `window` bytes (`None`: the kernel's).
+    async fn connect_with_window(address: &str, window: Option<u32>) -> Client {
+        let address: std::net::SocketAddr = address.parse().expect("an address");
+        let socket = tokio::net::TcpSocket::new_v4().expect("a socket");
+        if let Some(window) = window {
+            socket
+                .set_recv_buffer_size(window)
+                .expect("a receive window");
+        }
+        let stream: TcpStream = socket.connect(address).await.expect("connect");
         let mut client = Client {
             raw: Raw {
                 stream,
@@ -109,7 +134,11 @@ impl Client {
     }
 
     async fn login(address: &str, name: &str) -> Client {
-        let mut client = Client::connect(address).await;
+        Client::login_with_window(address, name, None).await
+    }
+
+    async fn login_with_window(address: &str, name: &str, window: Option<u32>) -> Client {
+        let mut client = Client::connect_with_window(address, window).await;
         let login = format!("login {name} secret-{name}\n").into_bytes();
         client.send(&login).await;
         client
@@ -177,6 +206,7 @@ async fn cell(kind: Kind) -> (String, String) {
     let server = start(|config| {
         config.spacegoo = Some("127.0.0.1:0".to_string());
         config.deadlines.insert("spacegoo".to_string(), DEADLINE);
+        config.limits.socket_send_buffer = SEND_BUFFER;
     })
     .await;
     let port = server
@@ -187,7 +217,8 @@ async fn cell(kind: Kind) -> (String, String) {
     // A second command must reach the port before the opponent's ends the round.
     let (release, hold) = watch::channel(kind != Kind::OutOfTurn);
     let good = tokio::spawn(good_player(port.clone(), "good".to_string(), hold));
-    let mut bad = Client::login(&port, "bad").await;
+    let window = (kind == Kind::NeverReads).then_some(NEVER_READ_WINDOW);
+    let mut bad = Client::login_with_window(&port, "bad", window).await;
     let starts = bad
         .until(|line| line.starts_with("game "))
         .await
@@ -253,6 +284,20 @@ async fn cell(kind: Kind) -> (String, String) {
             bad.answer().await
         }
         Kind::Silence => bad.answer().await,
+        Kind::NeverReads => {
+            // A `nop` every 200 ms, whatever the port says: the opponent answers at
+            // once, so rounds go at this pace and each sends it a state line.
+            let mut pace = tokio::time::interval(Duration::from_millis(200));
+            let mut answer = "its writes still succeed after 60 s".to_string();
+            for _ in 0..300 {
+                pace.tick().await;
+                if bad.raw.stream.write_all(b"nop\n").await.is_err() {
+                    answer = NEVER_READ_ANSWER.to_string();
+                    break;
+                }
+            }
+            answer
+        }
     };
     let answer = normalised(&answer);
     let stored = finished_match(&server.http, match_id).await;

@@ -37,6 +37,10 @@ pub struct SpacegooPortOptions {
     pub game_url: String,
     /// How long a game waits for a failing store before it is aborted.
     pub store_patience: Duration,
+    /// Each connection's kernel send buffer, in bytes (`None`: the kernel's own, which
+    /// autotunes to megabytes). With a client that never reads, this and the port's
+    /// per-write time limit are what the port holds for it.
+    pub send_buffer: Option<usize>,
 }
 
 impl Default for SpacegooPortOptions {
@@ -55,6 +59,7 @@ impl Default for SpacegooPortOptions {
             seed: None,
             game_url: "http://127.0.0.1:8080/#/replay/{id}".to_string(),
             store_patience: arbiter_runner::DEFAULT_STORE_PATIENCE,
+            send_buffer: None,
         }
     }
 }

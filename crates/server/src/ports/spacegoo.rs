@@ -72,6 +72,8 @@ pub fn spawn_spacegoo(
         // The replay player, where a person watches the game again.
         game_url: format!("http://{http}/#/replay/{{id}}"),
         store_patience: hub.config.store_patience,
+        // As for native connections: a client that never reads holds this much.
+        send_buffer: Some(hub.config.limits.socket_send_buffer),
         ..SpacegooPortOptions::default()
     };
     if let Ok(spacegoo) = hub.ruleset(arbiter_spacegoo_port::games::RULESET) {
