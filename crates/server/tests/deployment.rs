@@ -384,3 +384,49 @@ async fn a_queue_place_outlives_the_node_that_held_it() {
     beta.stop().await;
     drop(database);
 }
+
+/// The node holding the deployment's tables dies with a player of another node sitting
+/// at one: once its lease runs out, the player is told the table closed (and why), and
+/// a table opened again is held by the next matchmaker (here the player's own node).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_player_at_a_table_of_a_dead_node_is_told_it_closed() {
+    let database = arbiter_store::testing::ScratchDatabase::create().await;
+    let nats = nats_url().await;
+    let (alpha, beta) = two_nodes_with_lease(&database.url, &nats, Duration::from_secs(2)).await;
+
+    let mut owner = registered(&beta.tcp, "sits-waiting").await;
+    let create = json!({"type": "create_table", "ruleset": "tae", "seats": 2});
+    owner.send(&create).await.expect("send");
+    let table = until(&mut owner, 10, |m| {
+        m["type"] == "table" || m["type"] == "error"
+    })
+    .await;
+    assert_eq!(table["type"], "table", "{table}");
+    let id = table["table"].as_u64().expect("a table id");
+
+    // Alpha, the matchmaker holding the table, goes; its heartbeat stops.
+    alpha.stop().await;
+    let closed = until(&mut owner, 20, |m| m["type"] == "table_closed").await;
+    assert_eq!(closed["table"], id, "{closed}");
+    assert!(
+        closed["reason"]
+            .as_str()
+            .is_some_and(|r| r.contains("stopped")),
+        "{closed}"
+    );
+
+    // Beta holds the tables now: a table opened again is listed there.
+    owner.send(&create).await.expect("send");
+    let again = until(&mut owner, 10, |m| {
+        m["type"] == "table" || m["type"] == "error"
+    })
+    .await;
+    assert_eq!(again["type"], "table", "{again}");
+    assert_eq!(
+        beta.server.hub.tables.list().len(),
+        1,
+        "the new table is held on beta"
+    );
+    beta.stop().await;
+    drop(database);
+}

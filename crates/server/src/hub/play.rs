@@ -138,7 +138,8 @@ impl Hub {
 impl Hub {
     /// Queue places this node's connections held on a node that has since died (or
     /// restarted without its queue) are asked again of the deployment's matchmaker now,
-    /// so a player waiting for a game keeps waiting for one. Run after each heartbeat.
+    /// so a player waiting for a game keeps waiting for one; players at tables that
+    /// node held are told the tables closed. Run after each heartbeat.
     pub async fn requeue_stranded(self: &std::sync::Arc<Self>) {
         let Some(mesh) = &self.mesh else {
             return;
@@ -150,8 +151,24 @@ impl Hub {
                 return;
             }
         };
+        // Tables are not moved: a table is a moment's arrangement of who is there,
+        // so its players are told it is gone and may open or join another.
+        let tables = mesh.stranded_tables(&live);
+        for away in &tables {
+            tracing::warn!(conn = away.outbox.conn(), from = %away.lobby.name, tables = ?away.tables, "tables closed: the node holding them stopped");
+            for &table in &away.tables {
+                away.outbox.send(&ServerMessage::TableClosed {
+                    table,
+                    reason: "the server holding this table stopped; open or join a table again"
+                        .to_string(),
+                });
+            }
+        }
         let stranded = mesh.stranded(&live);
         if stranded.is_empty() {
+            if !tables.is_empty() {
+                mesh.forget_matchmaker();
+            }
             return;
         }
         mesh.forget_matchmaker();

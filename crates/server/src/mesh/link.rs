@@ -2,7 +2,7 @@
 //! node, the local connections that other nodes' lines are for, and the stand-ins of
 //! other nodes' connections (see [`super::relays`]).
 
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -69,6 +69,19 @@ pub struct Mesh {
     /// This node's connections waiting in the queue of another node, with what to ask
     /// again should that node die.
     queued_away: Mutex<HashMap<ConnId, QueuedAway>>,
+    /// This node's connections sitting at tables another node holds, so that they can
+    /// be told the tables are gone should that node die.
+    tables_away: Mutex<HashMap<ConnId, TablesAway>>,
+}
+
+/// A connection of this node at tables held by another node (the matchmaker).
+#[derive(Debug, Clone)]
+pub struct TablesAway {
+    /// The node (and incarnation) holding the tables.
+    pub lobby: LiveNode,
+    pub outbox: Outbox,
+    /// The tables it sits at, as the lobby's `table` lines told it.
+    pub tables: BTreeSet<u64>,
 }
 
 /// A connection of this node waiting in the deployment's queue on another node.
@@ -107,6 +120,7 @@ impl Mesh {
             started_at,
             matchmaker: Mutex::default(),
             queued_away: Mutex::default(),
+            tables_away: Mutex::default(),
         }))
     }
 
@@ -118,6 +132,44 @@ impl Mesh {
     pub fn connection_closed(&self, conn: ConnId) {
         self.local.lock().remove(&conn);
         self.queued_away.lock().remove(&conn);
+        self.tables_away.lock().remove(&conn);
+    }
+
+    /// `outbox`'s connection asked `lobby` about tables: the tables it sits at there
+    /// are noted from the lines `lobby` sends it (`sat_at_table_away`).
+    pub fn asked_about_tables_away(&self, lobby: LiveNode, outbox: &Outbox) {
+        let mut away = self.tables_away.lock();
+        match away.get_mut(&outbox.conn()) {
+            Some(entry) if entry.lobby == lobby => {}
+            _ => {
+                let entry = TablesAway {
+                    lobby,
+                    outbox: outbox.clone(),
+                    tables: BTreeSet::new(),
+                };
+                away.insert(outbox.conn(), entry);
+            }
+        }
+    }
+
+    /// The lobby told `conn` it sits at `table` (`true`) or no longer does (`false`).
+    pub fn sat_at_table_away(&self, conn: ConnId, table: u64, sits: bool) {
+        if let Some(entry) = self.tables_away.lock().get_mut(&conn) {
+            if sits {
+                entry.tables.insert(table);
+            } else {
+                entry.tables.remove(&table);
+            }
+        }
+    }
+
+    /// The tables held by node incarnations that are no longer among `live`, taken
+    /// out of the registry, for connections still open.
+    pub fn stranded_tables(&self, live: &[LiveNode]) -> Vec<TablesAway> {
+        let lost = take_lost(&mut self.tables_away.lock(), live, |entry| &entry.lobby);
+        lost.into_iter()
+            .filter(|entry| !entry.outbox.is_closed() && !entry.tables.is_empty())
+            .collect()
     }
 
     /// `outbox`'s connection waits in `lobby`'s queue, asked with `ask`.
@@ -150,14 +202,8 @@ impl Mesh {
     /// The queue places held by node incarnations that are no longer among `live`
     /// (they died, or restarted without their queue), taken out of the registry.
     pub fn stranded(&self, live: &[LiveNode]) -> Vec<QueuedAway> {
-        let mut away = self.queued_away.lock();
-        let lost: Vec<ConnId> = away
-            .iter()
-            .filter(|(_, place)| !live.contains(&place.lobby))
-            .map(|(&conn, _)| conn)
-            .collect();
+        let lost = take_lost(&mut self.queued_away.lock(), live, |place| &place.lobby);
         lost.into_iter()
-            .filter_map(|conn| away.remove(&conn))
             .filter(|place| !place.outbox.is_closed())
             .collect()
     }
@@ -255,6 +301,23 @@ impl LineSink for Publisher {
             }
         }
     }
+}
+
+/// Takes out of `away` the entries whose lobby (as `lobby` reads it) is not among
+/// `live`: the node incarnation holding them died or restarted.
+fn take_lost<T>(
+    away: &mut HashMap<ConnId, T>,
+    live: &[LiveNode],
+    lobby: impl Fn(&T) -> &LiveNode,
+) -> Vec<T> {
+    let lost: Vec<ConnId> = away
+        .iter()
+        .filter(|(_, entry)| !live.contains(lobby(entry)))
+        .map(|(&conn, _)| conn)
+        .collect();
+    lost.into_iter()
+        .filter_map(|conn| away.remove(&conn))
+        .collect()
 }
 
 #[cfg(test)]

@@ -226,6 +226,9 @@ async fn deliver_lines(
                     {
                         mesh.left_queue_away(conn);
                     }
+                    if let Some((table, sits)) = table_news(line) {
+                        mesh.sat_at_table_away(conn, table, sits);
+                    }
                     outbox.send_line(line.into());
                 }
                 Err(_) => tracing::warn!(conn, "a line from another node is not UTF-8"),
@@ -237,5 +240,66 @@ async fn deliver_lines(
             }
             None => {}
         }
+    }
+}
+
+/// What a line from the lobby says about a table the connection sits at: `(table,
+/// true)` for a table it sits at (created, joined, changed), `(table, false)` for one it
+/// no longer does (left, closed, started as a match). Other lines: `None`.
+fn table_news(line: &str) -> Option<(u64, bool)> {
+    const SITS: &str = r#"{"type":"table","#;
+    const GONE: [&str; 3] = [
+        r#"{"type":"left_table","#,
+        r#"{"type":"table_closed","#,
+        r#"{"type":"table_started","#,
+    ];
+    let sits = if line.starts_with(SITS) {
+        true
+    } else if GONE.iter().any(|prefix| line.starts_with(prefix)) {
+        false
+    } else {
+        return None;
+    };
+    let message: serde_json::Value = serde_json::from_str(line).ok()?;
+    Some((message["table"].as_u64()?, sits))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::table_news;
+    use crate::protocol::messages::TableInfo;
+    use crate::protocol::ServerMessage;
+
+    #[test]
+    fn table_lines_are_read_for_the_table_they_are_about() {
+        let line = |message: &ServerMessage| serde_json::to_string(message).expect("json");
+        let left = line(&ServerMessage::LeftTable { table: 7 });
+        let closed = line(&ServerMessage::TableClosed {
+            table: 8,
+            reason: "owner left".into(),
+        });
+        let started = line(&ServerMessage::TableStarted {
+            table: 9,
+            match_id: 3,
+        });
+        assert_eq!(table_news(&left), Some((7, false)));
+        assert_eq!(table_news(&closed), Some((8, false)));
+        assert_eq!(table_news(&started), Some((9, false)));
+        let listed = line(&ServerMessage::Tables { tables: Vec::new() });
+        assert_eq!(table_news(&listed), None);
+        assert_eq!(table_news(r#"{"type":"pong"}"#), None);
+        let table = TableInfo {
+            table: 6,
+            ruleset: "tae".into(),
+            config: serde_json::json!({}),
+            owner: "ann".into(),
+            seats: Vec::new(),
+            deadline_ms: 1000,
+            time_bank_ms: 0,
+        };
+        assert_eq!(
+            table_news(&line(&ServerMessage::Table { table })),
+            Some((6, true))
+        );
     }
 }

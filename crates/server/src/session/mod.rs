@@ -376,7 +376,7 @@ impl Session {
         let account = self.account()?.clone();
         if let Some(lobby) = self.matchmaker_elsewhere().await? {
             return self
-                .table_request_elsewhere(&lobby.name, &account, request)
+                .table_request_elsewhere(&lobby, &account, request)
                 .await;
         }
         self.hub

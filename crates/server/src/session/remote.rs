@@ -237,7 +237,7 @@ impl Session {
     /// A request about tables, to the node that holds them.
     pub(super) async fn table_request_elsewhere(
         &mut self,
-        lobby: &str,
+        lobby: &LiveNode,
         account: &Account,
         request: ClientMessage,
     ) -> Reply {
@@ -253,7 +253,9 @@ impl Session {
             name: account.name.clone(),
             request,
         };
-        self.ask(lobby, ask).await
+        // Before asking: the lobby's `table` line may come before its answer.
+        mesh.asked_about_tables_away(lobby.clone(), &self.outbox);
+        self.ask(&lobby.name, ask).await
     }
 
     pub(super) async fn leave_queue_elsewhere(&mut self) -> Reply {
