@@ -11,6 +11,7 @@
 
 pub mod client;
 pub mod config;
+pub mod heap;
 pub mod http;
 pub mod hub;
 pub mod lobby;

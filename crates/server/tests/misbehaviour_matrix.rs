@@ -13,9 +13,11 @@
 
 mod common;
 
+use std::alloc::System;
 use std::collections::BTreeMap;
 use std::time::Duration;
 
+use arbiter_server::heap::Counting;
 use common::*;
 use futures::{SinkExt, StreamExt};
 use serde_json::{json, Value};
@@ -703,7 +705,23 @@ async fn every_bad_client_in_every_ruleset_over_both_transports() {
     }
     still_serving(&server).await;
     server.stop().await;
+    // Memory stays bounded: the most heap the whole test process (the server and the
+    // 125 clients, their 10 MB lines included) held at once.
+    let peak = HEAP.peak();
+    println!("peak live heap of the test process: {} MiB", peak >> 20);
+    assert!(peak < PEAK_HEAP_BOUND, "peak live heap {} MiB", peak >> 20);
 }
+
+/// Counts the test process's live heap (resident memory would mostly show what glibc
+/// keeps of freed blocks, such as Argon2's 19 MiB work areas).
+#[global_allocator]
+static HEAP: Counting<System> = Counting::new(System);
+
+/// The bound on the test process's peak live heap. The clients' 10 MB lines are 100 MB
+/// (more while the WebSocket client frames them); a server that buffered each
+/// oversized line, or an outbox that grew past its bound, for 125 connections would
+/// not stay under it.
+const PEAK_HEAP_BOUND: usize = 192 << 20;
 
 /// The server still serves a newcomer.
 async fn still_serving(server: &TestServer) {

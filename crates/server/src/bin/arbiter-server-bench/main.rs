@@ -14,8 +14,6 @@
 //!
 //! `cargo run --release -p arbiter-server --bin arbiter-server-bench -- --matches 50`
 
-use std::alloc::{GlobalAlloc, Layout};
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -23,6 +21,7 @@ mod light;
 
 use anyhow::{bail, Context};
 use arbiter_server::client::{play, BotPlan, Decider, RandomFromView};
+use arbiter_server::heap::Counting;
 use arbiter_server::{Config, Server};
 use clap::Parser;
 use serde_json::{json, Value};
@@ -30,39 +29,11 @@ use serde_json::{json, Value};
 /// The `arbiter` binary's allocator (mimalloc), counting the bytes live on the heap:
 /// memory per match is the growth of live heap bytes, which RSS cannot show (the
 /// allocator keeps freed memory, and Argon2 logins leave 19 MiB work areas behind).
-struct Counting;
-
-static LIVE: AtomicUsize = AtomicUsize::new(0);
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        let ptr = unsafe { mimalloc::MiMalloc.alloc(layout) };
-        if !ptr.is_null() {
-            LIVE.fetch_add(layout.size(), Ordering::Relaxed);
-        }
-        ptr
-    }
-
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        unsafe { mimalloc::MiMalloc.dealloc(ptr, layout) };
-        LIVE.fetch_sub(layout.size(), Ordering::Relaxed);
-    }
-
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        let new = unsafe { mimalloc::MiMalloc.realloc(ptr, layout, new_size) };
-        if !new.is_null() {
-            LIVE.fetch_sub(layout.size(), Ordering::Relaxed);
-            LIVE.fetch_add(new_size, Ordering::Relaxed);
-        }
-        new
-    }
-}
-
 #[global_allocator]
-static ALLOCATOR: Counting = Counting;
+static HEAP: Counting<mimalloc::MiMalloc> = Counting::new(mimalloc::MiMalloc);
 
 fn live_kib() -> u64 {
-    (LIVE.load(Ordering::Relaxed) / 1024) as u64
+    (HEAP.live() / 1024) as u64
 }
 
 #[derive(Parser)]
