@@ -334,6 +334,13 @@ async fn every_bad_client_on_the_spacegoo_port() {
     println!("{printed}");
     for (kind, observed) in &table {
         let (answer, ended) = kind.expected();
+        if *kind == Kind::NeverReads && observed.1 == "sent more than one command" {
+            // Played blind, its next `nop` may come while the round is still open (the
+            // opponent or the server slow under load): the other recorded end a blind
+            // player can meet.
+            assert_eq!(observed.0, answer, "{kind:?}\n{printed}");
+            continue;
+        }
         assert_eq!(
             (observed.0.as_str(), observed.1.as_str()),
             (answer, ended),
