@@ -25,7 +25,7 @@ pub async fn keep_alive(hub: Arc<Hub>, shutdown: CancellationToken) {
             tracing::warn!(%error, "cannot write this server's heartbeat");
             continue;
         }
-        hub.requeue_stranded().await;
+        hub.recover_stranded().await;
         let taken = match hub.store.take_over_matches_of_silent_nodes(lease).await {
             Ok(taken) => taken,
             Err(error) => {

@@ -95,6 +95,11 @@ struct Connection {
 pub(crate) async fn serve(stream: TcpStream, shared: Arc<Shared>, shutdown: CancellationToken) {
     let _ = stream.set_nodelay(true);
     let peer = stream.peer_addr().ok().map(|address| address.ip());
+    if let Some(bytes) = shared.options.send_buffer {
+        if let Err(error) = socket2::SockRef::from(&stream).set_send_buffer_size(bytes) {
+            tracing::debug!(?peer, %error, "cannot set the socket's send buffer");
+        }
+    }
     let (read, write) = stream.into_split();
     let options = &shared.options;
     let rate = LineRate::new(options.lines_per_second, options.line_burst);

@@ -113,13 +113,8 @@ pub async fn serve(
         tokio::select! {
             () = shutdown.cancelled() => break,
             accepted = listener.accept() => match accepted {
-                Ok((stream, peer)) => match slots.clone().try_acquire_owned() {
+                Ok((stream, _peer)) => match slots.clone().try_acquire_owned() {
                     Ok(slot) => {
-                        if let Some(bytes) = shared.options.send_buffer {
-                            if let Err(error) = socket2::SockRef::from(&stream).set_send_buffer_size(bytes) {
-                                tracing::debug!(%peer, %error, "cannot set the socket's send buffer");
-                            }
-                        }
                         let shared = shared.clone();
                         let shutdown = shutdown.clone();
                         connections.spawn(async move {

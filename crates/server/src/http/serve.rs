@@ -52,10 +52,7 @@ pub async fn serve(
                 }
             },
         };
-        if let Err(error) = socket2::SockRef::from(&stream).set_send_buffer_size(limits.send_buffer)
-        {
-            tracing::debug!(%peer, %error, "cannot set the socket's send buffer");
-        }
+        crate::transport::cap_send_buffer(&stream, limits.send_buffer, peer);
         tokio::spawn(connection(
             stream,
             peer,

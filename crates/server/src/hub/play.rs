@@ -3,12 +3,13 @@
 //! connection; the mesh calls them for a connection of another node of the deployment
 //! (through that connection's stand-in outbox here), so both go by the same rules.
 
-use arbiter_store::{AccountId, MatchFilter, MatchStatus, MAX_LIST_LIMIT};
+use arbiter_store::{AccountId, LiveNode, MatchFilter, MatchStatus, MAX_LIST_LIMIT};
 use serde_json::Value;
 
 use super::Hub;
 use crate::matches::Watching;
 use crate::mesh::asks::Ask;
+use crate::mesh::link::{Mesh, QueuedAway, TablesAway};
 use crate::protocol::messages::MatchInfo;
 use crate::protocol::Refusal;
 use crate::protocol::ServerMessage;
@@ -136,11 +137,12 @@ impl Hub {
 }
 
 impl Hub {
-    /// Queue places this node's connections held on a node that has since died (or
-    /// restarted without its queue) are asked again of the deployment's matchmaker now,
-    /// so a player waiting for a game keeps waiting for one; players at tables that
-    /// node held are told the tables closed. Run after each heartbeat.
-    pub async fn requeue_stranded(self: &std::sync::Arc<Self>) {
+    /// What this node's connections had on a lobby (matchmaker) that has since died,
+    /// or restarted without what it held: their queue places are asked again of the
+    /// deployment's matchmaker now, so a player waiting for a game keeps waiting for
+    /// one, and players at its tables are told the tables closed. Run after each
+    /// heartbeat.
+    pub async fn recover_stranded(self: &std::sync::Arc<Self>) {
         let Some(mesh) = &self.mesh else {
             return;
         };
@@ -151,65 +153,67 @@ impl Hub {
                 return;
             }
         };
-        // Tables are not moved: a table is a moment's arrangement of who is there,
-        // so its players are told it is gone and may open or join another.
-        let tables = mesh.stranded_tables(&live);
-        for away in &tables {
-            tracing::warn!(conn = away.outbox.conn(), from = %away.lobby.name, tables = ?away.tables, "tables closed: the node holding them stopped");
-            for &table in &away.tables {
-                away.outbox.send(&ServerMessage::TableClosed {
-                    table,
-                    reason: "the server holding this table stopped; open or join a table again"
-                        .to_string(),
-                });
-            }
-        }
-        let stranded = mesh.stranded(&live);
-        if stranded.is_empty() {
-            if !tables.is_empty() {
-                mesh.forget_matchmaker();
-            }
+        let (tables, places) = (mesh.stranded_tables(&live), mesh.stranded(&live));
+        if tables.is_empty() && places.is_empty() {
             return;
         }
         mesh.forget_matchmaker();
+        tables.iter().for_each(close_stranded_tables);
         let lobby = live.first().cloned().unwrap_or_else(|| mesh.incarnation());
-        for place in stranded {
-            let Ask::Queue {
-                account,
-                name,
-                ruleset,
-                config,
-                seats,
-                ..
-            } = &place.ask
-            else {
-                continue;
-            };
-            tracing::warn!(conn = place.outbox.conn(), from = %place.lobby.name, to = %lobby.name, "queueing again: the node holding the queue place stopped");
-            let queued = if lobby.name == mesh.node {
-                self.join_queue(*account, name, &place.outbox, None, ruleset, config, *seats)
-                    .await
-                    .map(|queued| {
-                        place.outbox.send(&queued);
-                    })
-            } else {
-                let asked = mesh.ask(&lobby.name, &place.ask).await;
-                if asked.is_ok() {
-                    mesh.queued_away(lobby.clone(), &place.outbox, place.ask.clone());
-                }
-                asked
-            };
-            if let Err(refusal) = queued {
-                place.outbox.send(&ServerMessage::error(
-                    refusal.code,
-                    format!(
-                        "the server holding your queue place stopped, and queueing again \
-                         failed ({}); queue again",
-                        refusal.message
-                    ),
-                ));
-            }
+        for place in places {
+            self.requeue(mesh, &lobby, place).await;
         }
+    }
+
+    /// Ask for `place` again of `lobby`, the matchmaker now.
+    async fn requeue(&self, mesh: &Mesh, lobby: &LiveNode, place: QueuedAway) {
+        let Ask::Queue {
+            account,
+            name,
+            ruleset,
+            config,
+            seats,
+            ..
+        } = &place.ask
+        else {
+            return;
+        };
+        tracing::warn!(conn = place.outbox.conn(), from = %place.lobby.name, to = %lobby.name, "queueing again: the node holding the queue place stopped");
+        let queued = if lobby.name == mesh.node {
+            self.join_queue(*account, name, &place.outbox, None, ruleset, config, *seats)
+                .await
+                .map(|queued| {
+                    place.outbox.send(&queued);
+                })
+        } else {
+            let asked = mesh.ask(&lobby.name, &place.ask).await;
+            if asked.is_ok() {
+                mesh.queued_away(lobby.clone(), &place.outbox, place.ask.clone());
+            }
+            asked
+        };
+        if let Err(refusal) = queued {
+            place.outbox.send(&ServerMessage::error(
+                refusal.code,
+                format!(
+                    "the server holding your queue place stopped, and queueing again \
+                     failed ({}); queue again",
+                    refusal.message
+                ),
+            ));
+        }
+    }
+}
+
+/// Tables are not moved: a table is a moment's arrangement of who is there, so its
+/// players are told it is gone and may open or join another.
+fn close_stranded_tables(away: &TablesAway) {
+    tracing::warn!(conn = away.outbox.conn(), from = %away.lobby.name, tables = ?away.tables, "tables closed: the node holding them stopped");
+    for &table in &away.tables {
+        away.outbox.send(&ServerMessage::TableClosed {
+            table,
+            reason: "the server holding this table stopped; open or join a table again".to_string(),
+        });
     }
 }
 

@@ -268,7 +268,7 @@ impl Mesh {
     /// none has one yet). Every node computes the same from the shared store, and a
     /// node that joins later never takes the lobby from a live one. While a dead
     /// matchmaker's lease runs out, asks to it fail (`node_unreachable`); after, its
-    /// queue places are asked again of the next one (`Hub::requeue_stranded`).
+    /// queue places are asked again of the next one (`Hub::recover_stranded`).
     pub async fn matchmaker(&self, store: &Store) -> Result<LiveNode, Refusal> {
         if let Some((at, node)) = &*self.matchmaker.lock() {
             if at.elapsed() < MATCHMAKER_FRESH {

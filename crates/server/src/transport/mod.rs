@@ -3,7 +3,9 @@
 
 pub mod addresses;
 pub mod outbox;
+pub mod send_buffer;
 pub mod tcp;
 pub mod ws;
 
 pub use outbox::{ConnId, Outbox, OutboxReceiver};
+pub use send_buffer::cap_send_buffer;

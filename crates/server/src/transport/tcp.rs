@@ -75,11 +75,7 @@ async fn connection(
 ) {
     let _ = stream.set_nodelay(true);
     let limits = hub.config.limits.clone();
-    if let Err(error) =
-        socket2::SockRef::from(&stream).set_send_buffer_size(limits.socket_send_buffer)
-    {
-        tracing::debug!(%peer, %error, "cannot set the socket's send buffer");
-    }
+    super::cap_send_buffer(&stream, limits.socket_send_buffer, peer);
     let (read, write) = stream.into_split();
     let (outbox, receiver) = Outbox::new(limits.outbox_bytes);
     let writer = tokio::spawn(write_lines(write, receiver));

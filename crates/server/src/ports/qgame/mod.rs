@@ -157,11 +157,7 @@ fn sign_up_forever(
                 }
                 // As for native connections: a client that never reads holds this much.
                 let send_buffer = hub.config.limits.socket_send_buffer;
-                if let Err(error) =
-                    socket2::SockRef::from(&stream).set_send_buffer_size(send_buffer)
-                {
-                    tracing::debug!(%peer, %error, "cannot set the socket's send buffer");
-                }
+                crate::transport::cap_send_buffer(&stream, send_buffer, peer);
                 pending.fetch_add(1, Ordering::SeqCst);
                 let (report, counter) = (named_tx.clone(), pending.clone());
                 let wait = options.name_wait;
