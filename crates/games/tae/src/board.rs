@@ -273,10 +273,13 @@ pub fn board_from_text(text: &str) -> Result<Board, ConfigError> {
     Ok(Board::from_cells(width, height, cells))
 }
 
-/// The default 16 × 11 board.
+/// The default 16 × 11 board (parsed once: every new game on it starts from a copy).
 pub fn default_board() -> Board {
-    // The constant is known-good; an error here would be a bug caught by the tests.
-    board_from_text(DEFAULT_BOARD).unwrap_or_else(|_| Board::empty(1, 1))
+    static DEFAULT: std::sync::LazyLock<Board> = std::sync::LazyLock::new(|| {
+        // The constant is known-good; an error here would be a bug caught by the tests.
+        board_from_text(DEFAULT_BOARD).unwrap_or_else(|_| Board::empty(1, 1))
+    });
+    DEFAULT.clone()
 }
 
 impl Board {
@@ -355,7 +358,8 @@ impl Board {
         self.regions.of(id)
     }
 
-    pub fn regions(&self) -> &[Option<u32>] {
+    /// The region of each cell (`None` where empty).
+    pub fn regions(&self) -> Vec<Option<u32>> {
         self.regions.labels()
     }
 
@@ -366,9 +370,8 @@ impl Board {
     /// The distinct regions orthogonally adjacent to a cell, ascending.
     pub fn neighbor_regions(&self, id: usize) -> NeighborRegions {
         let mut out = NeighborRegions::none();
-        let labels = self.regions.labels();
         for &n in self.neighbors(id).as_slice() {
-            if let Some(r) = labels[n] {
+            if let Some(r) = self.regions.of(n) {
                 out.insert(r);
             }
         }

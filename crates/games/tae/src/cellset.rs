@@ -8,7 +8,7 @@
 //! boards, up to the largest a config may ask for, keep exactly their words on the heap.
 
 /// Words kept inline.
-const INLINE: usize = 4;
+pub(crate) const INLINE: usize = 4;
 
 /// Cells `0..cells` of one board, as bits; bits past the board are always clear.
 #[derive(Clone, PartialEq, Eq)]
@@ -54,6 +54,22 @@ impl CellSet {
             }
         }
         set
+    }
+
+    /// The words of a set kept inline (a board of at most `INLINE` × 64 cells), for
+    /// the straight-line paths of whole-board operations.
+    pub fn inline(&self) -> Option<&[u64; INLINE]> {
+        match &self.words {
+            Words::Inline(words) => Some(words),
+            Words::Heap(_) => None,
+        }
+    }
+
+    /// A set kept inline from its words (bits past the board must be clear).
+    pub fn from_inline(words: [u64; INLINE]) -> CellSet {
+        CellSet {
+            words: Words::Inline(words),
+        }
     }
 
     pub fn words(&self) -> &[u64] {

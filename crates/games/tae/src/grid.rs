@@ -2,7 +2,7 @@
 //! a whole [`CellSet`] at once (shifts masked at the board's edges), which is what
 //! makes region upkeep and legal listing cheap.
 
-use crate::cellset::{word_shifted_down, word_shifted_up, CellSet};
+use crate::cellset::{word_shifted_down, word_shifted_up, CellSet, INLINE};
 
 /// A `width × height` grid; cell ids are `y * width + x`.
 #[derive(Debug, Clone)]
@@ -19,6 +19,17 @@ pub(crate) struct Grid {
     /// `⌈2³² / width⌉`: `cell * row_factor >> 32` is `cell / width` for every cell,
     /// without a division.
     row_factor: u64,
+    /// The edge masks' words when sets of this grid are kept inline: whole-set
+    /// operations then run on fixed arrays, straight-line code with no bounds checks.
+    inline_edges: Option<InlineEdges>,
+}
+
+/// [`Grid`]'s edge masks as fixed arrays (a board of at most `INLINE` × 64 cells).
+#[derive(Debug, Clone)]
+struct InlineEdges {
+    east_landing: [u64; INLINE],
+    west_landing: [u64; INLINE],
+    all: [u64; INLINE],
 }
 
 /// The connected parts of a set that hold some seed cells, from [`Grid::parts_around`].
@@ -46,16 +57,68 @@ impl Parts {
     }
 }
 
+/// For each ring of eight cells around a cell (bit `i` set: place `i` occupied,
+/// clockwise from north, even places orthogonal), whether the occupied orthogonal
+/// places lie in at most one run of occupied places around the ring.
+const RING_JOINED: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut mask = 0;
+    while mask < 256 {
+        table[mask] = ring_joined(mask);
+        mask += 1;
+    }
+    table
+};
+
+/// One entry of [`RING_JOINED`]: walk the ring once from an empty place, counting the
+/// runs of occupied places that hold an orthogonal one.
+const fn ring_joined(mask: usize) -> bool {
+    if mask == 0xFF {
+        return true;
+    }
+    let mut gap = 0;
+    while mask & (1 << gap) != 0 {
+        gap += 1;
+    }
+    let (mut groups, mut run_has_neighbour) = (0, false);
+    let mut step = 1;
+    while step <= 8 {
+        let i = (gap + step) % 8;
+        if mask & (1 << i) != 0 {
+            run_has_neighbour |= i % 2 == 0;
+        } else {
+            if run_has_neighbour {
+                groups += 1;
+            }
+            run_has_neighbour = false;
+        }
+        step += 1;
+    }
+    groups <= 1
+}
+
 impl Grid {
     pub fn new(width: usize, height: usize) -> Grid {
         let cells = width * height;
+        let all = CellSet::full(cells);
+        let east_landing = CellSet::from_fn(cells, |c| c % width != 0);
+        let west_landing = CellSet::from_fn(cells, |c| c % width != width - 1);
+        let inline_edges = match (all.inline(), east_landing.inline(), west_landing.inline()) {
+            (Some(&all), Some(&east_landing), Some(&west_landing)) => Some(InlineEdges {
+                east_landing,
+                west_landing,
+                all,
+            }),
+            _ => None,
+        };
         Grid {
             width,
             height,
-            all: CellSet::full(cells),
-            east_landing: CellSet::from_fn(cells, |c| c % width != 0),
-            west_landing: CellSet::from_fn(cells, |c| c % width != width - 1),
+            all,
+            east_landing,
+            west_landing,
             row_factor: (1u64 << 32).div_ceil(width.max(1) as u64),
+            inline_edges,
         }
     }
 
@@ -112,6 +175,18 @@ impl Grid {
         ]
     }
 
+    /// [`Grid::sides_at`] for every word of an inline set at once.
+    #[inline(always)]
+    fn sides_inline(&self, edges: &InlineEdges, words: &[u64; INLINE]) -> [[u64; INLINE]; 4] {
+        let width = self.width;
+        [
+            std::array::from_fn(|i| word_shifted_up(words, i, 1) & edges.east_landing[i]),
+            std::array::from_fn(|i| word_shifted_down(words, i, 1) & edges.west_landing[i]),
+            std::array::from_fn(|i| word_shifted_up(words, i, width) & edges.all[i]),
+            std::array::from_fn(|i| word_shifted_down(words, i, width)),
+        ]
+    }
+
     /// The edge masks' words, looked up once per whole-set operation.
     fn edges(&self) -> Edges<'_> {
         Edges {
@@ -123,6 +198,10 @@ impl Grid {
 
     /// The cells with at least one orthogonal neighbour in `set`.
     pub fn next_to(&self, set: &CellSet) -> CellSet {
+        if let (Some(edges), Some(words)) = (&self.inline_edges, set.inline()) {
+            let [w, e, s, n] = self.sides_inline(edges, words);
+            return CellSet::from_inline(std::array::from_fn(|i| w[i] | e[i] | s[i] | n[i]));
+        }
         let words = set.words();
         let edges = self.edges();
         set.with_words(|i| {
@@ -134,6 +213,18 @@ impl Grid {
 
     /// The cells with at least two, and at least three, orthogonal neighbours in `set`.
     pub fn crowded(&self, set: &CellSet) -> (CellSet, CellSet) {
+        if let (Some(edges), Some(words)) = (&self.inline_edges, set.inline()) {
+            // A bit-sliced count of the four sides, saturating at three.
+            let (mut ones, mut twos, mut threes) = ([0u64; INLINE], [0u64; INLINE], [0u64; INLINE]);
+            for side in self.sides_inline(edges, words) {
+                for i in 0..INLINE {
+                    threes[i] |= twos[i] & side[i];
+                    twos[i] |= ones[i] & side[i];
+                    ones[i] |= side[i];
+                }
+            }
+            return (CellSet::from_inline(twos), CellSet::from_inline(threes));
+        }
         let words = set.words();
         let edges = self.edges();
         let (mut two, mut three) = (set.cleared(), set.cleared());
@@ -160,40 +251,27 @@ impl Grid {
     /// them apart (`false` says only that no such short way around exists).
     pub fn joined_around(&self, set: &CellSet, cell: usize) -> bool {
         let (x, y) = self.coords(cell);
-        let (x, y) = (x as isize, y as isize);
-        // The ring around the cell, each step to an orthogonally adjacent ring cell;
-        // even steps are the cell's own neighbours.
-        const RING: [(isize, isize); 8] = [
-            (0, 1),
-            (1, 1),
-            (1, 0),
-            (1, -1),
-            (0, -1),
-            (-1, -1),
-            (-1, 0),
-            (-1, 1),
+        let width = self.width;
+        let (west, east) = (x > 0, x + 1 < width);
+        let (south, north) = (y > 0, y + 1 < self.height);
+        let (up, down) = (cell.wrapping_add(width), cell.wrapping_sub(width));
+        let inside = |on_board: bool, at: usize| on_board && set.contains(at);
+        // The ring around the cell, from north clockwise; even places are the cell's
+        // own neighbours.
+        let ring = [
+            inside(north, up),
+            inside(north && east, up.wrapping_add(1)),
+            inside(east, cell.wrapping_add(1)),
+            inside(south && east, down.wrapping_add(1)),
+            inside(south, down),
+            inside(south && west, down.wrapping_sub(1)),
+            inside(west, cell.wrapping_sub(1)),
+            inside(north && west, up.wrapping_sub(1)),
         ];
-        let inside = RING.map(|(dx, dy)| {
-            let (nx, ny) = (x + dx, y + dy);
-            (0..self.width as isize).contains(&nx)
-                && (0..self.height as isize).contains(&ny)
-                && set.contains(ny as usize * self.width + nx as usize)
+        let mask = ring.iter().enumerate().fold(0usize, |mask, (i, &inside)| {
+            mask | (usize::from(inside) << i)
         });
-        let Some(gap) = inside.iter().position(|&i| !i) else {
-            return true;
-        };
-        // Walk the ring once from a gap, counting the runs that hold a neighbour.
-        let (mut groups, mut run_has_neighbour) = (0, false);
-        for step in 1..=RING.len() {
-            let i = (gap + step) % RING.len();
-            if inside[i] {
-                run_has_neighbour |= i.is_multiple_of(2);
-            } else {
-                groups += usize::from(run_has_neighbour);
-                run_has_neighbour = false;
-            }
-        }
-        groups <= 1
+        RING_JOINED[mask]
     }
 
     /// The connected part of `within` that contains `start` (empty if `start` is not
@@ -277,6 +355,14 @@ impl Grid {
 
     /// `part` and the cells of `within` next to it.
     fn grown(&self, within: &CellSet, part: &CellSet) -> CellSet {
+        if let (Some(edges), Some(words), Some(within)) =
+            (&self.inline_edges, part.inline(), within.inline())
+        {
+            let [w, e, s, n] = self.sides_inline(edges, words);
+            return CellSet::from_inline(std::array::from_fn(|i| {
+                ((w[i] | e[i] | s[i] | n[i]) & within[i]) | words[i]
+            }));
+        }
         let around = self.next_to(part);
         let (around, within, part_words) = (around.words(), within.words(), part.words());
         part.with_words(|i| (around[i] & within[i]) | part_words[i])

@@ -12,7 +12,7 @@
 use arbiter_engine::Seat;
 
 use crate::actions::{Action, MAX_SWAP};
-use crate::board::{Board, NeighborRegions, Pos};
+use crate::board::{Board, Pos, MAX_SIDE};
 use crate::cellset::CellSet;
 use crate::kind::{Kind, Tiles};
 use crate::lift::Lifted;
@@ -219,18 +219,72 @@ fn judge_crowded_cells(board: &Board, free: &CellSet, leader_ground: &mut Leader
         .and(&crowded)
         .or(&free.and(&very_crowded));
     let mut three_kingdoms = grid.no_cells();
-    let mut kingdoms: Option<Vec<u32>> = None;
-    for cell in judged.iter() {
-        let regions = board.neighbor_regions(cell);
-        leader_ground.judge(cell, &regions);
-        if regions.len() >= 3 {
-            let kingdoms = kingdoms.get_or_insert_with(|| board.kingdoms());
-            if regions.among(kingdoms).len() >= 3 {
+    let mut kingdoms: Option<RegionSet> = None;
+    leader_ground.doubly_touched.reserve(judged.count());
+    judged.for_each(|cell| {
+        let (regions, count) = regions_around(board, cell);
+        leader_ground.judge(cell, &regions[..count]);
+        if count >= 3 {
+            let kingdoms = kingdoms.get_or_insert_with(|| RegionSet::kingdoms(board));
+            let around = regions[..count].iter();
+            if around.filter(|&&region| kingdoms.contains(region)).count() >= 3 {
                 three_kingdoms.insert(cell);
             }
         }
-    }
+    });
     three_kingdoms
+}
+
+/// The distinct regions next to `cell` (the first `count` of the array), in no
+/// particular order: [`Board::neighbor_regions`] without sorting, for the judge, which
+/// only counts them.
+fn regions_around(board: &Board, cell: usize) -> ([u32; 4], usize) {
+    const NONE: u32 = u32::MAX;
+    // Locals rather than an array: comparing a region against an array written one
+    // element at a time made the compiler load it whole, stalling on store forwarding.
+    let (mut first, mut second, mut third, mut fourth) = (NONE, NONE, NONE, NONE);
+    let mut count = 0;
+    for &neighbour in board.neighbors(cell).as_slice() {
+        let Some(region) = board.region(neighbour) else {
+            continue;
+        };
+        if region == first || region == second || region == third {
+            continue;
+        }
+        match count {
+            0 => first = region,
+            1 => second = region,
+            2 => third = region,
+            _ => fourth = region,
+        }
+        count += 1;
+    }
+    ([first, second, third, fourth], count)
+}
+
+/// A set of region ids as bits, on the stack: ids are below the number of cells,
+/// at most [`MAX_SIDE`]².
+struct RegionSet([u64; MAX_SIDE * MAX_SIDE / 64]);
+
+impl RegionSet {
+    /// The kingdoms: the regions holding a leader.
+    fn kingdoms(board: &Board) -> RegionSet {
+        let mut set = RegionSet([0; MAX_SIDE * MAX_SIDE / 64]);
+        board.masks().leaders.for_each(|cell| {
+            if let Some(region) = board.region(cell) {
+                if let Some(word) = set.0.get_mut(region as usize / 64) {
+                    *word |= 1 << (region % 64);
+                }
+            }
+        });
+        set
+    }
+
+    fn contains(&self, region: u32) -> bool {
+        self.0
+            .get(region as usize / 64)
+            .is_some_and(|word| word & (1 << (region % 64)) != 0)
+    }
 }
 
 impl LeaderGround {
@@ -243,12 +297,13 @@ impl LeaderGround {
         }
     }
 
-    /// Take in a cell next to two occupied cells or more, bordering `regions`.
-    fn judge(&mut self, cell: usize, regions: &NeighborRegions) {
+    /// Take in a cell next to two occupied cells or more, bordering the distinct
+    /// `regions`.
+    fn judge(&mut self, cell: usize, regions: &[u32]) {
         if !self.ground.contains(cell) {
             return;
         }
-        match *regions.as_slice() {
+        match *regions {
             [region] => self.doubly_touched.push((cell, region)),
             [_, _, ..] => self.from_hand.remove(cell),
             [] => {}
@@ -267,10 +322,19 @@ impl LeaderGround {
                 targets.set(cell, !lifted.joins_regions(cell));
             }
         }
+        // A cell bordering the leader's region twice borders two regions once the
+        // leader is lifted only if the region splits.
         let region = board.region(from);
-        for &(cell, touched) in &self.doubly_touched {
-            if Some(touched) == region && lifted.joins_regions(cell) {
-                targets.remove(cell);
+        let touched_twice = self
+            .doubly_touched
+            .iter()
+            .filter(|&&(_, r)| Some(r) == region);
+        let mut touched_twice = touched_twice.peekable();
+        if touched_twice.peek().is_some() && lifted.splits() {
+            for &(cell, _) in touched_twice {
+                if lifted.joins_regions(cell) {
+                    targets.remove(cell);
+                }
             }
         }
         targets

@@ -49,6 +49,12 @@ impl<'a> Lifted<'a> {
         around.others + self.distinct_parts(&around.in_lifted[..around.in_lifted_len])
     }
 
+    /// Whether lifting the leader splits its region (then cells bordering that region
+    /// twice may border two of its parts).
+    pub fn splits(&self) -> bool {
+        self.parts().is_some()
+    }
+
     /// Whether `cell` borders two regions or more (`neighbor_region_count(cell) >= 2`,
     /// splitting the lifted region only when that alone decides).
     pub fn joins_regions(&self, cell: usize) -> bool {

@@ -26,11 +26,16 @@ struct Renumbering {
     lowest: Vec<usize>,
 }
 
+/// The label of an empty cell.
+const NO_REGION: u32 = u32::MAX;
+
 /// The region of every cell, kept canonical as cells become occupied or empty.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Regions {
-    /// Region id of each occupied cell.
-    labels: Vec<Option<u32>>,
+    /// Region id of each cell, [`NO_REGION`] where empty (not an `Option`: relabelling
+    /// every cell, which keeping ids canonical often asks for, is then a loop the
+    /// compiler vectorizes).
+    labels: Vec<u32>,
     /// The lowest cell of each region, by id (ascending, since ids are canonical).
     lowest: Vec<usize>,
 }
@@ -39,7 +44,7 @@ impl Regions {
     /// Label `occupied` from scratch.
     pub fn compute(grid: &Grid, occupied: &CellSet) -> Regions {
         let mut regions = Regions {
-            labels: vec![None; grid.len()],
+            labels: vec![NO_REGION; grid.len()],
             lowest: Vec::new(),
         };
         let mut rest = occupied.clone();
@@ -52,8 +57,9 @@ impl Regions {
         regions
     }
 
-    pub fn labels(&self) -> &[Option<u32>] {
-        &self.labels
+    /// The region of each cell (`None` where empty).
+    pub fn labels(&self) -> Vec<Option<u32>> {
+        self.labels.iter().map(|&label| label_of(label)).collect()
     }
 
     pub fn count(&self) -> u32 {
@@ -61,7 +67,7 @@ impl Regions {
     }
 
     pub fn of(&self, cell: usize) -> Option<u32> {
-        self.labels.get(cell).copied().flatten()
+        self.labels.get(cell).copied().and_then(label_of)
     }
 
     /// `cell` has just become occupied: it joins every region around it into one.
@@ -80,7 +86,7 @@ impl Regions {
         match *around {
             // Growing one region past its lowest cell changes no id.
             [region] if self.lowest[region as usize] < cell => {
-                self.labels[cell] = Some(region);
+                self.labels[cell] = region;
             }
             // A new region, or a region with a new lowest cell: it takes its place in
             // the order and the regions it passes move up by one.
@@ -89,9 +95,13 @@ impl Regions {
                 self.lowest.insert(at, cell);
                 let at = at as u32;
                 if at + 1 < self.count() {
-                    self.relabel_all(|id| if id >= at { id + 1 } else { id });
+                    // Every id from `at` up moves up by one: branch-free, so the loop
+                    // over the cells vectorizes (this is the most frequent relabelling).
+                    for label in self.labels.iter_mut() {
+                        *label += u32::from(*label >= at && *label != NO_REGION);
+                    }
                 }
-                self.labels[cell] = Some(at);
+                self.labels[cell] = at;
             }
             [region] => {
                 let at = self.lowest.partition_point(|&low| low < cell);
@@ -105,12 +115,20 @@ impl Regions {
                         _ => id,
                     });
                 }
-                self.labels[cell] = Some(at);
+                self.labels[cell] = at;
             }
             _ => {
+                around.sort_unstable();
+                let first = around[0];
+                if self.lowest[first as usize] < cell {
+                    // The joined region keeps the first one's lowest cell, so its id;
+                    // the others' ids are freed and the ids above them move down.
+                    self.join_into_first(around);
+                    self.labels[cell] = first;
+                    return;
+                }
                 // The joined regions' cells keep their old labels until the renumbering
                 // maps every one of those labels to the new region's id: no flood fill.
-                around.sort_unstable();
                 let low = around
                     .iter()
                     .map(|&r| self.lowest[r as usize])
@@ -121,9 +139,39 @@ impl Regions {
                     renumbering.old[joined as usize] = id;
                 }
                 self.adopt(renumbering);
-                self.labels[cell] = Some(id);
+                self.labels[cell] = id;
             }
         }
+    }
+
+    /// Join the regions `joined` (ascending, two or more) into the first, whose
+    /// lowest cell stays the joined region's lowest: the common case of a join, done
+    /// in one pass over the labels without building a renumbering.
+    fn join_into_first(&mut self, joined: &[u32]) {
+        let Some((&first, dissolved)) = joined.split_first() else {
+            return;
+        };
+        for &id in dissolved.iter().rev() {
+            self.lowest.remove(id as usize);
+        }
+        if let [gone] = *dissolved {
+            // Two regions joined, the usual case: one comparison a label.
+            self.relabel_all(|id| {
+                if id == gone {
+                    first
+                } else {
+                    id - u32::from(id > gone)
+                }
+            });
+            return;
+        }
+        self.relabel_all(|id| {
+            if dissolved.contains(&id) {
+                first
+            } else {
+                id - dissolved.iter().filter(|&&gone| gone < id).count() as u32
+            }
+        });
     }
 
     /// `cells` have just become empty (`occupied` no longer holds them): their regions
@@ -140,7 +188,7 @@ impl Regions {
         let mut seeds = Vec::new();
         for &cell in cells {
             if let Some(label) = self.labels.get_mut(cell) {
-                *label = None;
+                *label = NO_REGION;
             }
             seeds.extend(
                 grid.neighbors(cell)
@@ -178,7 +226,7 @@ impl Regions {
         }
         let seeds = &seeds[..count];
         if seeds.is_empty() {
-            self.labels[cell] = None;
+            self.labels[cell] = NO_REGION;
             self.lowest.remove(region as usize);
             if region < self.count() {
                 self.relabel_all(|id| if id > region { id - 1 } else { id });
@@ -191,15 +239,17 @@ impl Regions {
         let whole =
             seeds.len() == 1 || grid.joined_around(occupied, cell) || grid.joins(occupied, seeds);
         if whole {
-            self.labels[cell] = None;
+            self.labels[cell] = NO_REGION;
         }
         whole
     }
 
     /// Map every label through `map`.
     fn relabel_all(&mut self, map: impl Fn(u32) -> u32) {
-        for label in self.labels.iter_mut().flatten() {
-            *label = map(*label);
+        for label in self.labels.iter_mut() {
+            if *label != NO_REGION {
+                *label = map(*label);
+            }
         }
     }
 
@@ -264,14 +314,15 @@ impl Regions {
 
     fn label_part(&mut self, part: &CellSet, id: u32) {
         for cell in part.iter() {
-            self.labels[cell] = Some(id);
+            self.labels[cell] = id;
         }
     }
 
     /// Check the labels (see [`verify`]) and the lowest cell kept for each region.
     pub fn verify(&self, grid: &Grid, occupied: &[bool]) -> Result<(), String> {
-        verify(grid, occupied, &self.labels)?;
-        let counted = self.labels.iter().flatten().max().map_or(0, |m| m + 1);
+        let labels = self.labels();
+        verify(grid, occupied, &labels)?;
+        let counted = labels.iter().flatten().max().map_or(0, |m| m + 1);
         if counted != self.count() {
             return Err(format!(
                 "region count {} but {counted} regions labelled",
@@ -279,13 +330,18 @@ impl Regions {
             ));
         }
         for (id, &low) in self.lowest.iter().enumerate() {
-            let first = self.labels.iter().position(|&l| l == Some(id as u32));
+            let first = labels.iter().position(|&l| l == Some(id as u32));
             if first != Some(low) {
                 return Err(format!("region {id} starts at {first:?}, not at {low}"));
             }
         }
         Ok(())
     }
+}
+
+/// A stored label as an id (`None`: empty).
+fn label_of(label: u32) -> Option<u32> {
+    (label != NO_REGION).then_some(label)
 }
 
 /// Check that `labels` are exactly the canonical maximal connected components of
@@ -361,7 +417,7 @@ mod tests {
         let set = CellSet::from_fn(8, |c| occupied[c]);
         let regions = Regions::compute(&grid, &set);
         assert_eq!(regions.count(), 2);
-        let labels = regions.labels().to_vec();
+        let labels = regions.labels();
         assert_eq!(
             labels,
             vec![

@@ -54,21 +54,61 @@ impl Iterator for SubMultisets {
 }
 
 /// The number of swaps `hand` allows (`sub_multisets(hand, MAX_SWAP).count()`)
-/// without listing them: the ways to pick a total of 1 to `MAX_SWAP` tiles, built up
-/// one kind at a time.
+/// without listing them: a lookup, since holding more than `MAX_SWAP` of a kind allows
+/// no more swaps than holding `MAX_SWAP`.
 pub(crate) fn swap_count(hand: &Tiles) -> usize {
-    const MAX: usize = MAX_SWAP as usize;
+    let index = Kind::ALL.iter().fold(0, |index, &kind| {
+        index * SIDE + (hand.get(kind) as usize).min(MAX)
+    });
+    SWAP_COUNTS[index] as usize
+}
+
+const MAX: usize = MAX_SWAP as usize;
+const SIDE: usize = MAX + 1;
+
+/// [`count_swaps`] of every hand with at most `MAX_SWAP` of each kind, indexed by the
+/// counts in kind order, base `MAX_SWAP + 1`. At most C(10, 4) − 1 = 209 swaps fit in a
+/// `u8`.
+const SWAP_COUNTS: [u8; SIDE * SIDE * SIDE * SIDE] = {
+    let mut table = [0; SIDE * SIDE * SIDE * SIDE];
+    let mut index = 0;
+    while index < table.len() {
+        let held = [
+            index / (SIDE * SIDE * SIDE),
+            index / (SIDE * SIDE) % SIDE,
+            index / SIDE % SIDE,
+            index % SIDE,
+        ];
+        table[index] = count_swaps(held) as u8;
+        index += 1;
+    }
+    table
+};
+
+/// The ways to pick a total of 1 to `MAX_SWAP` tiles from a hand holding `held` of
+/// each kind, built up one kind at a time.
+const fn count_swaps(held: [usize; 4]) -> usize {
     let mut ways = [0usize; MAX + 1];
     ways[0] = 1;
-    for kind in Kind::ALL {
-        let held = hand.get(kind) as usize;
-        for total in (1..=MAX).rev() {
-            ways[total] += (1..=held.min(total))
-                .map(|n| ways[total - n])
-                .sum::<usize>();
+    let mut kind = 0;
+    while kind < 4 {
+        let mut total = MAX;
+        while total >= 1 {
+            let mut n = 1;
+            while n <= held[kind] && n <= total {
+                ways[total] += ways[total - n];
+                n += 1;
+            }
+            total -= 1;
         }
+        kind += 1;
     }
-    ways[1..].iter().sum()
+    let (mut sum, mut total) = (0, 1);
+    while total <= MAX {
+        sum += ways[total];
+        total += 1;
+    }
+    sum
 }
 
 #[cfg(test)]
