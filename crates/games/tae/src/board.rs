@@ -12,7 +12,7 @@ use arbiter_engine::{ConfigError, Seat};
 use crate::grid::{Grid, Neighbors};
 use crate::kind::Kind;
 use crate::masks::Masks;
-use crate::regions::Regions;
+use crate::regions::{Regions, NO_REGION};
 
 /// The default 16 × 11 map (background §2.2), top line first.
 pub const DEFAULT_BOARD: &str = "\
@@ -355,12 +355,12 @@ impl Board {
 
     /// The region of a cell (None when empty).
     pub fn region(&self, id: usize) -> Option<u32> {
-        self.regions.of(id)
+        self.regions.of(&self.grid, id)
     }
 
     /// The region of each cell (`None` where empty).
     pub fn regions(&self) -> Vec<Option<u32>> {
-        self.regions.labels()
+        self.regions.labels(&self.grid)
     }
 
     pub fn region_count(&self) -> u32 {
@@ -370,12 +370,18 @@ impl Board {
     /// The distinct regions orthogonally adjacent to a cell, ascending.
     pub fn neighbor_regions(&self, id: usize) -> NeighborRegions {
         let mut out = NeighborRegions::none();
-        for &n in self.neighbors(id).as_slice() {
-            if let Some(r) = self.regions.of(n) {
-                out.insert(r);
+        for region in self.regions_around(id) {
+            if region != NO_REGION {
+                out.insert(region);
             }
         }
         out
+    }
+
+    /// The regions on the four sides of a cell (west, east, south, north),
+    /// [`NO_REGION`] where empty or off the board.
+    pub(crate) fn regions_around(&self, id: usize) -> [u32; 4] {
+        self.regions.sides(&self.grid, id)
     }
 
     /// The kingdoms (regions holding a leader), ascending.

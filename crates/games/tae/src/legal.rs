@@ -16,6 +16,7 @@ use crate::board::{Board, Pos, MAX_SIDE};
 use crate::cellset::CellSet;
 use crate::kind::{Kind, Tiles};
 use crate::lift::Lifted;
+use crate::regions::NO_REGION;
 use crate::state::State;
 use crate::swaps::{sub_multisets, swap_count};
 
@@ -222,12 +223,11 @@ fn judge_crowded_cells(board: &Board, free: &CellSet, leader_ground: &mut Leader
     let mut kingdoms: Option<RegionSet> = None;
     leader_ground.doubly_touched.reserve(judged.count());
     judged.for_each(|cell| {
-        let (regions, count) = regions_around(board, cell);
-        leader_ground.judge(cell, &regions[..count]);
-        if count >= 3 {
+        let around = RegionsAround::of(board, cell);
+        leader_ground.judge(cell, &around);
+        if around.distinct >= 3 {
             let kingdoms = kingdoms.get_or_insert_with(|| RegionSet::kingdoms(board));
-            let around = regions[..count].iter();
-            if around.filter(|&&region| kingdoms.contains(region)).count() >= 3 {
+            if around.distinct_among(kingdoms) >= 3 {
                 three_kingdoms.insert(cell);
             }
         }
@@ -235,31 +235,47 @@ fn judge_crowded_cells(board: &Board, free: &CellSet, leader_ground: &mut Leader
     three_kingdoms
 }
 
-/// The distinct regions next to `cell` (the first `count` of the array), in no
-/// particular order: [`Board::neighbor_regions`] without sorting, for the judge, which
-/// only counts them.
-fn regions_around(board: &Board, cell: usize) -> ([u32; 4], usize) {
-    const NONE: u32 = u32::MAX;
-    // Locals rather than an array: comparing a region against an array written one
-    // element at a time made the compiler load it whole, stalling on store forwarding.
-    let (mut first, mut second, mut third, mut fourth) = (NONE, NONE, NONE, NONE);
-    let mut count = 0;
-    for &neighbour in board.neighbors(cell).as_slice() {
-        let Some(region) = board.region(neighbour) else {
-            continue;
-        };
-        if region == first || region == second || region == third {
-            continue;
+/// The regions on the four sides of a cell, for the judge: [`Board::neighbor_regions`]
+/// without building the sorted list. Counted without branches: which regions border a
+/// cell is unpredictable, and a mispredicted branch per side cost more than the count.
+struct RegionsAround {
+    /// The region on each side; [`RegionsAround::NONE`] where empty or off the board.
+    sides: [u32; 4],
+    /// How many distinct regions.
+    distinct: usize,
+}
+
+impl RegionsAround {
+    const NONE: u32 = NO_REGION;
+
+    fn of(board: &Board, cell: usize) -> RegionsAround {
+        let [a, b, c, d] = board.regions_around(cell);
+        // Each side counts if it shows a region no earlier side showed.
+        let distinct = usize::from(a != Self::NONE)
+            + usize::from((b != Self::NONE) & (b != a))
+            + usize::from((c != Self::NONE) & (c != a) & (c != b))
+            + usize::from((d != Self::NONE) & (d != a) & (d != b) & (d != c));
+        RegionsAround {
+            sides: [a, b, c, d],
+            distinct,
         }
-        match count {
-            0 => first = region,
-            1 => second = region,
-            2 => third = region,
-            _ => fourth = region,
-        }
-        count += 1;
     }
-    ([first, second, third, fourth], count)
+
+    /// The one region, when there is exactly one.
+    fn single(&self) -> Option<u32> {
+        (self.distinct == 1).then(|| self.sides.into_iter().min().unwrap_or(Self::NONE))
+    }
+
+    /// How many of the distinct regions are in `set`.
+    fn distinct_among(&self, set: &RegionSet) -> usize {
+        let sides = self.sides;
+        (0..4)
+            .filter(|&i| {
+                let region = sides[i];
+                region != Self::NONE && !sides[..i].contains(&region) && set.contains(region)
+            })
+            .count()
+    }
 }
 
 /// A set of region ids as bits, on the stack: ids are below the number of cells,
@@ -297,16 +313,15 @@ impl LeaderGround {
         }
     }
 
-    /// Take in a cell next to two occupied cells or more, bordering the distinct
-    /// `regions`.
-    fn judge(&mut self, cell: usize, regions: &[u32]) {
+    /// Take in a cell next to two occupied cells or more.
+    fn judge(&mut self, cell: usize, around: &RegionsAround) {
         if !self.ground.contains(cell) {
             return;
         }
-        match *regions {
-            [region] => self.doubly_touched.push((cell, region)),
-            [_, _, ..] => self.from_hand.remove(cell),
-            [] => {}
+        if let Some(region) = around.single() {
+            self.doubly_touched.push((cell, region));
+        } else if around.distinct >= 2 {
+            self.from_hand.remove(cell);
         }
     }
 

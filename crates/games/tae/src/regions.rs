@@ -27,15 +27,19 @@ struct Renumbering {
 }
 
 /// The label of an empty cell.
-const NO_REGION: u32 = u32::MAX;
+pub(crate) const NO_REGION: u32 = u32::MAX;
 
 /// The region of every cell, kept canonical as cells become occupied or empty.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Regions {
-    /// Region id of each cell, [`NO_REGION`] where empty (not an `Option`: relabelling
-    /// every cell, which keeping ids canonical often asks for, is then a loop the
-    /// compiler vectorizes).
+    /// Region id of each cell, [`NO_REGION`] where empty, on the grid framed by one
+    /// empty cell on every side (rows of `stride = width + 2`): the four neighbours of
+    /// any cell then sit at fixed offsets with no edge tests, which is what legal
+    /// listing asks most. Not an `Option`: relabelling every cell, which keeping ids
+    /// canonical often asks for, is then a loop the compiler vectorizes.
     labels: Vec<u32>,
+    /// The row length of `labels`.
+    stride: usize,
     /// The lowest cell of each region, by id (ascending, since ids are canonical).
     lowest: Vec<usize>,
 }
@@ -44,13 +48,14 @@ impl Regions {
     /// Label `occupied` from scratch.
     pub fn compute(grid: &Grid, occupied: &CellSet) -> Regions {
         let mut regions = Regions {
-            labels: vec![NO_REGION; grid.len()],
+            labels: vec![NO_REGION; (grid.width + 2) * (grid.height + 2)],
+            stride: grid.width + 2,
             lowest: Vec::new(),
         };
         let mut rest = occupied.clone();
         while let Some(start) = rest.first() {
             let part = grid.component(&rest, start);
-            regions.label_part(&part, regions.lowest.len() as u32);
+            regions.label_part(grid, &part, regions.lowest.len() as u32);
             regions.lowest.push(start);
             rest = rest.minus(&part);
         }
@@ -58,35 +63,72 @@ impl Regions {
     }
 
     /// The region of each cell (`None` where empty).
-    pub fn labels(&self) -> Vec<Option<u32>> {
-        self.labels.iter().map(|&label| label_of(label)).collect()
+    pub fn labels(&self, grid: &Grid) -> Vec<Option<u32>> {
+        (0..grid.len()).map(|cell| self.of(grid, cell)).collect()
     }
 
     pub fn count(&self) -> u32 {
         self.lowest.len() as u32
     }
 
-    pub fn of(&self, cell: usize) -> Option<u32> {
-        self.labels.get(cell).copied().and_then(label_of)
+    pub fn of(&self, grid: &Grid, cell: usize) -> Option<u32> {
+        if cell >= grid.len() {
+            return None;
+        }
+        self.labels
+            .get(self.at(grid, cell))
+            .copied()
+            .and_then(label_of)
+    }
+
+    /// The regions on the four sides of `cell` (west, east, south, north),
+    /// [`NO_REGION`] where empty or off the board.
+    #[inline]
+    pub fn sides(&self, grid: &Grid, cell: usize) -> [u32; 4] {
+        let at = self.at(grid, cell);
+        let stride = self.stride;
+        match self.labels.get(at.wrapping_sub(stride)..=at + stride) {
+            Some(window) => [
+                window[stride - 1],
+                window[stride + 1],
+                window[0],
+                window[2 * stride],
+            ],
+            None => [NO_REGION; 4],
+        }
+    }
+
+    /// Where `cell` (on the board) sits in `labels`.
+    fn at(&self, grid: &Grid, cell: usize) -> usize {
+        let (x, y) = grid.coords(cell);
+        (y + 1) * self.stride + x + 1
+    }
+
+    /// Label one cell of the board.
+    fn set(&mut self, grid: &Grid, cell: usize, label: u32) {
+        if cell < grid.len() {
+            let at = self.at(grid, cell);
+            if let Some(slot) = self.labels.get_mut(at) {
+                *slot = label;
+            }
+        }
     }
 
     /// `cell` has just become occupied: it joins every region around it into one.
     pub fn occupy(&mut self, grid: &Grid, cell: usize) {
         let mut around = [0u32; 4];
         let mut n = 0;
-        for nb in grid.neighbors(cell) {
-            if let Some(region) = self.of(nb) {
-                if !around[..n].contains(&region) {
-                    around[n] = region;
-                    n += 1;
-                }
+        for region in self.sides(grid, cell) {
+            if region != NO_REGION && !around[..n].contains(&region) {
+                around[n] = region;
+                n += 1;
             }
         }
         let around = &mut around[..n];
         match *around {
             // Growing one region past its lowest cell changes no id.
             [region] if self.lowest[region as usize] < cell => {
-                self.labels[cell] = region;
+                self.set(grid, cell, region);
             }
             // A new region, or a region with a new lowest cell: it takes its place in
             // the order and the regions it passes move up by one.
@@ -101,7 +143,7 @@ impl Regions {
                         *label += u32::from(*label >= at && *label != NO_REGION);
                     }
                 }
-                self.labels[cell] = at;
+                self.set(grid, cell, at);
             }
             [region] => {
                 let at = self.lowest.partition_point(|&low| low < cell);
@@ -115,7 +157,7 @@ impl Regions {
                         _ => id,
                     });
                 }
-                self.labels[cell] = at;
+                self.set(grid, cell, at);
             }
             _ => {
                 around.sort_unstable();
@@ -124,7 +166,7 @@ impl Regions {
                     // The joined region keeps the first one's lowest cell, so its id;
                     // the others' ids are freed and the ids above them move down.
                     self.join_into_first(around);
-                    self.labels[cell] = first;
+                    self.set(grid, cell, first);
                     return;
                 }
                 // The joined regions' cells keep their old labels until the renumbering
@@ -139,7 +181,7 @@ impl Regions {
                     renumbering.old[joined as usize] = id;
                 }
                 self.adopt(renumbering);
-                self.labels[cell] = id;
+                self.set(grid, cell, id);
             }
         }
     }
@@ -182,14 +224,12 @@ impl Regions {
                 return;
             }
         }
-        let mut dissolved: Vec<u32> = cells.iter().filter_map(|&c| self.of(c)).collect();
+        let mut dissolved: Vec<u32> = cells.iter().filter_map(|&c| self.of(grid, c)).collect();
         dissolved.sort_unstable();
         dissolved.dedup();
         let mut seeds = Vec::new();
         for &cell in cells {
-            if let Some(label) = self.labels.get_mut(cell) {
-                *label = NO_REGION;
-            }
+            self.set(grid, cell, NO_REGION);
             seeds.extend(
                 grid.neighbors(cell)
                     .into_iter()
@@ -205,7 +245,7 @@ impl Regions {
         let fresh_lowest: Vec<usize> = parts.iter().filter_map(CellSet::first).collect();
         let fresh = self.adopt(self.renumbering(&dissolved, &fresh_lowest));
         for (part, id) in parts.iter().zip(fresh) {
-            self.label_part(part, id);
+            self.label_part(grid, part, id);
         }
     }
 
@@ -214,7 +254,7 @@ impl Regions {
     /// leaf, or its neighbours are joined another way). `false`, with nothing
     /// changed, when the region may have split or needs a new lowest cell.
     fn vacate_one(&mut self, grid: &Grid, occupied: &CellSet, cell: usize) -> bool {
-        let Some(region) = self.of(cell) else {
+        let Some(region) = self.of(grid, cell) else {
             return true;
         };
         let (mut seeds, mut count) = ([0; 4], 0);
@@ -226,7 +266,7 @@ impl Regions {
         }
         let seeds = &seeds[..count];
         if seeds.is_empty() {
-            self.labels[cell] = NO_REGION;
+            self.set(grid, cell, NO_REGION);
             self.lowest.remove(region as usize);
             if region < self.count() {
                 self.relabel_all(|id| if id > region { id - 1 } else { id });
@@ -239,17 +279,22 @@ impl Regions {
         let whole =
             seeds.len() == 1 || grid.joined_around(occupied, cell) || grid.joins(occupied, seeds);
         if whole {
-            self.labels[cell] = NO_REGION;
+            self.set(grid, cell, NO_REGION);
         }
         whole
     }
 
-    /// Map every label through `map`.
+    /// Map every label through `map`, which must be defined on every `u32` (its
+    /// answer for [`NO_REGION`] is computed and dropped): a select, not a branch per
+    /// cell, since which cells are empty is unpredictable.
     fn relabel_all(&mut self, map: impl Fn(u32) -> u32) {
         for label in self.labels.iter_mut() {
-            if *label != NO_REGION {
-                *label = map(*label);
-            }
+            let mapped = map(*label);
+            *label = if *label == NO_REGION {
+                NO_REGION
+            } else {
+                mapped
+            };
         }
     }
 
@@ -306,21 +351,20 @@ impl Regions {
             .enumerate()
             .any(|(old, &new)| new != u32::MAX && new != old as u32);
         if moved {
-            self.relabel_all(|id| renumbering.old[id as usize]);
+            let old = &renumbering.old;
+            self.relabel_all(|id| old.get(id as usize).copied().unwrap_or(NO_REGION));
         }
         self.lowest = renumbering.lowest;
         renumbering.fresh
     }
 
-    fn label_part(&mut self, part: &CellSet, id: u32) {
-        for cell in part.iter() {
-            self.labels[cell] = id;
-        }
+    fn label_part(&mut self, grid: &Grid, part: &CellSet, id: u32) {
+        part.for_each(|cell| self.set(grid, cell, id));
     }
 
     /// Check the labels (see [`verify`]) and the lowest cell kept for each region.
     pub fn verify(&self, grid: &Grid, occupied: &[bool]) -> Result<(), String> {
-        let labels = self.labels();
+        let labels = self.labels(grid);
         verify(grid, occupied, &labels)?;
         let counted = labels.iter().flatten().max().map_or(0, |m| m + 1);
         if counted != self.count() {
@@ -417,7 +461,7 @@ mod tests {
         let set = CellSet::from_fn(8, |c| occupied[c]);
         let regions = Regions::compute(&grid, &set);
         assert_eq!(regions.count(), 2);
-        let labels = regions.labels();
+        let labels = regions.labels(&grid);
         assert_eq!(
             labels,
             vec![
@@ -468,7 +512,7 @@ mod tests {
                 regions.vacate(&grid, &occupied, &cells);
             }
             let fresh = Regions::compute(&grid, &occupied);
-            assert_eq!(regions.labels(), fresh.labels(), "step {step}");
+            assert_eq!(regions.labels(&grid), fresh.labels(&grid), "step {step}");
             assert_eq!(regions.lowest, fresh.lowest, "step {step}");
         }
     }
