@@ -88,8 +88,15 @@ impl<'a> TurnActions<'a> {
             blocks: Vec::with_capacity(2 * player.leaders.len() + 7),
         };
         actions.blocks.push((Block::Pass, 1));
+        // Where this seat's leaders stand, found in one pass over the leaders.
+        let mut standing = [None; 4];
+        for (cell, leader) in board.leaders() {
+            if leader.owner == seat {
+                standing[leader.kind.index()] = Some(cell);
+            }
+        }
         for &kind in &player.leaders {
-            let from = board.find_leader(seat, kind);
+            let from = standing[kind.index()];
             let targets = leader_ground.targets(board, from);
             actions.blocks.push((Block::Place(kind), targets.count()));
             if from.is_some() {
@@ -203,9 +210,8 @@ struct LeaderGround {
     /// The targets of a leader from hand: `ground` less the cells bordering two
     /// regions.
     from_hand: CellSet,
-    /// The cells of `ground` bordering one region only, at two cells or more, with
-    /// that region.
-    doubly_touched: Vec<(usize, u32)>,
+    /// The cells of `ground` bordering one region only, at two cells or more.
+    doubly_touched: CellSet,
 }
 
 /// Judge the free cells next to two occupied cells or more, the only ones that may
@@ -221,7 +227,6 @@ fn judge_crowded_cells(board: &Board, free: &CellSet, leader_ground: &mut Leader
         .or(&free.and(&very_crowded));
     let mut three_kingdoms = grid.no_cells();
     let mut kingdoms: Option<RegionSet> = None;
-    leader_ground.doubly_touched.reserve(judged.count());
     judged.for_each(|cell| {
         let around = RegionsAround::of(board, cell);
         leader_ground.judge(cell, &around);
@@ -308,8 +313,8 @@ impl LeaderGround {
     fn new(ground: CellSet) -> LeaderGround {
         LeaderGround {
             from_hand: ground.clone(),
+            doubly_touched: ground.cleared(),
             ground,
-            doubly_touched: Vec::new(),
         }
     }
 
@@ -318,8 +323,8 @@ impl LeaderGround {
         if !self.ground.contains(cell) {
             return;
         }
-        if let Some(region) = around.single() {
-            self.doubly_touched.push((cell, region));
+        if around.distinct == 1 {
+            self.doubly_touched.insert(cell);
         } else if around.distinct >= 2 {
             self.from_hand.remove(cell);
         }
@@ -339,19 +344,18 @@ impl LeaderGround {
         }
         // A cell bordering the leader's region twice borders two regions once the
         // leader is lifted only if the region splits.
-        let region = board.region(from);
-        let touched_twice = self
-            .doubly_touched
-            .iter()
-            .filter(|&&(_, r)| Some(r) == region);
-        let mut touched_twice = touched_twice.peekable();
-        if touched_twice.peek().is_some() && lifted.splits() {
-            for &(cell, _) in touched_twice {
-                if lifted.joins_regions(cell) {
-                    targets.remove(cell);
-                }
+        let Some(region) = board.region(from) else {
+            return targets;
+        };
+        let mut splits = None;
+        self.doubly_touched.for_each(|cell| {
+            if RegionsAround::of(board, cell).single() == Some(region)
+                && *splits.get_or_insert_with(|| lifted.splits())
+                && lifted.joins_regions(cell)
+            {
+                targets.remove(cell);
             }
-        }
+        });
         targets
     }
 }
