@@ -182,18 +182,6 @@ impl NeighborRegions {
         self.len == 0
     }
 
-    /// Those of these regions that are in `regions` (ascending), such as the board's
-    /// kingdoms.
-    pub fn among(&self, regions: &[u32]) -> NeighborRegions {
-        let mut out = NeighborRegions::none();
-        for &region in self.as_slice() {
-            if regions.binary_search(&region).is_ok() {
-                out.insert(region);
-            }
-        }
-        out
-    }
-
     fn none() -> NeighborRegions {
         NeighborRegions {
             ids: [0; 4],
@@ -384,18 +372,20 @@ impl Board {
         self.regions.sides(&self.grid, id)
     }
 
-    /// The kingdoms (regions holding a leader), ascending.
-    pub fn kingdoms(&self) -> Vec<u32> {
-        let mut kingdoms = Vec::with_capacity(self.masks.leaders.count());
-        kingdoms.extend(self.masks.leaders.iter().filter_map(|id| self.region(id)));
-        kingdoms.sort_unstable();
-        kingdoms.dedup();
-        kingdoms
-    }
-
     /// The distinct kingdoms orthogonally adjacent to a cell, ascending.
     pub fn neighbor_kingdoms(&self, id: usize) -> NeighborRegions {
-        self.neighbor_regions(id).among(&self.kingdoms())
+        // Asked at every colony that joins regions: the leaders' regions are looked up
+        // in place, without listing and sorting the kingdoms.
+        let around = self.neighbor_regions(id);
+        let mut kingdoms = NeighborRegions::none();
+        self.masks.leaders.for_each(|leader| {
+            if let Some(region) = self.region(leader) {
+                if around.as_slice().contains(&region) {
+                    kingdoms.insert(region);
+                }
+            }
+        });
+        kingdoms
     }
 
     /// The cells of one region, ascending.

@@ -130,11 +130,7 @@ impl CellSet {
         for (i, &word) in self.words().iter().enumerate() {
             let ones = word.count_ones() as usize;
             if n < ones {
-                let mut w = word;
-                for _ in 0..n {
-                    w &= w - 1;
-                }
-                return Some(i * 64 + w.trailing_zeros() as usize);
+                return Some(i * 64 + select(word, n as u32) as usize);
             }
             n -= ones;
         }
@@ -220,6 +216,28 @@ impl CellSet {
     }
 }
 
+/// The position of the `n`-th lowest set bit of `word` (which has more than `n`):
+/// halves, quarters and eighths narrowed by their counts, then at most seven bits
+/// cleared, where clearing up to 63 one by one was a tenth of a random draw.
+fn select(mut word: u64, mut n: u32) -> u32 {
+    let mut base = 0;
+    for width in [32, 16, 8] {
+        let low = word & ((1u64 << width) - 1);
+        let ones = low.count_ones();
+        if n < ones {
+            word = low;
+        } else {
+            n -= ones;
+            word >>= width;
+            base += width;
+        }
+    }
+    for _ in 0..n {
+        word &= word - 1;
+    }
+    base + word.trailing_zeros()
+}
+
 /// Word `i` of `words` with every cell moved `by` ids up (cells past the last word
 /// fall off).
 pub(crate) fn word_shifted_up(words: &[u64], i: usize, by: usize) -> u64 {
@@ -256,6 +274,22 @@ impl std::fmt::Debug for CellSet {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn select_finds_the_nth_set_bit() {
+        for word in [
+            1u64,
+            u64::MAX,
+            0x8000_0000_0000_0001,
+            0xF0F0_00FF_0000_1234,
+            1 << 63,
+        ] {
+            let positions: Vec<u32> = (0..64).filter(|&b| word & (1 << b) != 0).collect();
+            for (n, &position) in positions.iter().enumerate() {
+                assert_eq!(select(word, n as u32), position, "{word:#x} bit {n}");
+            }
+        }
+    }
 
     #[test]
     fn counts_selects_and_iterates_in_order() {

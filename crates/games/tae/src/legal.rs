@@ -210,8 +210,9 @@ struct LeaderGround {
     /// The targets of a leader from hand: `ground` less the cells bordering two
     /// regions.
     from_hand: CellSet,
-    /// The cells of `ground` bordering one region only, at two cells or more.
-    doubly_touched: CellSet,
+    /// The cells of `ground` bordering one region only, at two cells or more, with
+    /// that region.
+    doubly_touched: Vec<(usize, u32)>,
 }
 
 /// Judge the free cells next to two occupied cells or more, the only ones that may
@@ -227,6 +228,7 @@ fn judge_crowded_cells(board: &Board, free: &CellSet, leader_ground: &mut Leader
         .or(&free.and(&very_crowded));
     let mut three_kingdoms = grid.no_cells();
     let mut kingdoms: Option<RegionSet> = None;
+    leader_ground.doubly_touched.reserve(judged.count());
     judged.for_each(|cell| {
         let around = RegionsAround::of(board, cell);
         leader_ground.judge(cell, &around);
@@ -313,7 +315,7 @@ impl LeaderGround {
     fn new(ground: CellSet) -> LeaderGround {
         LeaderGround {
             from_hand: ground.clone(),
-            doubly_touched: ground.cleared(),
+            doubly_touched: Vec::new(),
             ground,
         }
     }
@@ -323,8 +325,8 @@ impl LeaderGround {
         if !self.ground.contains(cell) {
             return;
         }
-        if around.distinct == 1 {
-            self.doubly_touched.insert(cell);
+        if let Some(region) = around.single() {
+            self.doubly_touched.push((cell, region));
         } else if around.distinct >= 2 {
             self.from_hand.remove(cell);
         }
@@ -348,14 +350,14 @@ impl LeaderGround {
             return targets;
         };
         let mut splits = None;
-        self.doubly_touched.for_each(|cell| {
-            if RegionsAround::of(board, cell).single() == Some(region)
+        for &(cell, touched) in &self.doubly_touched {
+            if touched == region
                 && *splits.get_or_insert_with(|| lifted.splits())
                 && lifted.joins_regions(cell)
             {
                 targets.remove(cell);
             }
-        });
+        }
         targets
     }
 }
