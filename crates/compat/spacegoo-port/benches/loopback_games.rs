@@ -41,6 +41,7 @@ fn games(c: &mut Criterion) {
                 store,
                 options,
                 observer: None,
+                admission: None,
             };
             tokio::spawn(serve(listener, context, shutdown.clone()));
             (address, shutdown)

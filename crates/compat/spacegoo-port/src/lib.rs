@@ -28,7 +28,12 @@
 //! use arbiter_spacegoo_port::{serve, PortContext, SpacegooPortOptions};
 //! let listener = tokio::net::TcpListener::bind("127.0.0.1:6000").await?;
 //! let shutdown = tokio_util::sync::CancellationToken::new();
-//! let context = PortContext { store, options: SpacegooPortOptions::default(), observer: None };
+//! let context = PortContext {
+//!     store,
+//!     options: SpacegooPortOptions::default(),
+//!     observer: None,
+//!     admission: None,
+//! };
 //! tokio::spawn(serve(listener, context, shutdown.clone()));
 //! # Ok(()) }
 //! ```
@@ -46,7 +51,7 @@ pub mod server;
 
 pub use games::{Entrant, GameResult, MatchObserver, StartedMatch};
 pub use options::SpacegooPortOptions;
-pub use server::{serve, PortContext, PortError, SHUTDOWN_REASON};
+pub use server::{serve, Admission, PortContext, PortError, SHUTDOWN_REASON};
 
 /// The address the reference listened on (there on all interfaces).
 pub const DEFAULT_ADDRESS: &str = "127.0.0.1:6000";

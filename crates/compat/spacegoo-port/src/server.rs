@@ -1,7 +1,9 @@
 //! The port's accept loop and pairing clock: `serve` is what `arbiter serve --spacegoo
 //! ADDR` mounts on its listener.
 
+use std::any::Any;
 use std::collections::BTreeSet;
+use std::net::IpAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -34,6 +36,17 @@ pub struct PortContext {
     pub options: SpacegooPortOptions,
     /// Told of every match the port starts and ends (to list and show it).
     pub observer: Option<Arc<dyn MatchObserver>>,
+    /// Asked before each new connection is served (`None`: every one, up to
+    /// `max_connections`). The server counts each address's connections across all of
+    /// its protocols, so one address cannot take every socket through the port.
+    pub admission: Option<Arc<dyn Admission>>,
+}
+
+/// Whether a new connection from `peer` may be served: `Some` ticket, held for the
+/// connection's life, or `None` to refuse it (the client is told
+/// [`replies::TOO_MANY_CONNECTIONS`], the reference's line for a full server).
+pub trait Admission: Send + Sync {
+    fn admit(&self, peer: IpAddr) -> Option<Box<dyn Any + Send>>;
 }
 
 /// State shared by the port's connections.
@@ -113,21 +126,28 @@ pub async fn serve(
         tokio::select! {
             () = shutdown.cancelled() => break,
             accepted = listener.accept() => match accepted {
-                Ok((stream, _peer)) => match slots.clone().try_acquire_owned() {
-                    Ok(slot) => {
-                        let shared = shared.clone();
-                        let shutdown = shutdown.clone();
-                        connections.spawn(async move {
-                            crate::connection::serve(stream, shared, shutdown).await;
-                            drop(slot);
-                        });
+                Ok((stream, peer)) => {
+                    let ticket = match &context.admission {
+                        Some(admission) => admission.admit(peer.ip()),
+                        None => Some(Box::new(()) as Box<dyn Any + Send>),
+                    };
+                    match (ticket, slots.clone().try_acquire_owned()) {
+                        (Some(ticket), Ok(slot)) => {
+                            let shared = shared.clone();
+                            let shutdown = shutdown.clone();
+                            connections.spawn(async move {
+                                crate::connection::serve(stream, shared, shutdown).await;
+                                drop((slot, ticket));
+                            });
+                        }
+                        _ => {
+                            // Best effort, without waiting: the client may not be
+                            // reading.
+                            let line = format!("{}\n", replies::TOO_MANY_CONNECTIONS);
+                            let _ = stream.try_write(line.as_bytes());
+                        }
                     }
-                    Err(_) => {
-                        // Best effort, without waiting: the client may not be reading.
-                        let line = format!("{}\n", replies::TOO_MANY_CONNECTIONS);
-                        let _ = stream.try_write(line.as_bytes());
-                    }
-                },
+                }
                 Err(error) => {
                     // Out of file descriptors, say: wait a little instead of spinning.
                     tracing::warn!(%error, "spacegoo port: accept failed");

@@ -5,7 +5,9 @@
 
 use std::sync::Arc;
 
-use arbiter_spacegoo_port::{GameResult, MatchObserver, SpacegooPortOptions, StartedMatch};
+use arbiter_spacegoo_port::{
+    Admission, GameResult, MatchObserver, SpacegooPortOptions, StartedMatch,
+};
 use arbiter_store::MatchId;
 use tokio::net::TcpListener;
 use tokio::task::JoinHandle;
@@ -60,6 +62,23 @@ impl MatchObserver for HubObserver {
     }
 }
 
+/// Admits a port connection against its address's share of the server's connections,
+/// counted with the native TCP and WebSocket ones (`connections_per_address`).
+struct AddressShare {
+    hub: Arc<Hub>,
+}
+
+impl Admission for AddressShare {
+    fn admit(&self, peer: std::net::IpAddr) -> Option<Box<dyn std::any::Any + Send>> {
+        let max = self.hub.config.limits.connections_per_address;
+        let slot = self.hub.addresses.enter(peer, max);
+        if slot.is_none() {
+            tracing::info!(%peer, max, "spacegoo port: the address holds its share of connections");
+        }
+        slot.map(|slot| Box::new(slot) as Box<dyn std::any::Any + Send>)
+    }
+}
+
 /// Serve the spacegoo text protocol on `listener` until `shutdown`, with the server's
 /// store, its spacegoo deadline, and finished games linked to the replay API at `http`.
 pub fn spawn_spacegoo(
@@ -86,6 +105,7 @@ pub fn spawn_spacegoo(
             hub: hub.clone(),
             port: "spacegoo",
         })),
+        admission: Some(Arc::new(AddressShare { hub: hub.clone() })),
     };
     tokio::spawn(async move {
         if let Err(error) = arbiter_spacegoo_port::serve(listener, context, shutdown).await {

@@ -58,6 +58,13 @@ impl TestServer {
     pub async fn stop(self) {
         self.server.shutdown().await;
     }
+
+    /// The spacegoo port's address (the test turned the port on).
+    #[allow(dead_code)] // not every test binary uses the port
+    pub fn spacegoo_port(&self) -> String {
+        let address = self.server.spacegoo_addr.expect("the spacegoo port is on");
+        address.to_string()
+    }
 }
 
 pub fn password(name: &str) -> String {

@@ -62,6 +62,7 @@ impl Port {
             store: store.clone(),
             options,
             observer: Some(seen.clone() as Arc<dyn MatchObserver>),
+            admission: None,
         };
         let shutdown = CancellationToken::new();
         let stop = shutdown.clone();

@@ -48,6 +48,7 @@ use tokio_util::sync::CancellationToken;
 use crate::hub::start::PortMatch;
 use crate::hub::{Hub, SeatPlan};
 use crate::matches::Player;
+use crate::transport::addresses::AddressSlot;
 pub use seat::CourseSeat;
 use seat::HandleEjector;
 use table::CourseTable;
@@ -93,15 +94,17 @@ fn sign_up_forever(
     if let Ok(address) = listener.local_addr() {
         tracing::info!(%address, "Q-Game port listening");
     }
-    let mut waiting: Vec<Recruit> = Vec::new();
+    // Each player holds its address's share of the server's connections (counted with
+    // the native and spacegoo ones) from acceptance to the end of its game.
+    let mut waiting: Vec<(Recruit, AddressSlot)> = Vec::new();
     let mut period_end: Option<Instant> = None;
     // Names are read concurrently, each connection with its own time limit, so silent
     // sockets delay nobody: a reader thread per connection reports here.
-    let (named_tx, named) = std::sync::mpsc::channel::<(SocketAddr, Result<Recruit, String>)>();
+    let (named_tx, named) = std::sync::mpsc::channel::<Named>();
     let pending = Arc::new(AtomicUsize::new(0));
     while !shutdown.is_cancelled() {
         // Before any name is judged against them and before any game is formed.
-        waiting.retain(|recruit| {
+        waiting.retain(|(recruit, _)| {
             let here = still_connected(recruit);
             if !here {
                 tracing::info!(name = %recruit.name, "a waiting Q-Game player left before its game");
@@ -112,13 +115,13 @@ fn sign_up_forever(
         if waiting.is_empty() {
             period_end = None;
         }
-        while let Ok((peer, result)) = named.try_recv() {
+        while let Ok((peer, result, slot)) = named.try_recv() {
             match result {
                 // Accounts ignore case: `Ann` and `ann` would be one player twice.
                 Ok(recruit)
                     if waiting
                         .iter()
-                        .any(|w| w.name.eq_ignore_ascii_case(&recruit.name)) =>
+                        .any(|(w, _)| w.name.eq_ignore_ascii_case(&recruit.name)) =>
                 {
                     tracing::info!(%peer, name = %recruit.name, "Q-Game sign-up refused: the name is already waiting");
                     recruit.connection.get_ref().close();
@@ -126,7 +129,7 @@ fn sign_up_forever(
                 }
                 Ok(recruit) => {
                     tracing::info!(%peer, name = %recruit.name, "Q-Game player signed up");
-                    waiting.push(recruit);
+                    waiting.push((recruit, slot));
                     hub.metrics.qgame_signup(true);
                     period_end.get_or_insert(Instant::now() + options.signup_period);
                 }
@@ -149,6 +152,14 @@ fn sign_up_forever(
         }
         match listener.accept() {
             Ok((stream, peer)) => {
+                let crowd = hub.config.limits.connections_per_address;
+                let Some(slot) = hub.addresses.enter(peer.ip(), crowd) else {
+                    // The course protocol has no line for this: the connection closes.
+                    tracing::info!(%peer, crowd, "Q-Game sign-up refused: the address holds its share of connections");
+                    drop(stream);
+                    hub.metrics.qgame_signup(false);
+                    continue;
+                };
                 if pending.load(Ordering::SeqCst) >= MAX_PENDING_NAMES {
                     tracing::warn!(%peer, "Q-Game sign-up refused: too many names being read");
                     drop(stream);
@@ -169,7 +180,7 @@ fn sign_up_forever(
                             .map_err(|e| e.to_string())
                             .and_then(|()| read_name(DeadlineStream::new(stream), wait));
                         counter.fetch_sub(1, Ordering::SeqCst);
-                        let _ = report.send((peer, result));
+                        let _ = report.send((peer, result, slot));
                     });
                 if let Err(error) = spawned {
                     pending.fetch_sub(1, Ordering::SeqCst);
@@ -186,7 +197,7 @@ fn sign_up_forever(
             }
         }
     }
-    for recruit in waiting {
+    for (recruit, _) in waiting {
         recruit.connection.get_ref().close();
     }
     Ok(())
@@ -200,6 +211,9 @@ async fn course_account(hub: &Hub, name: &str) -> Result<Player, StoreError> {
         name: account.name,
     })
 }
+
+/// A name read (or not) from a new connection, with the connection's address slot.
+type Named = (SocketAddr, Result<Recruit, String>, AddressSlot);
 
 /// Whether a waiting player's client still holds its connection: the end of its stream
 /// (or a reset) means it left. Bytes it sent early are left for the game to read.
@@ -222,7 +236,9 @@ fn still_connected(recruit: &Recruit) -> bool {
 
 /// One game: accounts, the match (whose table makes the course's calls), then any
 /// `win` call the table could not make before the match ended.
-async fn play_group(hub: Arc<Hub>, group: Vec<Recruit>) {
+async fn play_group(hub: Arc<Hub>, group: Vec<(Recruit, AddressSlot)>) {
+    // The players' address slots are given back when the game is over.
+    let (group, _slots): (Vec<Recruit>, Vec<AddressSlot>) = group.into_iter().unzip();
     let Ok(ruleset) = hub.ruleset("qgame").cloned() else {
         tracing::error!("the qgame ruleset is missing");
         return;
