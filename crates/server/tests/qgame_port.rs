@@ -198,32 +198,44 @@ async fn course_clients_play_a_rated_replayable_match_through_the_port() {
     server.stop().await;
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_client_that_raises_is_ejected_with_the_reason_recorded() {
+/// Play carl (the misbehaving `spec`) against dora, who plays fairly, through a fresh
+/// port: dora must win, the match be stored finished with only carl ejected; returns
+/// the reason recorded for carl, with the stored match for messages.
+async fn carl_is_ejected(spec: Value) -> (String, Value) {
     let (server, _) = with_qgame_port().await;
-    // `[name, strategy, "take-turn"]` raises on its first take-turn call, which closes
-    // its connection as the course's client does.
-    let ends = play(
-        &server,
-        vec![
-            client(json!(["carl", "dag", "take-turn"])),
-            client(json!(["dora", "dag"])),
-        ],
-    )
-    .await;
-    assert!(
-        matches!(
-            ends[1],
-            ClientEnd::Session(SessionEnd::Finished { won: true })
-        ),
-        "{ends:?}"
-    );
+    let ends = play(&server, vec![client(spec), client(json!(["dora", "dag"]))]).await;
+    let dora_won = ClientEnd::Session(SessionEnd::Finished { won: true });
+    assert_eq!(ends[1], dora_won, "{ends:?}");
     let stored = the_match(&server.http).await;
     assert_eq!(stored["status"], "finished", "{stored}");
-    let reason = stored["outcome"]["ejected"][0].as_str().unwrap_or_default();
-    assert!(reason.contains("take-turn"), "{stored}");
     assert_eq!(stored["outcome"]["ejected"][1], Value::Null, "{stored}");
+    let reason = stored["outcome"]["ejected"][0].as_str().unwrap_or_default();
+    let reason = reason.to_string();
     server.stop().await;
+    (reason, stored)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_client_that_raises_is_ejected_with_the_reason_recorded() {
+    // `[name, strategy, "take-turn"]` raises on its first take-turn call, which closes
+    // its connection as the course's client does.
+    let (reason, stored) = carl_is_ejected(json!(["carl", "dag", "take-turn"])).await;
+    assert!(reason.contains("take-turn"), "{stored}");
+}
+
+/// An illegal answer (the course's first cheat: a placement at a coordinate next to no
+/// tile) ejects the client with the rules' reason recorded; the other player wins.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_client_that_answers_illegally_is_ejected_with_the_reason_recorded() {
+    let cheat = json!(["carl", "dag", "a cheat", "non-adjacent-coordinate"]);
+    let (reason, stored) = carl_is_ejected(cheat).await;
+    // Depending on the deal, the rules first find the tile missing from the hand or the
+    // cell next to no tile: both are refusals of the answer.
+    let refused = reason.contains("not_adjacent") || reason.contains("tile_not_owned");
+    assert!(
+        reason.starts_with("illegal request: ") && refused,
+        "the cheater is ejected for its answer: {stored}"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

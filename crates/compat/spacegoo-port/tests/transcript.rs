@@ -421,6 +421,47 @@ async fn replies_before_login_and_in_the_lobby() {
     port.stop().await;
 }
 
+/// Guessing a password: wrong guesses get `invalid login` until the store's throttle
+/// steps in; from then on every attempt, the right password too, gets the throttle's
+/// line (ours: the reference had no throttle) and the connection closes, as after
+/// `invalid login`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn guessing_a_password_is_throttled() {
+    use arbiter_spacegoo_port::replies::LOGIN_THROTTLED;
+    let port = Port::start(quick_options()).await;
+    let mut ann = Client::connect(port.address).await;
+    ann.login("ann", "pw").await;
+    ann.send("quit").await;
+    assert_eq!(ann.rest().await, [CLOSING]);
+
+    let attempt = |password: &'static str| async move {
+        let mut client = Client::connect(port.address).await;
+        assert_eq!(client.expect_line().await, WELCOME);
+        client.send(&format!("login ann {password}")).await;
+        client.rest().await
+    };
+    let mut wrong_guesses = 0;
+    loop {
+        let rest = attempt("guess").await;
+        if rest == [LOGIN_THROTTLED, CLOSING] {
+            break;
+        }
+        assert_eq!(rest, ["invalid login", CLOSING], "guess {wrong_guesses}");
+        wrong_guesses += 1;
+        assert!(wrong_guesses < 20, "never throttled");
+    }
+    assert!(
+        wrong_guesses >= 5,
+        "the first guesses are free: {wrong_guesses}"
+    );
+    assert_eq!(
+        attempt("pw").await,
+        [LOGIN_THROTTLED, CLOSING],
+        "the right one waits too"
+    );
+    port.stop().await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn hostile_input_gets_a_reply_and_the_connection_closes() {
     let port = Port::start(SpacegooPortOptions {
