@@ -137,6 +137,16 @@ async fn full_game(ruleset: &str) {
     // exactly the spectators' view at that step.
     let replay = spectator_replay(&server.http, match_id).await;
     let steps = replay["steps"].as_array().expect("steps");
+    // The match has ended, so the second request is served from the replay cache.
+    let metrics = &server.server.hub.metrics;
+    let (cached, rebuilt) = (metrics.replays_served(true), metrics.replays_served(false));
+    assert_eq!(spectator_replay(&server.http, match_id).await, replay);
+    assert_eq!(
+        metrics.replays_served(true),
+        cached + 1,
+        "served from the cache"
+    );
+    assert_eq!(metrics.replays_served(false), rebuilt, "not rebuilt");
     assert_eq!(steps.len() as u64, stored["moves"].as_u64().unwrap() + 1);
     assert_eq!(replay["outcome"], outcome["outcome"]);
     assert!(!seen_views.is_empty());

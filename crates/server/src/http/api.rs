@@ -298,6 +298,7 @@ async fn replay(
     let ended = summary.status != MatchStatus::Running;
     if ended {
         if let Some(cached) = app.replays.get((id, seat)) {
+            app.hub.metrics.replay_served(true);
             return Ok(json_response(cached));
         }
     }
@@ -344,6 +345,7 @@ async fn replay(
     if ended {
         app.replays.insert((id, seat), body.clone());
     }
+    app.hub.metrics.replay_served(false);
     Ok(json_response(body))
 }
 

@@ -28,6 +28,11 @@ struct SignupResult {
 }
 
 #[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+struct ReplaySource {
+    source: &'static str,
+}
+
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
 struct ErrorCode {
     code: String,
 }
@@ -43,6 +48,7 @@ pub struct Metrics {
     store_failures: Counter,
     errors: Family<ErrorCode, Counter>,
     qgame_signup_results: Family<SignupResult, Counter>,
+    replays_served: Family<ReplaySource, Counter>,
     /// Sign-ups the Q-Game port has decided (accepted or refused). A watch as well as
     /// the counter, so a caller can wait for the n-th instead of guessing how long.
     qgame_signups: tokio::sync::watch::Sender<u64>,
@@ -79,6 +85,7 @@ impl Default for Metrics {
             store_failures: Counter::default(),
             errors: Family::default(),
             qgame_signup_results: Family::default(),
+            replays_served: Family::default(),
             qgame_signups: tokio::sync::watch::channel(0).0,
             decision_seconds: latency_histogram(),
             log_store_seconds: latency_histogram(),
@@ -98,6 +105,11 @@ impl Default for Metrics {
             let _ = metrics
                 .qgame_signup_results
                 .get_or_create(&SignupResult { result });
+        }
+        for source in ["cache", "rebuilt"] {
+            let _ = metrics
+                .replays_served
+                .get_or_create(&ReplaySource { source });
         }
         metrics.register();
         metrics
@@ -148,6 +160,11 @@ impl Metrics {
             "arbiter_qgame_signups",
             "Sign-ups on the Q-Game port, by result",
             self.qgame_signup_results.clone(),
+        );
+        r.register(
+            "arbiter_replays_served",
+            "Replays served over the API, by whether the cache held them or they were rebuilt from the store",
+            self.replays_served.clone(),
         );
         r.register(
             "arbiter_errors_sent",
@@ -227,6 +244,22 @@ impl Metrics {
             .get_or_create(&SignupResult { result })
             .inc();
         self.qgame_signups.send_modify(|n| *n += 1);
+    }
+
+    /// A replay served: from the cache of ended matches, or rebuilt from the store.
+    pub fn replay_served(&self, from_cache: bool) {
+        let source = if from_cache { "cache" } else { "rebuilt" };
+        self.replays_served
+            .get_or_create(&ReplaySource { source })
+            .inc();
+    }
+
+    /// Replays served so far from the cache (`true`) or rebuilt (`false`).
+    pub fn replays_served(&self, from_cache: bool) -> u64 {
+        let source = if from_cache { "cache" } else { "rebuilt" };
+        self.replays_served
+            .get_or_create(&ReplaySource { source })
+            .get()
     }
 
     /// Follows the number of Q-Game sign-ups decided so far, accepted or refused.
