@@ -19,17 +19,15 @@ pub(crate) struct Grid {
     /// `⌈2³² / width⌉`: `cell * row_factor >> 32` is `cell / width` for every cell,
     /// without a division.
     row_factor: u64,
-    /// The edge masks' words when sets of this grid are kept inline: whole-set
-    /// operations then run on fixed arrays, straight-line code with no bounds checks.
-    inline_edges: Option<InlineEdges>,
 }
 
-/// [`Grid`]'s edge masks as fixed arrays (a board of at most `INLINE` × 64 cells).
-#[derive(Debug, Clone)]
-struct InlineEdges {
-    east_landing: [u64; INLINE],
-    west_landing: [u64; INLINE],
-    all: [u64; INLINE],
+/// [`Grid`]'s edge masks as fixed arrays, when its sets are kept inline (a board of at
+/// most `INLINE` × 64 cells): whole-set operations then run on fixed arrays,
+/// straight-line code with no bounds checks.
+struct InlineEdges<'a> {
+    east_landing: &'a [u64; INLINE],
+    west_landing: &'a [u64; INLINE],
+    all: &'a [u64; INLINE],
 }
 
 /// The connected parts of a set that hold some seed cells, from [`Grid::parts_around`].
@@ -100,25 +98,13 @@ const fn ring_joined(mask: usize) -> bool {
 impl Grid {
     pub fn new(width: usize, height: usize) -> Grid {
         let cells = width * height;
-        let all = CellSet::full(cells);
-        let east_landing = CellSet::from_fn(cells, |c| c % width != 0);
-        let west_landing = CellSet::from_fn(cells, |c| c % width != width - 1);
-        let inline_edges = match (all.inline(), east_landing.inline(), west_landing.inline()) {
-            (Some(&all), Some(&east_landing), Some(&west_landing)) => Some(InlineEdges {
-                east_landing,
-                west_landing,
-                all,
-            }),
-            _ => None,
-        };
         Grid {
             width,
             height,
-            all,
-            east_landing,
-            west_landing,
+            all: CellSet::full(cells),
+            east_landing: CellSet::from_fn(cells, |c| c % width != 0),
+            west_landing: CellSet::from_fn(cells, |c| c % width != width - 1),
             row_factor: (1u64 << 32).div_ceil(width.max(1) as u64),
-            inline_edges,
         }
     }
 
@@ -175,6 +161,15 @@ impl Grid {
         ]
     }
 
+    /// The edge masks as fixed arrays, if this grid's sets are kept inline.
+    fn inline_edges(&self) -> Option<InlineEdges<'_>> {
+        Some(InlineEdges {
+            east_landing: self.east_landing.inline()?,
+            west_landing: self.west_landing.inline()?,
+            all: self.all.inline()?,
+        })
+    }
+
     /// [`Grid::sides_at`] for every word of an inline set at once.
     #[inline(always)]
     fn sides_inline(&self, edges: &InlineEdges, words: &[u64; INLINE]) -> [[u64; INLINE]; 4] {
@@ -198,8 +193,8 @@ impl Grid {
 
     /// The cells with at least one orthogonal neighbour in `set`.
     pub fn next_to(&self, set: &CellSet) -> CellSet {
-        if let (Some(edges), Some(words)) = (&self.inline_edges, set.inline()) {
-            let [w, e, s, n] = self.sides_inline(edges, words);
+        if let (Some(edges), Some(words)) = (self.inline_edges(), set.inline()) {
+            let [w, e, s, n] = self.sides_inline(&edges, words);
             return CellSet::from_inline(std::array::from_fn(|i| w[i] | e[i] | s[i] | n[i]));
         }
         let words = set.words();
@@ -213,10 +208,10 @@ impl Grid {
 
     /// The cells with at least two, and at least three, orthogonal neighbours in `set`.
     pub fn crowded(&self, set: &CellSet) -> (CellSet, CellSet) {
-        if let (Some(edges), Some(words)) = (&self.inline_edges, set.inline()) {
+        if let (Some(edges), Some(words)) = (self.inline_edges(), set.inline()) {
             // A bit-sliced count of the four sides, saturating at three.
             let (mut ones, mut twos, mut threes) = ([0u64; INLINE], [0u64; INLINE], [0u64; INLINE]);
-            for side in self.sides_inline(edges, words) {
+            for side in self.sides_inline(&edges, words) {
                 for i in 0..INLINE {
                     threes[i] |= twos[i] & side[i];
                     twos[i] |= ones[i] & side[i];
@@ -356,9 +351,9 @@ impl Grid {
     /// `part` and the cells of `within` next to it.
     fn grown(&self, within: &CellSet, part: &CellSet) -> CellSet {
         if let (Some(edges), Some(words), Some(within)) =
-            (&self.inline_edges, part.inline(), within.inline())
+            (self.inline_edges(), part.inline(), within.inline())
         {
-            let [w, e, s, n] = self.sides_inline(edges, words);
+            let [w, e, s, n] = self.sides_inline(&edges, words);
             return CellSet::from_inline(std::array::from_fn(|i| {
                 ((w[i] | e[i] | s[i] | n[i]) & within[i]) | words[i]
             }));

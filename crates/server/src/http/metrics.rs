@@ -248,18 +248,19 @@ impl Metrics {
 
     /// A replay served: from the cache of ended matches, or rebuilt from the store.
     pub fn replay_served(&self, from_cache: bool) {
-        let source = if from_cache { "cache" } else { "rebuilt" };
-        self.replays_served
-            .get_or_create(&ReplaySource { source })
-            .inc();
+        self.replays_from(from_cache).inc();
     }
 
     /// Replays served so far from the cache (`true`) or rebuilt (`false`).
     pub fn replays_served(&self, from_cache: bool) -> u64 {
+        self.replays_from(from_cache).get()
+    }
+
+    fn replays_from(&self, from_cache: bool) -> Counter {
         let source = if from_cache { "cache" } else { "rebuilt" };
         self.replays_served
             .get_or_create(&ReplaySource { source })
-            .get()
+            .clone()
     }
 
     /// Follows the number of Q-Game sign-ups decided so far, accepted or refused.
