@@ -86,10 +86,19 @@ pub struct ServeArgs {
     /// Messages a connection may send in a burst above the average [default: 100].
     #[arg(long, env = "ARBITER_BURST")]
     pub burst: Option<u32>,
-    /// Native connections (TCP and WebSocket together) one client address may hold
-    /// [default: 128]; raise it for many bots behind one address.
+    /// Connections one client address may hold, every door counted (native TCP, HTTP
+    /// and WebSocket, both compatibility ports) [default: 128]; raise it for many bots
+    /// or people behind one address.
     #[arg(long, env = "ARBITER_CONNECTIONS_PER_ADDRESS")]
     pub connections_per_address: Option<usize>,
+    /// HTTP requests per second one client address may send on average; faster ones
+    /// are answered 429 with Retry-After [default: 100].
+    #[arg(long, env = "ARBITER_HTTP_RATE")]
+    pub http_rate: Option<f64>,
+    /// HTTP requests one client address may send in a burst above the average
+    /// [default: 200].
+    #[arg(long, env = "ARBITER_HTTP_BURST")]
+    pub http_burst: Option<u32>,
 }
 
 /// The TOML file: the same settings, plus tables for deadlines.
@@ -116,6 +125,8 @@ struct FileConfig {
     rate: Option<f64>,
     burst: Option<u32>,
     connections_per_address: Option<usize>,
+    http_rate: Option<f64>,
+    http_burst: Option<u32>,
 }
 
 /// Limits on what one client connection may send.
@@ -134,8 +145,12 @@ pub struct Limits {
     /// Bytes of server messages queued for a client that does not read before it is
     /// dropped (it may reconnect and resume from a fresh view).
     pub outbox_bytes: usize,
-    /// Native-protocol connections (TCP and WebSocket) one client address may hold.
+    /// Connections one client address may hold, every door counted.
     pub connections_per_address: usize,
+    /// HTTP requests per second one client address may send on average.
+    pub http_rate: f64,
+    /// HTTP requests one client address may send at once above the average.
+    pub http_burst: u32,
     /// How long an HTTP client may take to send a request's headers.
     pub http_header_timeout: Duration,
     /// How often the server pings a WebSocket client. A client that has sent nothing,
@@ -158,6 +173,8 @@ impl Default for Limits {
             max_strikes: 20,
             outbox_bytes: 1024 * 1024,
             connections_per_address: 128,
+            http_rate: 100.0,
+            http_burst: 200,
             http_header_timeout: Duration::from_secs(10),
             ws_heartbeat: Duration::from_secs(30),
             socket_send_buffer: 256 * 1024,
@@ -388,6 +405,18 @@ impl Config {
             }
             config.limits.connections_per_address = crowd;
         }
+        if let Some(rate) = args.http_rate.or(file.http_rate) {
+            if !(rate.is_finite() && rate > 0.0) {
+                bail!("http_rate must be a positive number of requests per second, got {rate}");
+            }
+            config.limits.http_rate = rate;
+        }
+        if let Some(burst) = args.http_burst.or(file.http_burst) {
+            if burst == 0 {
+                bail!("http_burst must be at least 1");
+            }
+            config.limits.http_burst = burst;
+        }
         Ok(config)
     }
 
@@ -528,7 +557,7 @@ mod tests {
         let path = std::env::temp_dir().join(format!("arbiter-config-{}.toml", std::process::id()));
         std::fs::write(
             &path,
-            "data = \"/srv/arbiter\"\nhttp = \"0.0.0.0:80\"\nrate = 5.0\nstore_patience = \"5s\"\nnode = \"east\"\nnode_lease = \"10s\"\nconnections_per_address = 512\n[deadlines]\nqgame = \"2s\"\ntae = \"9s\"\n\"*\" = \"4s\"\n",
+            "data = \"/srv/arbiter\"\nhttp = \"0.0.0.0:80\"\nrate = 5.0\nstore_patience = \"5s\"\nnode = \"east\"\nnode_lease = \"10s\"\nconnections_per_address = 512\nhttp_rate = 20.0\n[deadlines]\nqgame = \"2s\"\ntae = \"9s\"\n\"*\" = \"4s\"\n",
         )
         .unwrap();
         let args = ServeArgs {
@@ -547,6 +576,11 @@ mod tests {
         assert_eq!(config.node, "east");
         assert_eq!(config.node_lease, Duration::from_secs(10));
         assert_eq!(config.limits.connections_per_address, 512);
+        assert_eq!(config.limits.http_rate, 20.0);
+        assert_eq!(
+            config.limits.http_burst, 200,
+            "the default where neither says"
+        );
         assert_eq!(
             config.deadline(game("qgame").as_ref()),
             Duration::from_secs(2)

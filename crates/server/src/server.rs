@@ -131,9 +131,17 @@ impl Server {
         tasks.push(tokio::spawn(http::serve::serve(
             http_listener,
             app,
-            http::serve::ConnectionLimits {
-                header_timeout: hub.config.limits.http_header_timeout,
-                send_buffer: hub.config.limits.socket_send_buffer,
+            http::serve::HttpDoor {
+                limits: http::serve::ConnectionLimits {
+                    header_timeout: hub.config.limits.http_header_timeout,
+                    send_buffer: hub.config.limits.socket_send_buffer,
+                    per_address: hub.config.limits.connections_per_address,
+                },
+                addresses: hub.addresses.clone(),
+                pace: Arc::new(http::pace::RequestPace::new(
+                    hub.config.limits.http_rate,
+                    hub.config.limits.http_burst,
+                )),
             },
             shutdown.clone(),
         )));

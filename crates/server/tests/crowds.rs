@@ -1,7 +1,8 @@
 //! One address cannot hold all of the server's connections: past its cap a new
 //! connection gets one `too_many_connections` line and is closed; when one of its
 //! connections closes, a new one is served again. The cap counts every door: native
-//! TCP, WebSocket and both compatibility ports.
+//! TCP, HTTP, WebSocket and both compatibility ports. Plain HTTP requests are also
+//! paced per address.
 
 mod common;
 
@@ -167,6 +168,134 @@ async fn the_qgame_port_shares_the_address_cap() {
         hub.addresses.held(home),
         1,
         "a waiting player holds the slot"
+    );
+    server.stop().await;
+}
+
+/// `GET path` on a fresh connection from `from` (any 127.x address reaches the server on
+/// loopback, so tests can be two clients): the response's head and body as text.
+async fn get_from(from: std::net::IpAddr, http: &str, path: &str) -> (String, String) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let socket = tokio::net::TcpSocket::new_v4().expect("socket");
+    socket.bind((from, 0).into()).expect("bind");
+    let mut stream = socket
+        .connect(http.parse().expect("address"))
+        .await
+        .expect("connect");
+    let request = format!("GET {path} HTTP/1.1\r\nHost: {http}\r\nConnection: close\r\n\r\n");
+    stream.write_all(request.as_bytes()).await.expect("send");
+    let mut response = String::new();
+    let read = stream.read_to_string(&mut response);
+    tokio::time::timeout(std::time::Duration::from_secs(5), read)
+        .await
+        .expect("answered in time")
+        .expect("read");
+    let (head, body) = response.split_once("\r\n\r\n").expect("an HTTP response");
+    (head.to_string(), body.to_string())
+}
+
+const HOME: [u8; 4] = [127, 0, 0, 1];
+
+/// Plain HTTP connections count too: with the cap held by a native connection and an
+/// HTTP connection that has sent nothing yet, a request on a third connection is
+/// answered 429 `too_many_connections` (and the connection closed); once the idle one
+/// closes, requests are served again.
+#[tokio::test]
+async fn plain_http_connections_share_the_address_cap() {
+    let server = start(|c| c.limits.connections_per_address = 2).await;
+    let hub = server.server.hub.clone();
+    let home = std::net::IpAddr::from(HOME);
+    let _native = Raw::connect(&server.tcp).await;
+    let idle = TcpStream::connect(&server.http).await.expect("connect");
+    assert!(eventually(|| async { hub.addresses.held(home) == 2 }).await);
+
+    let (head, body) = get_from(home, &server.http, "/api/rulesets").await;
+    assert!(head.starts_with("HTTP/1.1 429"), "{head}");
+    let body: Value = serde_json::from_str(&body).expect("JSON");
+    assert_eq!(body["error"], "too_many_connections", "{body}");
+    assert_eq!(hub.addresses.held(home), 2, "the refused one held nothing");
+
+    drop(idle);
+    let served = eventually(|| async {
+        let (head, _) = get_from(home, &server.http, "/api/rulesets").await;
+        head.starts_with("HTTP/1.1 200")
+    })
+    .await;
+    assert!(served, "a slot came back");
+    server.stop().await;
+}
+
+/// A WebSocket session keeps the place its HTTP connection took rather than taking a
+/// second one: with a cap of one, the upgrade is accepted, the address holds one
+/// connection, and a plain request beside it is refused until the session closes.
+#[tokio::test]
+async fn a_websocket_session_holds_one_place_not_two() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let server = start(|c| c.limits.connections_per_address = 1).await;
+    let hub = server.server.hub.clone();
+    let home = std::net::IpAddr::from(HOME);
+    let mut ws = TcpStream::connect(&server.http).await.unwrap();
+    let upgrade = format!(
+        "GET /ws HTTP/1.1\r\nHost: {}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\
+         Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n",
+        server.http
+    );
+    ws.write_all(upgrade.as_bytes()).await.unwrap();
+    let mut head = [0u8; 12];
+    ws.read_exact(&mut head).await.unwrap();
+    assert_eq!(&head, b"HTTP/1.1 101", "{}", String::from_utf8_lossy(&head));
+    assert_eq!(hub.addresses.held(home), 1);
+
+    let (head, _) = get_from(home, &server.http, "/api/rulesets").await;
+    assert!(head.starts_with("HTTP/1.1 429"), "{head}");
+
+    drop(ws);
+    let served = eventually(|| async {
+        let (head, _) = get_from(home, &server.http, "/api/rulesets").await;
+        head.starts_with("HTTP/1.1 200")
+    })
+    .await;
+    assert!(served, "the session's place came back");
+    server.stop().await;
+}
+
+/// Requests faster than the address's pace are answered 429 `too_many_requests` with
+/// `Retry-After`, not served; another address and the native door are untouched.
+#[tokio::test]
+async fn http_requests_past_the_pace_get_429_with_retry_after() {
+    let server = start(|c| {
+        c.limits.http_rate = 0.01;
+        c.limits.http_burst = 3;
+    })
+    .await;
+    let home = std::net::IpAddr::from(HOME);
+    for _ in 0..3 {
+        let (head, _) = get_from(home, &server.http, "/api/rulesets").await;
+        assert!(head.starts_with("HTTP/1.1 200"), "{head}");
+    }
+    let (head, body) = get_from(home, &server.http, "/api/rulesets").await;
+    assert!(head.starts_with("HTTP/1.1 429"), "{head}");
+    let body: Value = serde_json::from_str(&body).expect("JSON");
+    assert_eq!(body["error"], "too_many_requests", "{body}");
+    let retry_after: u64 = head
+        .lines()
+        .find_map(|line| {
+            line.to_ascii_lowercase()
+                .strip_prefix("retry-after:")
+                .map(|v| v.trim().to_string())
+        })
+        .expect("a Retry-After header")
+        .parse()
+        .expect("whole seconds");
+    assert!((1..=100).contains(&retry_after), "{retry_after}");
+
+    let neighbour = std::net::IpAddr::from([127, 0, 0, 2]);
+    let (head, _) = get_from(neighbour, &server.http, "/api/rulesets").await;
+    assert!(head.starts_with("HTTP/1.1 200"), "another address: {head}");
+    let (first, _) = first_line(&server.tcp).await;
+    assert_eq!(
+        first["type"], "welcome",
+        "the native door is not paced by HTTP"
     );
     server.stop().await;
 }

@@ -46,12 +46,24 @@ pub struct ApiError {
 }
 
 impl ApiError {
-    fn new(status: StatusCode, code: &'static str, message: impl Into<String>) -> ApiError {
+    pub(crate) fn new(
+        status: StatusCode,
+        code: &'static str,
+        message: impl Into<String>,
+    ) -> ApiError {
         ApiError {
             status,
             code,
             message: message.into(),
             retry_after: None,
+        }
+    }
+
+    /// The same, sent with `Retry-After: wait` (rounded up to whole seconds).
+    pub(crate) fn retry_after(self, wait: std::time::Duration) -> ApiError {
+        ApiError {
+            retry_after: Some(wait),
+            ..self
         }
     }
 
@@ -67,27 +79,23 @@ impl ApiError {
 impl From<StoreError> for ApiError {
     fn from(error: StoreError) -> ApiError {
         if let StoreError::Throttled { retry_after } = error {
-            return ApiError {
-                retry_after: Some(retry_after),
-                ..ApiError::new(
-                    StatusCode::TOO_MANY_REQUESTS,
-                    "login_throttled",
-                    error.to_string(),
-                )
-            };
+            return ApiError::new(
+                StatusCode::TOO_MANY_REQUESTS,
+                "login_throttled",
+                error.to_string(),
+            )
+            .retry_after(retry_after);
         }
         if error.is_caller_error() {
             ApiError::bad_request(error.to_string())
         } else if error.is_transient() {
             tracing::warn!(%error, "the store is unavailable while serving HTTP");
-            ApiError {
-                retry_after: Some(std::time::Duration::from_secs(5)),
-                ..ApiError::new(
-                    StatusCode::SERVICE_UNAVAILABLE,
-                    "store_unavailable",
-                    "the server's database is unavailable just now; try again shortly",
-                )
-            }
+            ApiError::new(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "store_unavailable",
+                "the server's database is unavailable just now; try again shortly",
+            )
+            .retry_after(std::time::Duration::from_secs(5))
         } else {
             tracing::error!(%error, "store failure while serving HTTP");
             ApiError::new(

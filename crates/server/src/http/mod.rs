@@ -3,6 +3,7 @@
 
 pub mod api;
 pub mod metrics;
+pub mod pace;
 pub mod pages;
 pub mod replay_cache;
 pub mod serve;

@@ -6,19 +6,33 @@
 //! send buffer is set as the native TCP transport sets its own (`Limits::
 //! socket_send_buffer`), so a WebSocket client that never reads holds that much in the
 //! kernel, not the megabytes the kernel would grow the buffer to.
+//!
+//! Every HTTP connection holds a place in its address's count of connections
+//! (`Limits::connections_per_address`, shared with the native TCP, WebSocket and port
+//! doors); over the cap, every request on it is answered `429 too_many_connections` and
+//! the connection is closed. A WebSocket upgrade keeps its HTTP connection's place
+//! ([`ConnectionSlot`]). Each request is also paced per address ([`RequestPace`]).
 
 use std::net::SocketAddr;
+use std::sync::Arc;
 use std::time::Duration;
 
 use axum::extract::ConnectInfo;
+use axum::http::StatusCode;
+use axum::response::IntoResponse;
 use axum::Router;
 use hyper::body::Incoming;
 use hyper::Request;
 use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
 use hyper_util::server::conn::auto::Builder;
+use parking_lot::Mutex;
 use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
 use tower_service::Service;
+
+use super::api::ApiError;
+use super::pace::RequestPace;
+use crate::transport::addresses::{AddressCounts, AddressSlot};
 
 /// How long a connection being closed at shutdown may take to finish its response.
 const DRAIN: Duration = Duration::from_secs(5);
@@ -30,15 +44,39 @@ pub struct ConnectionLimits {
     pub header_timeout: Duration,
     /// The socket's kernel send buffer, in bytes.
     pub send_buffer: usize,
+    /// Connections one address may hold, every door counted.
+    pub per_address: usize,
 }
 
-/// Serve `app` on `listener` until `shutdown`, each connection held to `limits`.
+/// What the accept loop checks each connection and request against.
+#[derive(Clone)]
+pub struct HttpDoor {
+    pub limits: ConnectionLimits,
+    /// The server's count of connections per address.
+    pub addresses: Arc<AddressCounts>,
+    pub pace: Arc<RequestPace>,
+}
+
+/// The place an HTTP connection holds in its address's count, handed to each of its
+/// requests so that a WebSocket upgrade can keep it for the session (taking it
+/// leaves the HTTP connection, which is being handed over, holding none).
+#[derive(Clone, Debug)]
+pub struct ConnectionSlot(Arc<Mutex<Option<AddressSlot>>>);
+
+impl ConnectionSlot {
+    pub fn take(&self) -> Option<AddressSlot> {
+        self.0.lock().take()
+    }
+}
+
+/// Serve `app` on `listener` until `shutdown`, each connection held to `door`.
 pub async fn serve(
     listener: TcpListener,
     app: Router,
-    limits: ConnectionLimits,
+    door: HttpDoor,
     shutdown: CancellationToken,
 ) {
+    let limits = door.limits;
     loop {
         let (stream, peer) = tokio::select! {
             _ = shutdown.cancelled() => break,
@@ -53,32 +91,76 @@ pub async fn serve(
             },
         };
         crate::transport::cap_send_buffer(&stream, limits.send_buffer, peer);
+        let slot = door.addresses.enter(peer.ip(), limits.per_address);
+        if slot.is_none() {
+            tracing::info!(%peer, max = limits.per_address, "HTTP: the address holds its share of connections");
+        }
         tokio::spawn(connection(
             stream,
             peer,
             app.clone(),
-            limits.header_timeout,
+            slot,
+            door.clone(),
             shutdown.clone(),
         ));
     }
+}
+
+/// The answer to every request on a connection over its address's cap.
+fn crowded(per_address: usize) -> axum::response::Response {
+    ApiError::new(
+        StatusCode::TOO_MANY_REQUESTS,
+        "too_many_connections",
+        format!("this address already holds {per_address} connections; close one first"),
+    )
+    .into_response()
+}
+
+/// The answer to a request over its address's pace.
+fn too_fast(wait: Duration) -> axum::response::Response {
+    ApiError::new(
+        StatusCode::TOO_MANY_REQUESTS,
+        "too_many_requests",
+        "this address is sending requests faster than the server serves them; slow down",
+    )
+    .retry_after(wait)
+    .into_response()
 }
 
 async fn connection(
     stream: tokio::net::TcpStream,
     peer: SocketAddr,
     app: Router,
-    header_timeout: Duration,
+    slot: Option<AddressSlot>,
+    door: HttpDoor,
     shutdown: CancellationToken,
 ) {
+    let admitted = slot.is_some();
+    let per_address = door.limits.per_address;
+    let slot = ConnectionSlot(Arc::new(Mutex::new(slot)));
+    let pace = door.pace.clone();
     let service = hyper::service::service_fn(move |mut request: Request<Incoming>| {
-        request.extensions_mut().insert(ConnectInfo(peer));
-        app.clone().call(request)
+        let mut app = app.clone();
+        let pace = pace.clone();
+        let slot = slot.clone();
+        async move {
+            if !admitted {
+                return Ok(crowded(per_address));
+            }
+            if let Err(wait) = pace.admit(peer.ip()) {
+                return Ok(too_fast(wait));
+            }
+            request.extensions_mut().insert(ConnectInfo(peer));
+            request.extensions_mut().insert(slot);
+            app.call(request).await
+        }
     });
     let mut builder = Builder::new(TokioExecutor::new());
     builder
         .http1()
+        .keep_alive(admitted)
         .timer(TokioTimer::new())
-        .header_read_timeout(header_timeout);
+        .header_read_timeout(door.limits.header_timeout);
     let connection = builder.serve_connection_with_upgrades(TokioIo::new(stream), service);
     tokio::pin!(connection);
     tokio::select! {

@@ -37,6 +37,12 @@ impl TokenBucket {
         }
     }
 
+    /// Whether the bucket has refilled to its burst by `now` (nothing taken lately).
+    pub fn is_full_at(&self, now: Instant) -> bool {
+        let elapsed = now.saturating_duration_since(self.last);
+        self.tokens + elapsed.as_secs_f64() * self.rate >= self.capacity
+    }
+
     pub fn take(&mut self) -> bool {
         self.take_at(Instant::now())
     }
