@@ -384,17 +384,43 @@ impl Config {
             }
             config.limits.max_line = max_line;
         }
-        if let Some(rate) = args.rate.or(file.rate) {
-            if !(rate.is_finite() && rate > 0.0) {
-                bail!("rate must be a positive number of messages per second, got {rate}");
+        let rates = [
+            (
+                "rate",
+                "messages",
+                args.rate.or(file.rate),
+                &mut config.limits.rate,
+            ),
+            (
+                "http_rate",
+                "requests",
+                args.http_rate.or(file.http_rate),
+                &mut config.limits.http_rate,
+            ),
+        ];
+        for (name, what, given, limit) in rates {
+            if let Some(rate) = given {
+                if !(rate.is_finite() && rate > 0.0) {
+                    bail!("{name} must be a positive number of {what} per second, got {rate}");
+                }
+                *limit = rate;
             }
-            config.limits.rate = rate;
         }
-        if let Some(burst) = args.burst.or(file.burst) {
-            if burst == 0 {
-                bail!("burst must be at least 1");
+        let counts = [
+            ("burst", args.burst.or(file.burst), &mut config.limits.burst),
+            (
+                "http_burst",
+                args.http_burst.or(file.http_burst),
+                &mut config.limits.http_burst,
+            ),
+        ];
+        for (name, given, limit) in counts {
+            if let Some(count) = given {
+                if count == 0 {
+                    bail!("{name} must be at least 1");
+                }
+                *limit = count;
             }
-            config.limits.burst = burst;
         }
         if let Some(crowd) = args
             .connections_per_address
@@ -404,18 +430,6 @@ impl Config {
                 bail!("connections_per_address must be at least 1");
             }
             config.limits.connections_per_address = crowd;
-        }
-        if let Some(rate) = args.http_rate.or(file.http_rate) {
-            if !(rate.is_finite() && rate > 0.0) {
-                bail!("http_rate must be a positive number of requests per second, got {rate}");
-            }
-            config.limits.http_rate = rate;
-        }
-        if let Some(burst) = args.http_burst.or(file.http_burst) {
-            if burst == 0 {
-                bail!("http_burst must be at least 1");
-            }
-            config.limits.http_burst = burst;
         }
         Ok(config)
     }

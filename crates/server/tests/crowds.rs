@@ -196,6 +196,16 @@ async fn get_from(from: std::net::IpAddr, http: &str, path: &str) -> (String, St
 
 const HOME: [u8; 4] = [127, 0, 0, 1];
 
+/// Whether a plain request is served (200) again, soon (once the server has seen a
+/// connection close).
+async fn served_again(http: &str) -> bool {
+    eventually(|| async {
+        let (head, _) = get_from(HOME.into(), http, "/api/rulesets").await;
+        head.starts_with("HTTP/1.1 200")
+    })
+    .await
+}
+
 /// Plain HTTP connections count too: with the cap held by a native connection and an
 /// HTTP connection that has sent nothing yet, a request on a third connection is
 /// answered 429 `too_many_connections` (and the connection closed); once the idle one
@@ -216,12 +226,7 @@ async fn plain_http_connections_share_the_address_cap() {
     assert_eq!(hub.addresses.held(home), 2, "the refused one held nothing");
 
     drop(idle);
-    let served = eventually(|| async {
-        let (head, _) = get_from(home, &server.http, "/api/rulesets").await;
-        head.starts_with("HTTP/1.1 200")
-    })
-    .await;
-    assert!(served, "a slot came back");
+    assert!(served_again(&server.http).await, "a slot came back");
     server.stop().await;
 }
 
@@ -250,12 +255,10 @@ async fn a_websocket_session_holds_one_place_not_two() {
     assert!(head.starts_with("HTTP/1.1 429"), "{head}");
 
     drop(ws);
-    let served = eventually(|| async {
-        let (head, _) = get_from(home, &server.http, "/api/rulesets").await;
-        head.starts_with("HTTP/1.1 200")
-    })
-    .await;
-    assert!(served, "the session's place came back");
+    assert!(
+        served_again(&server.http).await,
+        "the session's place came back"
+    );
     server.stop().await;
 }
 
