@@ -365,9 +365,10 @@ enum QgameKind {
     SecondSignup,
     Disconnect,
     Silence,
+    NeverReads,
 }
 
-const QGAME_KINDS: [QgameKind; 10] = [
+const QGAME_KINDS: [QgameKind; 11] = [
     QgameKind::Garbage,
     QgameKind::NotUtf8,
     QgameKind::HugeLine,
@@ -378,6 +379,7 @@ const QGAME_KINDS: [QgameKind; 10] = [
     QgameKind::SecondSignup,
     QgameKind::Disconnect,
     QgameKind::Silence,
+    QgameKind::NeverReads,
 ];
 
 impl QgameKind {
@@ -393,6 +395,7 @@ impl QgameKind {
             QgameKind::SecondSignup => "a second sign-up under the playing name",
             QgameKind::Disconnect => "a disconnect at its turn",
             QgameKind::Silence => "silence past the per-call time limit",
+            QgameKind::NeverReads => "a reader that never reads (a 4 KiB receive window)",
         }
     }
 }
@@ -407,7 +410,20 @@ struct Course {
 
 impl Course {
     async fn sign_up(port: u16, name: &str) -> Course {
-        let stream = TcpStream::connect(("127.0.0.1", port))
+        Course::sign_up_with_window(port, name, None).await
+    }
+
+    /// Sign up on a socket whose kernel receive buffer is `window` bytes (`None`: the
+    /// kernel's).
+    async fn sign_up_with_window(port: u16, name: &str, window: Option<u32>) -> Course {
+        let socket = tokio::net::TcpSocket::new_v4().expect("a socket");
+        if let Some(window) = window {
+            socket
+                .set_recv_buffer_size(window)
+                .expect("a receive window");
+        }
+        let stream = socket
+            .connect(([127, 0, 0, 1], port).into())
             .await
             .expect("connect");
         let mut course = Course {
@@ -471,7 +487,8 @@ async fn qgame_cell(kind: QgameKind) -> (String, String) {
     .await;
     let port = server.server.qgame_addr.expect("the port is on").port();
     let mut signups = server.server.hub.metrics.qgame_signups();
-    let mut bad = Course::sign_up(port, "bad").await;
+    let window = (kind == QgameKind::NeverReads).then_some(NEVER_READ_WINDOW);
+    let mut bad = Course::sign_up_with_window(port, "bad", window).await;
     signups
         .wait_for(|n| *n >= 1)
         .await
@@ -483,12 +500,13 @@ async fn qgame_cell(kind: QgameKind) -> (String, String) {
         .expect("the server is up");
 
     // Misbehave at the first take-turn call; answer `void` to what comes before.
+    // (The reader that never reads never looks.)
     let at = if kind == QgameKind::Unasked {
         "setup"
     } else {
         "take-turn"
     };
-    loop {
+    while kind != QgameKind::NeverReads {
         let method = bad.call().await.expect("the calls come");
         if method == at {
             break;
@@ -579,6 +597,8 @@ async fn qgame_cell(kind: QgameKind) -> (String, String) {
             "connection closed".to_string()
         }
         QgameKind::Silence => bad.next().await,
+        // Reads nothing until its game is stored (below), then everything it was sent.
+        QgameKind::NeverReads => String::new(),
     };
     let stored = loop {
         let (status, list) = http_get(&server.http, "/api/matches?ruleset=qgame", None).await;
@@ -597,6 +617,15 @@ async fn qgame_cell(kind: QgameKind) -> (String, String) {
         .as_str()
         .unwrap_or("not ejected")
         .to_string();
+    let answer = if kind == QgameKind::NeverReads {
+        let mut calls = Vec::new();
+        while let Some(method) = bad.call().await {
+            calls.push(method);
+        }
+        format!("calls {}, then connection closed", calls.join(", "))
+    } else {
+        answer
+    };
     drop(bad);
     let _ = good.await;
     server.stop().await;
@@ -615,6 +644,19 @@ async fn every_bad_client_on_the_qgame_port() {
     for (kind, (answer, ended)) in QGAME_KINDS.iter().zip(&observed) {
         if *kind == QgameKind::Unasked {
             assert_eq!(ended, "not ejected", "{kind:?}\n{printed}");
+            continue;
+        }
+        if *kind == QgameKind::NeverReads {
+            // It never answered the first call, so the first call ejected it; what it
+            // was sent waited in the socket, then the port closed it.
+            assert_eq!(
+                answer, "calls setup, then connection closed",
+                "{kind:?}\n{printed}"
+            );
+            assert!(
+                ended.starts_with("setup: missed the per-call time limit"),
+                "{kind:?}: {ended}\n{printed}"
+            );
             continue;
         }
         if *kind == QgameKind::SecondSignup {
@@ -640,7 +682,9 @@ async fn every_bad_client_on_the_qgame_port() {
             QgameKind::Unterminated | QgameKind::Silence => {
                 "take-turn: missed the per-call time limit"
             }
-            QgameKind::Unasked | QgameKind::SecondSignup => unreachable!(),
+            QgameKind::Unasked | QgameKind::SecondSignup | QgameKind::NeverReads => {
+                unreachable!()
+            }
         };
         assert!(ended.starts_with(fault), "{kind:?}: {ended}\n{printed}");
     }
