@@ -138,16 +138,7 @@ impl Client {
             Transport::Tcp => &server.tcp,
             Transport::WebSocket => &server.http,
         };
-        let socket = tokio::net::TcpSocket::new_v4().expect("a socket");
-        if let Some(window) = window {
-            socket
-                .set_recv_buffer_size(window)
-                .expect("a receive buffer");
-        }
-        let stream = socket
-            .connect(address.parse().expect("an address"))
-            .await
-            .expect("connect");
+        let stream = connect_with_window(address.parse().expect("an address"), window).await;
         let mut client = match transport {
             Transport::Tcp => Client::Tcp(Raw {
                 stream,

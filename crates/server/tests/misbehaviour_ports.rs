@@ -14,7 +14,6 @@ use std::time::Duration;
 
 use common::*;
 use tokio::io::AsyncWriteExt;
-use tokio::net::TcpStream;
 use tokio::sync::watch;
 
 /// Time for a round's command: short, since most cells end at a missed one.
@@ -115,13 +114,7 @@ impl Client {
     /// A client whose kernel receive buffer is `window` bytes (`None`: the kernel's).
     async fn connect_with_window(address: &str, window: Option<u32>) -> Client {
         let address: std::net::SocketAddr = address.parse().expect("an address");
-        let socket = tokio::net::TcpSocket::new_v4().expect("a socket");
-        if let Some(window) = window {
-            socket
-                .set_recv_buffer_size(window)
-                .expect("a receive window");
-        }
-        let stream: TcpStream = socket.connect(address).await.expect("connect");
+        let stream = connect_with_window(address, window).await;
         let mut client = Client {
             raw: Raw {
                 stream,
@@ -416,16 +409,7 @@ impl Course {
     /// Sign up on a socket whose kernel receive buffer is `window` bytes (`None`: the
     /// kernel's).
     async fn sign_up_with_window(port: u16, name: &str, window: Option<u32>) -> Course {
-        let socket = tokio::net::TcpSocket::new_v4().expect("a socket");
-        if let Some(window) = window {
-            socket
-                .set_recv_buffer_size(window)
-                .expect("a receive window");
-        }
-        let stream = socket
-            .connect(([127, 0, 0, 1], port).into())
-            .await
-            .expect("connect");
+        let stream = connect_with_window(([127, 0, 0, 1], port).into(), window).await;
         let mut course = Course {
             raw: Raw {
                 stream,
@@ -506,12 +490,14 @@ async fn qgame_cell(kind: QgameKind) -> (String, String) {
     } else {
         "take-turn"
     };
-    while kind != QgameKind::NeverReads {
-        let method = bad.call().await.expect("the calls come");
-        if method == at {
-            break;
+    if kind != QgameKind::NeverReads {
+        loop {
+            let method = bad.call().await.expect("the calls come");
+            if method == at {
+                break;
+            }
+            bad.send(b"\"void\"\n").await;
         }
-        bad.send(b"\"void\"\n").await;
     }
     let answer = match kind {
         QgameKind::Garbage => {

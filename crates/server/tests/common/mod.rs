@@ -201,6 +201,18 @@ pub async fn finished_match(http: &str, id: i64) -> Value {
     panic!("match {id} is still running after 10 s");
 }
 
+/// Connect to `address` from a socket whose kernel receive buffer is `window` bytes
+/// (`None`: the kernel's): a reader that stops reading then holds little in its kernel.
+pub async fn connect_with_window(address: std::net::SocketAddr, window: Option<u32>) -> TcpStream {
+    let socket = tokio::net::TcpSocket::new_v4().expect("a socket");
+    if let Some(window) = window {
+        socket
+            .set_recv_buffer_size(window)
+            .expect("a receive window");
+    }
+    socket.connect(address).await.expect("connect")
+}
+
 /// A raw TCP client: bytes in, lines out.
 pub struct Raw {
     pub stream: TcpStream,
