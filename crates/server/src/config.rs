@@ -99,6 +99,11 @@ pub struct ServeArgs {
     /// [default: 200].
     #[arg(long, env = "ARBITER_HTTP_BURST")]
     pub http_burst: Option<u32>,
+    /// Reverse proxies or load balancers in front of the HTTP port, comma-separated
+    /// addresses or networks (`127.0.0.1,10.0.0.0/8`): a request from one of them is
+    /// counted by the client address its `X-Forwarded-For` names [default: none].
+    #[arg(long, env = "ARBITER_TRUSTED_PROXIES", value_delimiter = ',')]
+    pub trusted_proxies: Option<Vec<String>>,
 }
 
 /// The TOML file: the same settings, plus tables for deadlines.
@@ -127,6 +132,7 @@ struct FileConfig {
     connections_per_address: Option<usize>,
     http_rate: Option<f64>,
     http_burst: Option<u32>,
+    trusted_proxies: Option<Vec<String>>,
 }
 
 /// Limits on what one client connection may send.
@@ -210,6 +216,8 @@ pub struct Config {
     /// The NATS server that joins this node to the others of its deployment.
     pub nats: Option<String>,
     pub limits: Limits,
+    /// Proxies whose `X-Forwarded-For` names the client an HTTP request is counted as.
+    pub trusted_proxies: crate::http::proxies::TrustedProxies,
 }
 
 impl Config {
@@ -233,6 +241,7 @@ impl Config {
             node_lease: DEFAULT_NODE_LEASE,
             nats: None,
             limits: Limits::default(),
+            trusted_proxies: Default::default(),
         }
     }
 
@@ -308,6 +317,7 @@ impl Config {
             node_lease: DEFAULT_NODE_LEASE,
             nats: None,
             limits: Limits::default(),
+            trusted_proxies: Default::default(),
         };
         if let Some(text) = args.time_bank.as_ref().or(file.time_bank.as_ref()) {
             config.time_bank = parse_duration(text)
@@ -421,6 +431,15 @@ impl Config {
                 }
                 *limit = count;
             }
+        }
+        if let Some(proxies) = args
+            .trusted_proxies
+            .as_ref()
+            .or(file.trusted_proxies.as_ref())
+        {
+            config.trusted_proxies =
+                crate::http::proxies::TrustedProxies::parse(proxies.iter().map(String::as_str))
+                    .map_err(anyhow::Error::msg)?;
         }
         if let Some(crowd) = args
             .connections_per_address
@@ -571,7 +590,7 @@ mod tests {
         let path = std::env::temp_dir().join(format!("arbiter-config-{}.toml", std::process::id()));
         std::fs::write(
             &path,
-            "data = \"/srv/arbiter\"\nhttp = \"0.0.0.0:80\"\nrate = 5.0\nstore_patience = \"5s\"\nnode = \"east\"\nnode_lease = \"10s\"\nconnections_per_address = 512\nhttp_rate = 20.0\n[deadlines]\nqgame = \"2s\"\ntae = \"9s\"\n\"*\" = \"4s\"\n",
+            "data = \"/srv/arbiter\"\nhttp = \"0.0.0.0:80\"\nrate = 5.0\nstore_patience = \"5s\"\nnode = \"east\"\nnode_lease = \"10s\"\nconnections_per_address = 512\nhttp_rate = 20.0\ntrusted_proxies = [\"127.0.0.1\", \"10.0.0.0/8\"]\n[deadlines]\nqgame = \"2s\"\ntae = \"9s\"\n\"*\" = \"4s\"\n",
         )
         .unwrap();
         let args = ServeArgs {

@@ -142,6 +142,7 @@ impl Server {
                     hub.config.limits.http_rate,
                     hub.config.limits.http_burst,
                 )),
+                proxies: Arc::new(hub.config.trusted_proxies.clone()),
             },
             shutdown.clone(),
         )));

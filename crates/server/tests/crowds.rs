@@ -175,6 +175,16 @@ async fn the_qgame_port_shares_the_address_cap() {
 /// `GET path` on a fresh connection from `from` (any 127.x address reaches the server on
 /// loopback, so tests can be two clients): the response's head and body as text.
 async fn get_from(from: std::net::IpAddr, http: &str, path: &str) -> (String, String) {
+    get_forwarded(from, http, path, None).await
+}
+
+/// The same, with an `X-Forwarded-For` header (as a reverse proxy writes it).
+async fn get_forwarded(
+    from: std::net::IpAddr,
+    http: &str,
+    path: &str,
+    forwarded_for: Option<&str>,
+) -> (String, String) {
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
     let socket = tokio::net::TcpSocket::new_v4().expect("socket");
     socket.bind((from, 0).into()).expect("bind");
@@ -182,7 +192,11 @@ async fn get_from(from: std::net::IpAddr, http: &str, path: &str) -> (String, St
         .connect(http.parse().expect("address"))
         .await
         .expect("connect");
-    let request = format!("GET {path} HTTP/1.1\r\nHost: {http}\r\nConnection: close\r\n\r\n");
+    let forwarded = forwarded_for
+        .map(|client| format!("X-Forwarded-For: {client}\r\n"))
+        .unwrap_or_default();
+    let request =
+        format!("GET {path} HTTP/1.1\r\nHost: {http}\r\n{forwarded}Connection: close\r\n\r\n");
     stream.write_all(request.as_bytes()).await.expect("send");
     let mut response = String::new();
     let read = stream.read_to_string(&mut response);
@@ -230,25 +244,34 @@ async fn plain_http_connections_share_the_address_cap() {
     server.stop().await;
 }
 
+/// Send a WebSocket upgrade (through a proxy when `forwarded_for` is given) and read
+/// the status line's first 12 bytes; the connection stays open with the stream.
+async fn upgrade(http: &str, forwarded_for: Option<&str>) -> (String, TcpStream) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut ws = TcpStream::connect(http).await.unwrap();
+    let forwarded = forwarded_for
+        .map(|client| format!("X-Forwarded-For: {client}\r\n"))
+        .unwrap_or_default();
+    let upgrade = format!(
+        "GET /ws HTTP/1.1\r\nHost: {http}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\
+         Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n{forwarded}\r\n"
+    );
+    ws.write_all(upgrade.as_bytes()).await.unwrap();
+    let mut head = [0u8; 12];
+    ws.read_exact(&mut head).await.unwrap();
+    (String::from_utf8_lossy(&head).into_owned(), ws)
+}
+
 /// A WebSocket session keeps the place its HTTP connection took rather than taking a
 /// second one: with a cap of one, the upgrade is accepted, the address holds one
 /// connection, and a plain request beside it is refused until the session closes.
 #[tokio::test]
 async fn a_websocket_session_holds_one_place_not_two() {
-    use tokio::io::{AsyncReadExt, AsyncWriteExt};
     let server = start(|c| c.limits.connections_per_address = 1).await;
     let hub = server.server.hub.clone();
     let home = std::net::IpAddr::from(HOME);
-    let mut ws = TcpStream::connect(&server.http).await.unwrap();
-    let upgrade = format!(
-        "GET /ws HTTP/1.1\r\nHost: {}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\
-         Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n",
-        server.http
-    );
-    ws.write_all(upgrade.as_bytes()).await.unwrap();
-    let mut head = [0u8; 12];
-    ws.read_exact(&mut head).await.unwrap();
-    assert_eq!(&head, b"HTTP/1.1 101", "{}", String::from_utf8_lossy(&head));
+    let (head, ws) = upgrade(&server.http, None).await;
+    assert_eq!(head, "HTTP/1.1 101");
     assert_eq!(hub.addresses.held(home), 1);
 
     let (head, _) = get_from(home, &server.http, "/api/rulesets").await;
@@ -299,6 +322,67 @@ async fn http_requests_past_the_pace_get_429_with_retry_after() {
     assert_eq!(
         first["type"], "welcome",
         "the native door is not paced by HTTP"
+    );
+    server.stop().await;
+}
+
+/// Behind a trusted reverse proxy, the proxy's own connections are not counted and each
+/// request is counted by the client its `X-Forwarded-For` names: one client's pace and
+/// connection cap do not touch another's. A peer that is not a trusted proxy is counted
+/// by its own address whatever header it sends.
+#[tokio::test]
+async fn behind_a_trusted_proxy_each_forwarded_client_is_counted() {
+    let server = start(|c| {
+        c.trusted_proxies =
+            arbiter_server::http::proxies::TrustedProxies::parse(["127.0.0.1"]).unwrap();
+        c.limits.connections_per_address = 1;
+        c.limits.http_rate = 0.01;
+        c.limits.http_burst = 2;
+    })
+    .await;
+    let http = &server.http;
+    let proxy = std::net::IpAddr::from(HOME);
+    let status = |head: &str| head.get(9..12).unwrap_or_default().to_string();
+
+    // The proxy holds idle connections past the cap of one and is still served.
+    let _idle = [
+        TcpStream::connect(http).await.expect("connect"),
+        TcpStream::connect(http).await.expect("connect"),
+    ];
+    let (ann, bob) = (Some("203.0.113.7"), Some("203.0.113.8"));
+    for _ in 0..2 {
+        let (head, _) = get_forwarded(proxy, http, "/api/rulesets", ann).await;
+        assert_eq!(status(&head), "200", "{head}");
+    }
+    let (head, body) = get_forwarded(proxy, http, "/api/rulesets", ann).await;
+    assert_eq!(status(&head), "429", "{head}");
+    assert!(body.contains("too_many_requests"), "{body}");
+    let (head, _) = get_forwarded(proxy, http, "/api/rulesets", bob).await;
+    assert_eq!(
+        status(&head),
+        "200",
+        "another client behind the proxy: {head}"
+    );
+
+    // Not a trusted proxy: the header is not believed, its own address is paced.
+    let stranger = std::net::IpAddr::from([127, 0, 0, 2]);
+    let (head, _) = get_forwarded(stranger, http, "/api/rulesets", ann).await;
+    assert_eq!(status(&head), "200", "{head}");
+
+    // WebSocket sessions through the proxy take their client's place: one each.
+    let (carl, dora) = (Some("198.51.100.1"), Some("198.51.100.2"));
+    let (head, _carl_session) = upgrade(http, carl).await;
+    assert_eq!(head, "HTTP/1.1 101");
+    let (head, _) = upgrade(http, carl).await;
+    assert_eq!(head, "HTTP/1.1 429", "carl's one place is taken");
+    let (head, _dora_session) = upgrade(http, dora).await;
+    assert_eq!(head, "HTTP/1.1 101");
+    let hub = &server.server.hub;
+    assert_eq!(hub.addresses.held("198.51.100.1".parse().unwrap()), 1);
+    assert_eq!(
+        hub.addresses.held(proxy),
+        0,
+        "the proxy itself holds nothing"
     );
     server.stop().await;
 }

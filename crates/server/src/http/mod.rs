@@ -5,6 +5,7 @@ pub mod api;
 pub mod metrics;
 pub mod pace;
 pub mod pages;
+pub mod proxies;
 pub mod replay_cache;
 pub mod serve;
 pub mod state;

@@ -12,6 +12,11 @@
 //! doors); over the cap, every request on it is answered `429 too_many_connections` and
 //! the connection is closed. A WebSocket upgrade keeps its HTTP connection's place
 //! ([`ConnectionSlot`]). Each request is also paced per address ([`RequestPace`]).
+//!
+//! Behind a trusted reverse proxy ([`TrustedProxies`]) the proxy's connections are not
+//! counted (they carry many clients' requests in turn); each request is counted, paced
+//! and handed to the handlers (as `ConnectInfo`) under the client address the proxy
+//! forwarded, and a WebSocket upgrade takes its place under that address.
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -32,6 +37,7 @@ use tower_service::Service;
 
 use super::api::ApiError;
 use super::pace::RequestPace;
+use super::proxies::TrustedProxies;
 use crate::transport::addresses::{AddressCounts, AddressSlot};
 
 /// How long a connection being closed at shutdown may take to finish its response.
@@ -55,6 +61,7 @@ pub struct HttpDoor {
     /// The server's count of connections per address.
     pub addresses: Arc<AddressCounts>,
     pub pace: Arc<RequestPace>,
+    pub proxies: Arc<TrustedProxies>,
 }
 
 /// The place an HTTP connection holds in its address's count, handed to each of its
@@ -91,19 +98,36 @@ pub async fn serve(
             },
         };
         crate::transport::cap_send_buffer(&stream, limits.send_buffer, peer);
-        let slot = door.addresses.enter(peer.ip(), limits.per_address);
-        if slot.is_none() {
-            tracing::info!(%peer, max = limits.per_address, "HTTP: the address holds its share of connections");
-        }
+        let admission = if door.proxies.trusts(peer.ip()) {
+            Admission::Proxy
+        } else {
+            match door.addresses.enter(peer.ip(), limits.per_address) {
+                Some(slot) => Admission::Counted(slot),
+                None => {
+                    tracing::info!(%peer, max = limits.per_address, "HTTP: the address holds its share of connections");
+                    Admission::Crowded
+                }
+            }
+        };
         tokio::spawn(connection(
             stream,
             peer,
             app.clone(),
-            slot,
+            admission,
             door.clone(),
             shutdown.clone(),
         ));
     }
+}
+
+/// How a connection was let in.
+enum Admission {
+    /// With a place in its address's count.
+    Counted(AddressSlot),
+    /// From a trusted proxy: not counted, its requests are.
+    Proxy,
+    /// Over its address's cap: every request is refused.
+    Crowded,
 }
 
 /// The answer to every request on a connection over its address's cap.
@@ -131,26 +155,31 @@ async fn connection(
     stream: tokio::net::TcpStream,
     peer: SocketAddr,
     app: Router,
-    slot: Option<AddressSlot>,
+    admission: Admission,
     door: HttpDoor,
     shutdown: CancellationToken,
 ) {
-    let admitted = slot.is_some();
+    let admitted = !matches!(admission, Admission::Crowded);
     let per_address = door.limits.per_address;
+    let slot = match admission {
+        Admission::Counted(slot) => Some(slot),
+        Admission::Proxy | Admission::Crowded => None,
+    };
     let slot = ConnectionSlot(Arc::new(Mutex::new(slot)));
-    let pace = door.pace.clone();
+    let HttpDoor { pace, proxies, .. } = door.clone();
     let service = hyper::service::service_fn(move |mut request: Request<Incoming>| {
         let mut app = app.clone();
         let pace = pace.clone();
         let slot = slot.clone();
+        let client = SocketAddr::new(proxies.client(peer.ip(), request.headers()), peer.port());
         async move {
             if !admitted {
                 return Ok(crowded(per_address));
             }
-            if let Err(wait) = pace.admit(peer.ip()) {
+            if let Err(wait) = pace.admit(client.ip()) {
                 return Ok(too_fast(wait));
             }
-            request.extensions_mut().insert(ConnectInfo(peer));
+            request.extensions_mut().insert(ConnectInfo(client));
             request.extensions_mut().insert(slot);
             app.call(request).await
         }
