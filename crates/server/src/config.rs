@@ -86,11 +86,15 @@ pub struct ServeArgs {
     /// Messages a connection may send in a burst above the average [default: 100].
     #[arg(long, env = "ARBITER_BURST")]
     pub burst: Option<u32>,
-    /// Connections one client address may hold, every door counted (native TCP, HTTP
-    /// and WebSocket, both compatibility ports) [default: 128]; raise it for many bots
-    /// or people behind one address.
+    /// Connections one client address may hold, native TCP, WebSocket and both
+    /// compatibility ports counted together [default: 128]; raise it for many bots or
+    /// people behind one address.
     #[arg(long, env = "ARBITER_CONNECTIONS_PER_ADDRESS")]
     pub connections_per_address: Option<usize>,
+    /// Plain HTTP connections (pages, API) one client address may hold; a browser opens
+    /// up to six to load a page [default: 1024].
+    #[arg(long, env = "ARBITER_HTTP_CONNECTIONS_PER_ADDRESS")]
+    pub http_connections_per_address: Option<usize>,
     /// HTTP requests per second one client address may send on average; faster ones
     /// are answered 429 with Retry-After [default: 100].
     #[arg(long, env = "ARBITER_HTTP_RATE")]
@@ -130,6 +134,7 @@ struct FileConfig {
     rate: Option<f64>,
     burst: Option<u32>,
     connections_per_address: Option<usize>,
+    http_connections_per_address: Option<usize>,
     http_rate: Option<f64>,
     http_burst: Option<u32>,
     trusted_proxies: Option<Vec<String>>,
@@ -151,8 +156,10 @@ pub struct Limits {
     /// Bytes of server messages queued for a client that does not read before it is
     /// dropped (it may reconnect and resume from a fresh view).
     pub outbox_bytes: usize,
-    /// Connections one client address may hold, every door counted.
+    /// Connections one client address may hold: native TCP, WebSocket and the ports.
     pub connections_per_address: usize,
+    /// Plain HTTP connections one client address may hold.
+    pub http_connections_per_address: usize,
     /// HTTP requests per second one client address may send on average.
     pub http_rate: f64,
     /// HTTP requests one client address may send at once above the average.
@@ -179,6 +186,7 @@ impl Default for Limits {
             max_strikes: 20,
             outbox_bytes: 1024 * 1024,
             connections_per_address: 128,
+            http_connections_per_address: 1024,
             http_rate: 100.0,
             http_burst: 200,
             http_header_timeout: Duration::from_secs(10),
@@ -441,14 +449,27 @@ impl Config {
                 crate::http::proxies::TrustedProxies::parse(proxies.iter().map(String::as_str))
                     .map_err(anyhow::Error::msg)?;
         }
-        if let Some(crowd) = args
-            .connections_per_address
-            .or(file.connections_per_address)
-        {
-            if crowd == 0 {
-                bail!("connections_per_address must be at least 1");
+        let caps = [
+            (
+                "connections_per_address",
+                args.connections_per_address
+                    .or(file.connections_per_address),
+                &mut config.limits.connections_per_address,
+            ),
+            (
+                "http_connections_per_address",
+                args.http_connections_per_address
+                    .or(file.http_connections_per_address),
+                &mut config.limits.http_connections_per_address,
+            ),
+        ];
+        for (name, given, limit) in caps {
+            if let Some(cap) = given {
+                if cap == 0 {
+                    bail!("{name} must be at least 1");
+                }
+                *limit = cap;
             }
-            config.limits.connections_per_address = crowd;
         }
         Ok(config)
     }

@@ -135,9 +135,9 @@ impl Server {
                 limits: http::serve::ConnectionLimits {
                     header_timeout: hub.config.limits.http_header_timeout,
                     send_buffer: hub.config.limits.socket_send_buffer,
-                    per_address: hub.config.limits.connections_per_address,
+                    per_address: hub.config.limits.http_connections_per_address,
                 },
-                addresses: hub.addresses.clone(),
+                connections: Arc::default(),
                 pace: Arc::new(http::pace::RequestPace::new(
                     hub.config.limits.http_rate,
                     hub.config.limits.http_burst,

@@ -1,8 +1,8 @@
 //! One address cannot hold all of the server's connections: past its cap a new
 //! connection gets one `too_many_connections` line and is closed; when one of its
 //! connections closes, a new one is served again. The cap counts every door: native
-//! TCP, HTTP, WebSocket and both compatibility ports. Plain HTTP requests are also
-//! paced per address.
+//! TCP, WebSocket and both compatibility ports. Plain HTTP connections have a cap of
+//! their own (a browser opens several), and API requests are paced per address.
 
 mod common;
 
@@ -220,24 +220,31 @@ async fn served_again(http: &str) -> bool {
     .await
 }
 
-/// Plain HTTP connections count too: with the cap held by a native connection and an
-/// HTTP connection that has sent nothing yet, a request on a third connection is
-/// answered 429 `too_many_connections` (and the connection closed); once the idle one
-/// closes, requests are served again.
+/// Plain HTTP connections have their own cap per address: with two idle ones held
+/// and a cap of two, a request on a third connection is answered 429
+/// `too_many_connections` (and the connection closed), while the native door still
+/// serves the address; once an idle one closes, requests are served again.
 #[tokio::test]
-async fn plain_http_connections_share_the_address_cap() {
-    let server = start(|c| c.limits.connections_per_address = 2).await;
-    let hub = server.server.hub.clone();
+async fn plain_http_connections_are_capped_per_address() {
+    let server = start(|c| {
+        c.limits.http_connections_per_address = 2;
+        c.limits.connections_per_address = 1;
+    })
+    .await;
     let home = std::net::IpAddr::from(HOME);
-    let _native = Raw::connect(&server.tcp).await;
     let idle = TcpStream::connect(&server.http).await.expect("connect");
-    assert!(eventually(|| async { hub.addresses.held(home) == 2 }).await);
-
-    let (head, body) = get_from(home, &server.http, "/api/rulesets").await;
-    assert!(head.starts_with("HTTP/1.1 429"), "{head}");
-    let body: Value = serde_json::from_str(&body).expect("JSON");
-    assert_eq!(body["error"], "too_many_connections", "{body}");
-    assert_eq!(hub.addresses.held(home), 2, "the refused one held nothing");
+    let _idle_too = TcpStream::connect(&server.http).await.expect("connect");
+    let crowded = eventually(|| async {
+        let (head, body) = get_from(home, &server.http, "/api/rulesets").await;
+        head.starts_with("HTTP/1.1 429") && body.contains("too_many_connections")
+    })
+    .await;
+    assert!(crowded, "the third HTTP connection is refused");
+    let (first, _native) = first_line(&server.tcp).await;
+    assert_eq!(
+        first["type"], "welcome",
+        "the native door keeps its own count"
+    );
 
     drop(idle);
     assert!(served_again(&server.http).await, "a slot came back");
@@ -262,31 +269,31 @@ async fn upgrade(http: &str, forwarded_for: Option<&str>) -> (String, TcpStream)
     (String::from_utf8_lossy(&head).into_owned(), ws)
 }
 
-/// A WebSocket session keeps the place its HTTP connection took rather than taking a
-/// second one: with a cap of one, the upgrade is accepted, the address holds one
-/// connection, and a plain request beside it is refused until the session closes.
+/// A WebSocket session counts with the native doors, not with plain HTTP: with a
+/// native cap of one, the upgrade is accepted and holds the address's place, a native
+/// TCP connection beside it is refused, and plain requests are still served.
 #[tokio::test]
-async fn a_websocket_session_holds_one_place_not_two() {
+async fn a_websocket_session_counts_with_the_native_doors() {
     let server = start(|c| c.limits.connections_per_address = 1).await;
     let hub = server.server.hub.clone();
     let home = std::net::IpAddr::from(HOME);
     let (head, ws) = upgrade(&server.http, None).await;
     assert_eq!(head, "HTTP/1.1 101");
     assert_eq!(hub.addresses.held(home), 1);
-
+    let (refused, _) = first_line(&server.tcp).await;
+    assert_eq!(refused["code"], "too_many_connections", "{refused}");
     let (head, _) = get_from(home, &server.http, "/api/rulesets").await;
-    assert!(head.starts_with("HTTP/1.1 429"), "{head}");
+    assert!(head.starts_with("HTTP/1.1 200"), "{head}");
 
     drop(ws);
-    assert!(
-        served_again(&server.http).await,
-        "the session's place came back"
-    );
+    let freed = eventually(|| async { hub.addresses.held(home) == 0 }).await;
+    assert!(freed, "the session's place came back");
     server.stop().await;
 }
 
-/// Requests faster than the address's pace are answered 429 `too_many_requests` with
-/// `Retry-After`, not served; another address and the native door are untouched.
+/// API requests faster than the address's pace are answered 429 `too_many_requests`
+/// with `Retry-After`, not served; the pages, another address and the native door are
+/// untouched.
 #[tokio::test]
 async fn http_requests_past_the_pace_get_429_with_retry_after() {
     let server = start(|c| {
@@ -315,6 +322,12 @@ async fn http_requests_past_the_pace_get_429_with_retry_after() {
         .expect("whole seconds");
     assert!((1..=100).contains(&retry_after), "{retry_after}");
 
+    // The pages and their files are not paced: a page load is dozens of them.
+    for path in ["/", "/web/app.js", "/web/style.css"] {
+        let (head, _) = get_from(home, &server.http, path).await;
+        assert!(head.starts_with("HTTP/1.1 200"), "{path}: {head}");
+    }
+
     let neighbour = std::net::IpAddr::from([127, 0, 0, 2]);
     let (head, _) = get_from(neighbour, &server.http, "/api/rulesets").await;
     assert!(head.starts_with("HTTP/1.1 200"), "another address: {head}");
@@ -336,6 +349,7 @@ async fn behind_a_trusted_proxy_each_forwarded_client_is_counted() {
         c.trusted_proxies =
             arbiter_server::http::proxies::TrustedProxies::parse(["127.0.0.1"]).unwrap();
         c.limits.connections_per_address = 1;
+        c.limits.http_connections_per_address = 1;
         c.limits.http_rate = 0.01;
         c.limits.http_burst = 2;
     })

@@ -7,16 +7,19 @@
 //! socket_send_buffer`), so a WebSocket client that never reads holds that much in the
 //! kernel, not the megabytes the kernel would grow the buffer to.
 //!
-//! Every HTTP connection holds a place in its address's count of connections
-//! (`Limits::connections_per_address`, shared with the native TCP, WebSocket and port
-//! doors); over the cap, every request on it is answered `429 too_many_connections` and
-//! the connection is closed. A WebSocket upgrade keeps its HTTP connection's place
-//! ([`ConnectionSlot`]). Each request is also paced per address ([`RequestPace`]).
+//! Every HTTP connection holds a place in its address's count of HTTP connections
+//! (`Limits::http_connections_per_address`, apart from the native doors' count: a
+//! browser opens up to six connections to load a page, so a class behind one address
+//! needs many); over the cap, every request on it is answered `429
+//! too_many_connections` and the connection is closed. A WebSocket session, once
+//! upgraded, counts with the native doors instead (`transport/ws.rs`). Requests for the
+//! API, `/metrics` and `/ws` are also paced per address ([`RequestPace`]); the static
+//! pages and files are not (they are served from memory, and a page load is dozens).
 //!
 //! Behind a trusted reverse proxy ([`TrustedProxies`]) the proxy's connections are not
 //! counted (they carry many clients' requests in turn); each request is counted, paced
 //! and handed to the handlers (as `ConnectInfo`) under the client address the proxy
-//! forwarded, and a WebSocket upgrade takes its place under that address.
+//! forwarded, so a WebSocket session takes its place under that address.
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -30,7 +33,6 @@ use hyper::body::Incoming;
 use hyper::Request;
 use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
 use hyper_util::server::conn::auto::Builder;
-use parking_lot::Mutex;
 use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
 use tower_service::Service;
@@ -50,7 +52,7 @@ pub struct ConnectionLimits {
     pub header_timeout: Duration,
     /// The socket's kernel send buffer, in bytes.
     pub send_buffer: usize,
-    /// Connections one address may hold, every door counted.
+    /// HTTP connections one address may hold.
     pub per_address: usize,
 }
 
@@ -58,22 +60,10 @@ pub struct ConnectionLimits {
 #[derive(Clone)]
 pub struct HttpDoor {
     pub limits: ConnectionLimits,
-    /// The server's count of connections per address.
-    pub addresses: Arc<AddressCounts>,
+    /// HTTP connections held per address.
+    pub connections: Arc<AddressCounts>,
     pub pace: Arc<RequestPace>,
     pub proxies: Arc<TrustedProxies>,
-}
-
-/// The place an HTTP connection holds in its address's count, handed to each of its
-/// requests so that a WebSocket upgrade can keep it for the session (taking it
-/// leaves the HTTP connection, which is being handed over, holding none).
-#[derive(Clone, Debug)]
-pub struct ConnectionSlot(Arc<Mutex<Option<AddressSlot>>>);
-
-impl ConnectionSlot {
-    pub fn take(&self) -> Option<AddressSlot> {
-        self.0.lock().take()
-    }
 }
 
 /// Serve `app` on `listener` until `shutdown`, each connection held to `door`.
@@ -101,10 +91,10 @@ pub async fn serve(
         let admission = if door.proxies.trusts(peer.ip()) {
             Admission::Proxy
         } else {
-            match door.addresses.enter(peer.ip(), limits.per_address) {
+            match door.connections.enter(peer.ip(), limits.per_address) {
                 Some(slot) => Admission::Counted(slot),
                 None => {
-                    tracing::info!(%peer, max = limits.per_address, "HTTP: the address holds its share of connections");
+                    tracing::info!(%peer, max = limits.per_address, "HTTP: the address holds its share of HTTP connections");
                     Admission::Crowded
                 }
             }
@@ -122,12 +112,19 @@ pub async fn serve(
 
 /// How a connection was let in.
 enum Admission {
-    /// With a place in its address's count.
-    Counted(AddressSlot),
+    /// With a place in its address's count, held (never read) until the connection
+    /// ends.
+    Counted(#[allow(dead_code)] AddressSlot),
     /// From a trusted proxy: not counted, its requests are.
     Proxy,
     /// Over its address's cap: every request is refused.
     Crowded,
+}
+
+/// The static pages and files (the web client, board pictures): served from memory,
+/// dozens to a page load, so not paced.
+fn is_static(path: &str) -> bool {
+    path == "/" || path.starts_with("/web/") || path.starts_with("/boards/")
 }
 
 /// The answer to every request on a connection over its address's cap.
@@ -135,7 +132,7 @@ fn crowded(per_address: usize) -> axum::response::Response {
     ApiError::new(
         StatusCode::TOO_MANY_REQUESTS,
         "too_many_connections",
-        format!("this address already holds {per_address} connections; close one first"),
+        format!("this address already holds {per_address} HTTP connections; close one first"),
     )
     .into_response()
 }
@@ -161,26 +158,22 @@ async fn connection(
 ) {
     let admitted = !matches!(admission, Admission::Crowded);
     let per_address = door.limits.per_address;
-    let slot = match admission {
-        Admission::Counted(slot) => Some(slot),
-        Admission::Proxy | Admission::Crowded => None,
-    };
-    let slot = ConnectionSlot(Arc::new(Mutex::new(slot)));
     let HttpDoor { pace, proxies, .. } = door.clone();
     let service = hyper::service::service_fn(move |mut request: Request<Incoming>| {
         let mut app = app.clone();
         let pace = pace.clone();
-        let slot = slot.clone();
         let client = SocketAddr::new(proxies.client(peer.ip(), request.headers()), peer.port());
+        let paced = !is_static(request.uri().path());
         async move {
             if !admitted {
                 return Ok(crowded(per_address));
             }
-            if let Err(wait) = pace.admit(client.ip()) {
-                return Ok(too_fast(wait));
+            if paced {
+                if let Err(wait) = pace.admit(client.ip()) {
+                    return Ok(too_fast(wait));
+                }
             }
             request.extensions_mut().insert(ConnectInfo(client));
-            request.extensions_mut().insert(slot);
             app.call(request).await
         }
     });
@@ -192,6 +185,9 @@ async fn connection(
         .header_read_timeout(door.limits.header_timeout);
     let connection = builder.serve_connection_with_upgrades(TokioIo::new(stream), service);
     tokio::pin!(connection);
+    // The connection's place (if counted) is given back when this task ends: when the
+    // client closes, or when a WebSocket upgrade has taken the socket over.
+    let _place = admission;
     tokio::select! {
         served = connection.as_mut() => {
             if let Err(error) = served {

@@ -57,14 +57,8 @@ pub async fn upgrade(
         )
             .into_response();
     };
-    // The session keeps the place its HTTP connection holds in the address's count
-    // (served without our accept loop, it takes one of its own).
     let crowd = app.hub.config.limits.connections_per_address;
-    let held = request
-        .extensions()
-        .get::<crate::http::serve::ConnectionSlot>()
-        .and_then(|slot| slot.take());
-    let Some(slot) = held.or_else(|| app.hub.addresses.enter(peer.ip(), crowd)) else {
+    let Some(slot) = app.hub.addresses.enter(peer.ip(), crowd) else {
         return (
             StatusCode::TOO_MANY_REQUESTS,
             format!("this address already holds {crowd} connections; close one first"),
