@@ -105,8 +105,22 @@ fn finish(child: Child) -> Output {
     child.wait_with_output().expect("the process ends")
 }
 
-/// `GET path`: status and JSON body (HTTP/1.1, connection closed by the server).
+/// `GET path`: status and JSON body (HTTP/1.1, connection closed by the server). As a
+/// well-behaved API client, waits out a `429` for as long as its `Retry-After` says
+/// (the server paces each address's API requests) and asks again.
 fn get(http: &str, path: &str) -> (u16, Value) {
+    for _ in 0..60 {
+        let (status, retry_after, body) = get_once(http, path);
+        match retry_after {
+            Some(seconds) if status == 429 => std::thread::sleep(Duration::from_secs(seconds)),
+            _ => return (status, body),
+        }
+    }
+    panic!("{path}: still paced after a minute of waiting as told");
+}
+
+/// One `GET path`: status, `Retry-After` in seconds (if sent) and JSON body.
+fn get_once(http: &str, path: &str) -> (u16, Option<u64>, Value) {
     let mut stream = TcpStream::connect(http).expect("connect to HTTP");
     stream
         .set_read_timeout(Some(Duration::from_secs(30)))
@@ -142,8 +156,15 @@ fn get(http: &str, path: &str) -> (u16, Value) {
     } else {
         body.to_string()
     };
+    let retry_after = head.lines().find_map(|line| {
+        let (name, value) = line.split_once(':')?;
+        name.eq_ignore_ascii_case("retry-after")
+            .then(|| value.trim().parse().ok())
+            .flatten()
+    });
     (
         status,
+        retry_after,
         serde_json::from_str(&body).unwrap_or(Value::String(body)),
     )
 }
