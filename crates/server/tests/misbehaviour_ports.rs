@@ -5,8 +5,10 @@
 //! JSON protocol. Every cell runs on a server of its own (a port pairs whoever waits,
 //! so cells sharing one would pair with each other), all of a port's cells at once.
 //! Each cell must get the port's answer, the match must be stored finished with the bad
-//! player's recorded reason, and the port must go on serving. The tests print their
-//! tables; docs/reliability.md holds a copy.
+//! player's recorded reason, and the port must go on serving. Beside every cell a
+//! native match waits on the same server for its owner's move; after the cell it must
+//! still answer its owner and end by his resignation, undisturbed. The tests print
+//! their tables; docs/reliability.md holds a copy.
 
 mod common;
 
@@ -193,6 +195,44 @@ fn normalised(answer: &str) -> String {
     }
 }
 
+/// A native match on the cell's server, running beside the cell: its owner's table
+/// against a random house bot, waiting for the owner's move (a table's clock is
+/// minutes).
+struct Bystander {
+    owner: arbiter_server::client::Connection,
+    match_id: i64,
+}
+
+impl Bystander {
+    async fn start(tcp: &str) -> Bystander {
+        let mut owner = registered(tcp, "bystander").await;
+        let started = match_against_a_bot(&mut owner, "nim").await;
+        let match_id = started["match"].as_i64().expect("a match id");
+        Bystander { owner, match_id }
+    }
+
+    /// The match was not disturbed: it still answers its owner with his legal moves,
+    /// and ends when he resigns.
+    async fn undisturbed(mut self) {
+        let id = self.match_id;
+        let owner = &mut self.owner;
+        owner
+            .send(&serde_json::json!({"type": "legal", "match": id}))
+            .await
+            .expect("send");
+        let legal = until(owner, 10, |m| m["type"] == "legal").await;
+        assert!(
+            legal["actions"].as_array().is_some_and(|a| !a.is_empty()),
+            "{legal}"
+        );
+        owner
+            .send(&serde_json::json!({"type": "resign", "match": id}))
+            .await
+            .expect("send");
+        until(owner, 10, |m| m["type"] == "outcome" && m["match"] == id).await;
+    }
+}
+
 /// One cell: its own server, a good player and a bad one. Returns the port's answer
 /// (the player number replaced by `N`) and the stored reason for the bad player.
 async fn cell(kind: Kind) -> (String, String) {
@@ -202,6 +242,7 @@ async fn cell(kind: Kind) -> (String, String) {
         config.limits.socket_send_buffer = SEND_BUFFER;
     })
     .await;
+    let bystander = Bystander::start(&server.tcp).await;
     let port = server
         .server
         .spacegoo_addr
@@ -309,6 +350,7 @@ async fn cell(kind: Kind) -> (String, String) {
     let mut newcomer = Client::login(&port, "newcomer").await;
     let score = newcomer.line().await.unwrap_or_default();
     assert!(score.starts_with("your current score"), "{kind:?}: {score}");
+    bystander.undisturbed().await;
     server.stop().await;
     (answer, ended)
 }
@@ -469,6 +511,7 @@ async fn qgame_cell(kind: QgameKind) -> (String, String) {
         config.deadlines.insert("qgame".to_string(), QGAME_DEADLINE);
     })
     .await;
+    let bystander = Bystander::start(&server.tcp).await;
     let port = server.server.qgame_addr.expect("the port is on").port();
     let mut signups = server.server.hub.metrics.qgame_signups();
     let window = (kind == QgameKind::NeverReads).then_some(NEVER_READ_WINDOW);
@@ -614,6 +657,7 @@ async fn qgame_cell(kind: QgameKind) -> (String, String) {
     };
     drop(bad);
     let _ = good.await;
+    bystander.undisturbed().await;
     server.stop().await;
     (answer, ended)
 }
