@@ -75,19 +75,10 @@ async fn an_address_holds_at_most_its_share_of_connections() {
 /// with 429 instead of 101.
 #[tokio::test]
 async fn a_websocket_upgrade_over_the_cap_gets_429() {
-    use tokio::io::{AsyncReadExt, AsyncWriteExt};
     let server = start(|c| c.limits.connections_per_address = 1).await;
     let _held = Raw::connect(&server.tcp).await;
-    let mut stream = TcpStream::connect(&server.http).await.unwrap();
-    let upgrade = format!(
-        "GET /ws HTTP/1.1\r\nHost: {}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\
-         Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n",
-        server.http
-    );
-    stream.write_all(upgrade.as_bytes()).await.unwrap();
-    let mut head = [0u8; 12];
-    stream.read_exact(&mut head).await.unwrap();
-    assert_eq!(&head, b"HTTP/1.1 429", "{}", String::from_utf8_lossy(&head));
+    let (head, _) = upgrade(&server.http, None).await;
+    assert_eq!(head, "HTTP/1.1 429");
     server.stop().await;
 }
 

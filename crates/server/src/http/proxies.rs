@@ -56,13 +56,12 @@ impl TrustedProxies {
         let mut client = peer;
         // Header lines in order, entries in order: the right-most was added last, by
         // the proxy nearest to us.
-        let entries: Vec<&str> = headers
+        let entries = headers
             .get_all("x-forwarded-for")
             .iter()
             .filter_map(|value| value.to_str().ok())
-            .flat_map(|value| value.split(','))
-            .collect();
-        for entry in entries.iter().rev() {
+            .flat_map(|value| value.split(','));
+        for entry in entries.rev() {
             let Some(address) = forwarded_address(entry) else {
                 // Not an address: whatever is left of it was written by someone we do
                 // not know, so the last hop we could read is who we count.
