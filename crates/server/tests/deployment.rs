@@ -9,10 +9,14 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::mpsc;
 use std::time::Duration;
 
+use arbiter_qgame_course::actors::{ActorLevel, ActorSpec};
+use arbiter_qgame_course::remote::client::{run_client, ClientEnd, ClientKind};
+use arbiter_qgame_course::remote::SessionEnd;
 use arbiter_server::client::{bot, BotPlan, Connection, Decider, DeciderFactory};
 use arbiter_server::Config;
 use common::*;
 use serde_json::{json, Value};
+use tokio::sync::watch;
 
 /// `resigner` resigns `match_id`; it and `opponent` are both told the outcome, and
 /// `http` (any node) serves the match as finished.
@@ -46,6 +50,16 @@ async fn two_nodes_with_lease(
     nats: &str,
     lease: Duration,
 ) -> (TestServer, TestServer) {
+    two_nodes_with(database, nats, lease, |_| {}).await
+}
+
+/// [`two_nodes_with_lease`], each node's configuration also changed by `tweak`.
+async fn two_nodes_with(
+    database: &str,
+    nats: &str,
+    lease: Duration,
+    tweak: fn(&mut Config),
+) -> (TestServer, TestServer) {
     static DEPLOYMENT: AtomicU32 = AtomicU32::new(0);
     let tag = format!(
         "{}-{}",
@@ -60,6 +74,7 @@ async fn two_nodes_with_lease(
             config.node = name;
             config.nats = Some(nats);
             config.node_lease = lease;
+            tweak(config);
         }
     };
     let alpha = start(node("alpha")).await;
@@ -428,5 +443,138 @@ async fn a_player_at_a_table_of_a_dead_node_is_told_it_closed() {
         "the new table is held on beta"
     );
     beta.stop().await;
+    drop(database);
+}
+
+/// Until `server` counts `count` connections from `address` (polling: the count moves
+/// on the server's own tasks). Up to 10 s.
+async fn until_held(server: &TestServer, address: &str, count: usize) {
+    let address = address.parse().expect("address");
+    for _ in 0..500 {
+        if server.server.hub.addresses.held(address) == count {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let held = server.server.hub.addresses.held(address);
+    let node = &server.server.hub.config.node;
+    panic!("{address} holds {held} connections on {node}, not {count}");
+}
+
+/// Spacegoo clients of the reference protocol, connected to different nodes, wait in
+/// the deployment's one lobby and play each other: the one on beta is carried to alpha
+/// (which holds the lobby), where the port counts the client's own address, not the
+/// node's. Both see the whole game and the same replay link, and the match is stored
+/// as alpha's.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn spacegoo_port_clients_of_two_nodes_meet_in_one_lobby() {
+    let database = arbiter_store::testing::ScratchDatabase::create().await;
+    let nats = nats_url().await;
+    let (alpha, beta) = two_nodes_with(&database.url, &nats, Duration::from_secs(30), |c| {
+        c.spacegoo = Some("127.0.0.1:0".to_string());
+    })
+    .await;
+    let (go, ready) = watch::channel(false);
+    let on_beta = tokio::spawn(spacegoo_nop_client_from(
+        beta.spacegoo_port(),
+        "127.0.0.2",
+        "goo-beta",
+        ready.clone(),
+    ));
+    let on_alpha = tokio::spawn(spacegoo_nop_client_from(
+        alpha.spacegoo_port(),
+        "127.0.0.3",
+        "goo-alpha",
+        ready,
+    ));
+    // Paired on alpha, the beta client counted there (and on beta, where it connected)
+    // by its own address.
+    let running = running_match(&beta.http, "spacegoo").await;
+    assert_eq!(
+        running["node"],
+        alpha.server.hub.config.node.as_str(),
+        "{running}"
+    );
+    until_held(&alpha, "127.0.0.2", 1).await;
+    until_held(&beta, "127.0.0.2", 1).await;
+    until_held(&alpha, "127.0.0.3", 1).await;
+    go.send_replace(true);
+
+    let match_id = running["id"].as_i64().expect("an id");
+    for lines in [
+        on_beta.await.expect("beta client"),
+        on_alpha.await.expect("alpha client"),
+    ] {
+        assert!(lines[0].starts_with("welcome"), "{lines:?}");
+        assert_spacegoo_game_ended(&lines, match_id);
+    }
+    let finished = finished_match(&beta.http, match_id).await;
+    assert_eq!(finished["status"], "finished", "{finished}");
+    // The tunnel closed with its client, at both ends.
+    until_held(&alpha, "127.0.0.2", 0).await;
+    until_held(&beta, "127.0.0.2", 0).await;
+    beta.stop().await;
+    alpha.stop().await;
+    drop(database);
+}
+
+/// Q-Game course clients connected to different nodes sign up in the deployment's one
+/// lobby (the one on beta is carried to alpha, which holds it) and play one game to
+/// the end, each hearing its `win` call; the match is alpha's.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn qgame_port_clients_of_two_nodes_meet_in_one_lobby() {
+    let database = arbiter_store::testing::ScratchDatabase::create().await;
+    let nats = nats_url().await;
+    let (alpha, beta) = two_nodes_with(&database.url, &nats, Duration::from_secs(30), |c| {
+        c.qgame = Some("127.0.0.1:0".to_string());
+        c.qgame_port.signup_period = Duration::from_secs(1);
+    })
+    .await;
+    let mut clients = Vec::new();
+    for (node, name, strategy) in [(&beta, "ann", "dag"), (&alpha, "bob", "ldasg")] {
+        let port = node
+            .server
+            .qgame_addr
+            .expect("the Q-Game port is on")
+            .port();
+        let spec = ActorSpec::parse(&json!([name, strategy]), ActorLevel::Loops).expect("a JActor");
+        let kind = ClientKind::Player(spec);
+        // A thread of its own, not the runtime's blocking pool: should the clients
+        // never be matched, the test fails at its time limit instead of waiting on them.
+        let (done, end) = tokio::sync::oneshot::channel();
+        std::thread::spawn(move || done.send(run_client("127.0.0.1", port, &kind).end));
+        clients.push(end);
+    }
+    for client in clients {
+        let end = tokio::time::timeout(Duration::from_secs(60), client)
+            .await
+            .expect("the game ends within a minute")
+            .expect("client thread");
+        assert!(
+            matches!(end, ClientEnd::Session(SessionEnd::Finished { .. })),
+            "{end:?}"
+        );
+    }
+    let (status, list) = http_get(&beta.http, "/api/matches?ruleset=qgame", None).await;
+    assert_eq!(status, 200, "{list}");
+    let matches = list["matches"].as_array().expect("a list");
+    assert_eq!(matches.len(), 1, "one game for both: {list}");
+    let id = matches[0]["id"].as_i64().expect("an id");
+    let stored = finished_match(&beta.http, id).await;
+    assert_eq!(
+        stored["node"],
+        alpha.server.hub.config.node.as_str(),
+        "{stored}"
+    );
+    let mut players: Vec<&str> = stored["seats"]
+        .as_array()
+        .expect("seats")
+        .iter()
+        .filter_map(|seat| seat["name"].as_str())
+        .collect();
+    players.sort();
+    assert_eq!(players, ["qgame:ann", "qgame:bob"], "{stored}");
+    beta.stop().await;
+    alpha.stop().await;
     drop(database);
 }

@@ -12,46 +12,7 @@ use std::time::Duration;
 use arbiter_server::client::Connection;
 use common::*;
 use serde_json::{json, Value};
-use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
-use tokio::net::TcpStream;
 use tokio::sync::watch;
-
-/// A spacegoo client written from the protocol description: log in, wait for the
-/// go-ahead, then answer every state line with `nop` until the server says goodbye.
-/// Returns every line it read.
-async fn nop_client(
-    address: String,
-    name: &'static str,
-    mut go: watch::Receiver<bool>,
-) -> Vec<String> {
-    let stream = TcpStream::connect(&address).await.expect("connect");
-    let (read, mut write) = stream.into_split();
-    let mut lines = BufReader::new(read).lines();
-    let mut seen = Vec::new();
-    write
-        .write_all(format!("login {name} secret-{name}\n").as_bytes())
-        .await
-        .expect("write");
-    let mut waited = false;
-    while let Ok(Ok(Some(line))) =
-        tokio::time::timeout(Duration::from_secs(30), lines.next_line()).await
-    {
-        if line.starts_with('{') {
-            if !waited {
-                // Hold the first round until the spectator is watching.
-                let _ = go.wait_for(|&ready| ready).await;
-                waited = true;
-            }
-            write.write_all(b"nop\n").await.expect("write");
-        }
-        let closing = line.starts_with("closing connection");
-        seen.push(line);
-        if closing {
-            break;
-        }
-    }
-    seen
-}
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_spacegoo_port_game_is_an_ordinary_match() {
@@ -62,8 +23,18 @@ async fn a_spacegoo_port_game_is_an_ordinary_match() {
         .expect("the spacegoo port is on")
         .to_string();
     let (go, ready) = watch::channel(false);
-    let ann = tokio::spawn(nop_client(port.clone(), "ann", ready.clone()));
-    let bob = tokio::spawn(nop_client(port.clone(), "bob", ready));
+    let ann = tokio::spawn(spacegoo_nop_client_from(
+        port.clone(),
+        "127.0.0.1",
+        "ann",
+        ready.clone(),
+    ));
+    let bob = tokio::spawn(spacegoo_nop_client_from(
+        port.clone(),
+        "127.0.0.1",
+        "bob",
+        ready,
+    ));
 
     // The native protocol lists the port's match, marked with its port, and lets a
     // spectator watch it.
@@ -132,15 +103,7 @@ async fn a_spacegoo_port_game_is_an_ordinary_match() {
     let ann = ann.await.unwrap();
     let bob = bob.await.unwrap();
     for lines in [&ann, &bob] {
-        assert!(
-            lines.iter().any(|l| l.starts_with("game ended")),
-            "{lines:?}"
-        );
-        let link = lines
-            .iter()
-            .find(|l| l.starts_with("This game is now available at"))
-            .expect("a link to the game");
-        assert!(link.ends_with(&format!("/#/replay/{match_id}")), "{link}");
+        assert_spacegoo_game_ended(lines, match_id);
     }
 
     // Stored, rated and replayable like a native match.

@@ -19,8 +19,9 @@ use crate::error::StoreError;
 use crate::matches::MatchId;
 
 /// A node of the deployment as it runs now: its name, and when its current process
-/// started (a restarted node is a new incarnation).
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// started (a restarted node is a new incarnation). Nodes name themselves to each other
+/// this way, hence serde.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct LiveNode {
     pub name: String,
     pub started_at: i64,

@@ -42,6 +42,7 @@ fn games(c: &mut Criterion) {
                 options,
                 observer: None,
                 admission: None,
+                route: None,
             };
             tokio::spawn(serve(listener, context, shutdown.clone()));
             (address, shutdown)

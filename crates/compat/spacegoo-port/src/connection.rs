@@ -92,9 +92,15 @@ struct Connection {
 }
 
 /// Serve one accepted connection to its end.
-pub(crate) async fn serve(stream: TcpStream, shared: Arc<Shared>, shutdown: CancellationToken) {
+/// `client` is the client's address (a carried connection's is not its socket's peer).
+pub(crate) async fn serve(
+    stream: TcpStream,
+    client: std::net::IpAddr,
+    shared: Arc<Shared>,
+    shutdown: CancellationToken,
+) {
     let _ = stream.set_nodelay(true);
-    let peer = stream.peer_addr().ok().map(|address| address.ip());
+    let peer = Some(client);
     if let Some(bytes) = shared.options.send_buffer {
         if let Err(error) = socket2::SockRef::from(&stream).set_send_buffer_size(bytes) {
             tracing::debug!(?peer, %error, "cannot set the socket's send buffer");

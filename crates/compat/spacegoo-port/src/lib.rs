@@ -33,6 +33,7 @@
 //!     options: SpacegooPortOptions::default(),
 //!     observer: None,
 //!     admission: None,
+//!     route: None,
 //! };
 //! tokio::spawn(serve(listener, context, shutdown.clone()));
 //! # Ok(()) }
@@ -51,7 +52,7 @@ pub mod server;
 
 pub use games::{Entrant, GameResult, MatchObserver, StartedMatch};
 pub use options::SpacegooPortOptions;
-pub use server::{serve, Admission, PortContext, PortError, SHUTDOWN_REASON};
+pub use server::{serve, Admission, PortContext, PortError, Route, SHUTDOWN_REASON};
 
 /// The address the reference listened on (there on all interfaces).
 pub const DEFAULT_ADDRESS: &str = "127.0.0.1:6000";

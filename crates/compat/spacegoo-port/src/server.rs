@@ -3,7 +3,9 @@
 
 use std::any::Any;
 use std::collections::BTreeSet;
-use std::net::IpAddr;
+use std::future::Future;
+use std::net::{IpAddr, SocketAddr};
+use std::pin::Pin;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -11,7 +13,7 @@ use parking_lot::Mutex;
 
 use arbiter_spacegoo::reasons;
 use arbiter_store::{MatchId, Store};
-use tokio::net::TcpListener;
+use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::{oneshot, Semaphore};
 use tokio::task::JoinSet;
 use tokio_util::sync::CancellationToken;
@@ -40,6 +42,10 @@ pub struct PortContext {
     /// `max_connections`). The server counts each address's connections across all of
     /// its protocols, so one address cannot take every socket through the port.
     pub admission: Option<Arc<dyn Admission>>,
+    /// Asked where each new connection is served (`None`: here). A server that is one
+    /// node of several carries its clients to the node holding the deployment's lobby,
+    /// so that they all meet.
+    pub route: Option<Arc<dyn Route>>,
 }
 
 /// Whether a new connection from `peer` may be served: `Some` ticket, held for the
@@ -47,6 +53,22 @@ pub struct PortContext {
 /// [`replies::TOO_MANY_CONNECTIONS`], the reference's line for a full server).
 pub trait Admission: Send + Sync {
     fn admit(&self, peer: IpAddr) -> Option<Box<dyn Any + Send>>;
+}
+
+/// Where a new connection is served, for a server that is one node of a deployment.
+pub trait Route: Send + Sync {
+    /// The client a connection accepted from `peer` stands for: `peer`'s address, or,
+    /// for a connection another node carried here, its client's. Admission and the
+    /// login throttle count this address.
+    fn client(&self, peer: SocketAddr) -> IpAddr;
+
+    /// Serve `stream` (accepted from `peer`) elsewhere, or give it back (`Err`) to be
+    /// served here.
+    fn carry(
+        &self,
+        stream: TcpStream,
+        peer: SocketAddr,
+    ) -> Pin<Box<dyn Future<Output = Result<(), TcpStream>> + Send>>;
 }
 
 /// State shared by the port's connections.
@@ -127,16 +149,24 @@ pub async fn serve(
             () = shutdown.cancelled() => break,
             accepted = listener.accept() => match accepted {
                 Ok((stream, peer)) => {
+                    let client = context.route.as_ref().map_or(peer.ip(), |route| route.client(peer));
                     let ticket = match &context.admission {
-                        Some(admission) => admission.admit(peer.ip()),
+                        Some(admission) => admission.admit(client),
                         None => Some(Box::new(()) as Box<dyn Any + Send>),
                     };
                     match (ticket, slots.clone().try_acquire_owned()) {
                         (Some(ticket), Ok(slot)) => {
                             let shared = shared.clone();
                             let shutdown = shutdown.clone();
+                            let route = context.route.clone();
                             connections.spawn(async move {
-                                crate::connection::serve(stream, shared, shutdown).await;
+                                let stream = match route {
+                                    Some(route) => route.carry(stream, peer).await.err(),
+                                    None => Some(stream),
+                                };
+                                if let Some(stream) = stream {
+                                    crate::connection::serve(stream, client, shared, shutdown).await;
+                                }
                                 drop((slot, ticket));
                             });
                         }

@@ -153,6 +153,7 @@ impl Hub {
                 return;
             }
         };
+        mesh.tunnels.close_dead(&live);
         let (tables, places) = (mesh.stranded_tables(&live), mesh.stranded(&live));
         if tables.is_empty() && places.is_empty() {
             return;

@@ -3,7 +3,11 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use arbiter_store::AccountId;
+use std::net::IpAddr;
+
+use arbiter_store::{AccountId, LiveNode};
+
+use super::tunnels::Port;
 
 use crate::protocol::{ClientMessage, Refusal};
 use crate::transport::ConnId;
@@ -85,6 +89,15 @@ pub enum Ask {
         account: AccountId,
         name: String,
         request: ClientMessage,
+    },
+    /// Take a compatibility-port connection of `client_node` (this node holds the
+    /// lobby): connect it to this node's `port` as the client at `client`; its bytes
+    /// travel as tunnel `id` (see `mesh::tunnels`).
+    Tunnel {
+        port: Port,
+        client_node: LiveNode,
+        id: u64,
+        client: IpAddr,
     },
     /// The connection closed: forget it (its queue place, tables, watching; its seats
     /// stay the account's, as on one node).

@@ -14,6 +14,7 @@ use arbiter_store::{LiveNode, Store};
 
 use super::asks::{Answer, Ask, RemoteConn};
 use super::relays::{LineSink, Relays};
+use super::tunnels::Tunnels;
 use crate::protocol::Refusal;
 use crate::transport::{ConnId, Outbox};
 
@@ -61,6 +62,8 @@ pub struct Mesh {
     /// Connections of this node, for the lines other nodes send them.
     local: Mutex<HashMap<ConnId, Outbox>>,
     pub relays: Relays,
+    /// Compatibility-port connections carried to or from other nodes.
+    pub tunnels: Tunnels,
     /// A node whose heartbeat is older than this is not asked to be the matchmaker.
     lease: Duration,
     /// When this node's process started: with the name, this incarnation of the node.
@@ -116,6 +119,7 @@ impl Mesh {
             node: node.to_string(),
             local: Mutex::default(),
             relays: Relays::default(),
+            tunnels: Tunnels::default(),
             lease,
             started_at,
             matchmaker: Mutex::default(),

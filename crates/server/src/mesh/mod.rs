@@ -24,3 +24,4 @@ pub mod asks;
 pub mod link;
 pub mod relays;
 pub mod serve;
+pub mod tunnels;

@@ -10,6 +10,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::asks::{Answer, Ask, RemoteConn};
 use super::link::{ask_subject, conns_subject, parse_conn_subject, Mesh};
+use super::tunnels;
 use crate::hub::{Hub, SeatPlan};
 use crate::matches::Player;
 use crate::protocol::{Refusal, ServerMessage};
@@ -23,12 +24,17 @@ pub async fn spawn(
 ) -> anyhow::Result<Vec<JoinHandle<()>>> {
     let asks = mesh.client.subscribe(ask_subject(&mesh.node)).await?;
     let lines = mesh.client.subscribe(conns_subject(&mesh.node)).await?;
+    let tunnels = mesh
+        .client
+        .subscribe(tunnels::tunnels_subject(&mesh.node))
+        .await?;
     // The subscriptions are in place once the server has flushed them: only then may
     // another node be told of this one (through its heartbeat, its matches).
     mesh.client.flush().await?;
     let answering = tokio::spawn(answer_asks(mesh.clone(), hub, asks, shutdown.clone()));
+    let tunnelling = tokio::spawn(tunnels::deliver(mesh.clone(), tunnels, shutdown.clone()));
     let delivering = tokio::spawn(deliver_lines(mesh, lines, shutdown));
-    Ok(vec![answering, delivering])
+    Ok(vec![answering, tunnelling, delivering])
 }
 
 async fn answer_asks(
@@ -186,6 +192,12 @@ async fn handle(mesh: &Arc<Mesh>, hub: &Arc<Hub>, ask: Ask) -> Result<(), Refusa
             hub.table_request(account, &name, &stand_in(&from), request)
                 .await
         }
+        Ask::Tunnel {
+            port,
+            client_node,
+            id,
+            client,
+        } => mesh.take_tunnel(port, client_node, id, client).await,
         Ask::Closed { from } => {
             if let Some(conn) = mesh.relays.closed(&from) {
                 hub.matchmaking.leave(conn);

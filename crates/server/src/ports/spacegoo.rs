@@ -5,16 +5,22 @@
 
 use std::sync::Arc;
 
+use std::future::Future;
+use std::net::{IpAddr, SocketAddr};
+use std::pin::Pin;
+
 use arbiter_spacegoo_port::{
-    Admission, GameResult, MatchObserver, SpacegooPortOptions, StartedMatch,
+    Admission, GameResult, MatchObserver, Route, SpacegooPortOptions, StartedMatch,
 };
 use arbiter_store::MatchId;
-use tokio::net::TcpListener;
+use tokio::net::{TcpListener, TcpStream};
 use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
 
 use crate::hub::Hub;
 use crate::matches::{LiveMatch, Player};
+use crate::mesh::link::Mesh;
+use crate::mesh::tunnels::Port;
 
 /// Registers a port's matches with the hub while they run.
 pub struct HubObserver {
@@ -79,6 +85,28 @@ impl Admission for AddressShare {
     }
 }
 
+/// Carries each connection to the node holding the deployment's lobby (see
+/// `mesh::tunnels`), so the port's clients meet whatever node they reached.
+struct ToTheLobby {
+    hub: Arc<Hub>,
+    mesh: Arc<Mesh>,
+}
+
+impl Route for ToTheLobby {
+    fn client(&self, peer: SocketAddr) -> IpAddr {
+        self.mesh.tunnels.client_of(peer)
+    }
+
+    fn carry(
+        &self,
+        stream: TcpStream,
+        peer: SocketAddr,
+    ) -> Pin<Box<dyn Future<Output = Result<(), TcpStream>> + Send>> {
+        let (hub, mesh) = (self.hub.clone(), self.mesh.clone());
+        Box::pin(async move { mesh.carry(&hub.store, Port::Spacegoo, stream, peer).await })
+    }
+}
+
 /// Serve the spacegoo text protocol on `listener` until `shutdown`, with the server's
 /// store, its spacegoo deadline, and finished games linked to the replay API at `http`.
 pub fn spawn_spacegoo(
@@ -106,6 +134,15 @@ pub fn spawn_spacegoo(
             port: "spacegoo",
         })),
         admission: Some(Arc::new(AddressShare { hub: hub.clone() })),
+        route: hub.mesh.clone().map(|mesh| {
+            if let Ok(address) = listener.local_addr() {
+                mesh.tunnels.port_listens(Port::Spacegoo, address);
+            }
+            Arc::new(ToTheLobby {
+                hub: hub.clone(),
+                mesh,
+            }) as Arc<dyn Route>
+        }),
     };
     tokio::spawn(async move {
         if let Err(error) = arbiter_spacegoo_port::serve(listener, context, shutdown).await {

@@ -8,8 +8,9 @@ use std::time::Duration;
 use arbiter_server::client::{Connection, Decider, DeciderFactory, RandomFromView};
 use arbiter_server::{Config, Server};
 use serde_json::{json, Value};
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
 use tokio::net::TcpStream;
+use tokio::sync::watch;
 
 pub struct TestServer {
     pub server: Server,
@@ -385,4 +386,59 @@ pub async fn nats_url() -> String {
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
     panic!("started {binary}, but {url} still refuses connections");
+}
+
+/// A spacegoo port client's lines tell of the end of its game, with the link to replay
+/// `match_id`.
+pub fn assert_spacegoo_game_ended(lines: &[String], match_id: i64) {
+    assert!(
+        lines.iter().any(|l| l.starts_with("game ended")),
+        "{lines:?}"
+    );
+    let link = lines
+        .iter()
+        .find(|l| l.starts_with("This game is now available at"))
+        .expect("a link to the game");
+    assert!(link.ends_with(&format!("/#/replay/{match_id}")), "{link}");
+}
+
+/// A spacegoo client written from the protocol description, connecting from `source`
+/// (a loopback address of the test's choosing): log in, hold the first state line until
+/// `go`, then answer every state line with `nop` until
+/// the server says goodbye. Returns every line it read.
+pub async fn spacegoo_nop_client_from(
+    port: String,
+    source: &str,
+    name: &'static str,
+    mut go: watch::Receiver<bool>,
+) -> Vec<String> {
+    let socket = tokio::net::TcpSocket::new_v4().expect("socket");
+    socket
+        .bind(format!("{source}:0").parse().expect("address"))
+        .expect("bind");
+    let stream = socket
+        .connect(port.parse().expect("address"))
+        .await
+        .expect("connect");
+    let (read, mut write) = stream.into_split();
+    let mut lines = BufReader::new(read).lines();
+    write
+        .write_all(format!("login {name} secret-{name}\n").as_bytes())
+        .await
+        .expect("write");
+    let mut seen = Vec::new();
+    while let Ok(Ok(Some(line))) =
+        tokio::time::timeout(Duration::from_secs(30), lines.next_line()).await
+    {
+        if line.starts_with('{') {
+            let _ = go.wait_for(|&ready| ready).await;
+            write.write_all(b"nop\n").await.expect("write");
+        }
+        let closing = line.starts_with("closing connection");
+        seen.push(line);
+        if closing {
+            break;
+        }
+    }
+    seen
 }

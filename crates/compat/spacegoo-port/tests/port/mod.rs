@@ -63,6 +63,7 @@ impl Port {
             options,
             observer: Some(seen.clone() as Arc<dyn MatchObserver>),
             admission: None,
+            route: None,
         };
         let shutdown = CancellationToken::new();
         let stop = shutdown.clone();

@@ -48,6 +48,8 @@ use tokio_util::sync::CancellationToken;
 use crate::hub::start::PortMatch;
 use crate::hub::{Hub, SeatPlan};
 use crate::matches::Player;
+use crate::mesh::link::Mesh;
+use crate::mesh::tunnels::Port;
 use crate::transport::addresses::AddressSlot;
 pub use seat::CourseSeat;
 use seat::HandleEjector;
@@ -75,6 +77,9 @@ pub fn spawn_qgame(
     shutdown: CancellationToken,
 ) -> JoinHandle<()> {
     let runtime = tokio::runtime::Handle::current();
+    if let (Some(mesh), Ok(address)) = (&hub.mesh, listener.local_addr()) {
+        mesh.tunnels.port_listens(Port::Qgame, address);
+    }
     tokio::task::spawn_blocking(move || {
         if let Err(error) = sign_up_forever(&listener, &hub, options, &shutdown, &runtime) {
             tracing::error!(%error, "the Q-Game port stopped");
@@ -152,8 +157,13 @@ fn sign_up_forever(
         }
         match listener.accept() {
             Ok((stream, peer)) => {
+                // Another node's client carried here counts as itself.
+                let client = hub
+                    .mesh
+                    .as_ref()
+                    .map_or(peer.ip(), |mesh| mesh.tunnels.client_of(peer));
                 let crowd = hub.config.limits.connections_per_address;
-                let Some(slot) = hub.addresses.enter(peer.ip(), crowd) else {
+                let Some(slot) = hub.addresses.enter(client, crowd) else {
                     // The course protocol has no line for this: the connection closes.
                     tracing::info!(%peer, crowd, "Q-Game sign-up refused: the address holds its share of connections");
                     drop(stream);
@@ -169,22 +179,19 @@ fn sign_up_forever(
                 // As for native connections: a client that never reads holds this much.
                 let send_buffer = hub.config.limits.socket_send_buffer;
                 crate::transport::cap_send_buffer(&stream, send_buffer, peer);
-                pending.fetch_add(1, Ordering::SeqCst);
-                let (report, counter) = (named_tx.clone(), pending.clone());
-                let wait = options.name_wait;
-                let spawned = std::thread::Builder::new()
-                    .name("qgame-signup".into())
-                    .spawn(move || {
-                        let result = stream
-                            .set_nonblocking(false)
-                            .map_err(|e| e.to_string())
-                            .and_then(|()| read_name(DeadlineStream::new(stream), wait));
-                        counter.fetch_sub(1, Ordering::SeqCst);
-                        let _ = report.send((peer, result, slot));
-                    });
-                if let Err(error) = spawned {
-                    pending.fetch_sub(1, Ordering::SeqCst);
-                    tracing::warn!(%peer, %error, "Q-Game sign-up: no thread to read a name");
+                let reader = NameReader {
+                    report: named_tx.clone(),
+                    pending: pending.clone(),
+                    wait: options.name_wait,
+                };
+                match hub.mesh.clone() {
+                    // One node of several: the client signs up on the node holding the
+                    // deployment's lobby, unless this is that node (or it came from
+                    // another node already).
+                    Some(mesh) if !mesh.tunnels.is_tunnel(peer) => {
+                        runtime.spawn(carry_or_read(hub.clone(), mesh, stream, peer, slot, reader));
+                    }
+                    _ => reader.spawn(stream, peer, slot),
                 }
             }
             Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {
@@ -201,6 +208,74 @@ fn sign_up_forever(
         recruit.connection.get_ref().close();
     }
     Ok(())
+}
+
+/// Reads a new connection's name on a thread of its own and reports it to the sign-up
+/// loop; at most [`MAX_PENDING_NAMES`] at once.
+struct NameReader {
+    report: std::sync::mpsc::Sender<Named>,
+    pending: Arc<AtomicUsize>,
+    wait: Duration,
+}
+
+impl NameReader {
+    fn spawn(self, stream: std::net::TcpStream, peer: SocketAddr, slot: AddressSlot) {
+        if self.pending.fetch_add(1, Ordering::SeqCst) >= MAX_PENDING_NAMES {
+            self.pending.fetch_sub(1, Ordering::SeqCst);
+            tracing::warn!(%peer, "Q-Game sign-up refused: too many names being read");
+            return;
+        }
+        let NameReader {
+            report,
+            pending,
+            wait,
+        } = self;
+        let counter = pending.clone();
+        let spawned = std::thread::Builder::new()
+            .name("qgame-signup".into())
+            .spawn(move || {
+                let result = stream
+                    .set_nonblocking(false)
+                    .map_err(|e| e.to_string())
+                    .and_then(|()| read_name(DeadlineStream::new(stream), wait));
+                counter.fetch_sub(1, Ordering::SeqCst);
+                let _ = report.send((peer, result, slot));
+            });
+        if let Err(error) = spawned {
+            pending.fetch_sub(1, Ordering::SeqCst);
+            tracing::warn!(%peer, %error, "Q-Game sign-up: no thread to read a name");
+        }
+    }
+}
+
+/// Carry a new connection to the node holding the deployment's lobby (see
+/// `mesh::tunnels`), holding its address slot until it ends; or, when it is to be
+/// served here, read its name as usual.
+async fn carry_or_read(
+    hub: Arc<Hub>,
+    mesh: Arc<Mesh>,
+    stream: std::net::TcpStream,
+    peer: SocketAddr,
+    slot: AddressSlot,
+    reader: NameReader,
+) {
+    let stream = match stream
+        .set_nonblocking(true)
+        .and_then(|()| tokio::net::TcpStream::from_std(stream))
+    {
+        Ok(stream) => stream,
+        Err(error) => {
+            tracing::warn!(%peer, %error, "Q-Game sign-up: cannot take the connection");
+            return;
+        }
+    };
+    let Err(stream) = mesh.carry(&hub.store, Port::Qgame, stream, peer).await else {
+        return;
+    };
+    match stream.into_std() {
+        Ok(stream) => reader.spawn(stream, peer, slot),
+        Err(error) => tracing::warn!(%peer, %error, "Q-Game sign-up: cannot take the connection"),
+    }
 }
 
 /// The course player's account, created on first sign-up.
