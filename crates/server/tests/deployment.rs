@@ -578,3 +578,59 @@ async fn qgame_port_clients_of_two_nodes_meet_in_one_lobby() {
     alpha.stop().await;
     drop(database);
 }
+
+/// Until neither node holds a tunnel end (polling: ends close on the nodes' own tasks).
+/// Up to 10 s.
+async fn until_no_tunnels(nodes: [&TestServer; 2]) {
+    let open = || {
+        nodes
+            .iter()
+            .map(|node| node.server.hub.mesh.as_ref().map_or(0, |m| m.tunnels.len()))
+            .sum::<usize>()
+    };
+    for _ in 0..500 {
+        if open() == 0 {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    panic!("{} tunnel ends still open", open());
+}
+
+/// A spacegoo client carried from beta to alpha that floods the port meets the port's
+/// own answer to a flood (its line, then the end of the connection), and the tunnel
+/// closes at both ends with it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_flood_through_a_tunnel_meets_the_ports_own_bound() {
+    let database = arbiter_store::testing::ScratchDatabase::create().await;
+    let nats = nats_url().await;
+    let (alpha, beta) = two_nodes_with(&database.url, &nats, Duration::from_secs(30), |c| {
+        c.spacegoo = Some("127.0.0.1:0".to_string());
+    })
+    .await;
+    let mut flooder = Raw {
+        stream: tokio::net::TcpStream::connect(beta.spacegoo_port())
+            .await
+            .expect("connect"),
+        buffer: Vec::new(),
+    };
+    let welcome = flooder.line(10).await.expect("the port greets the client");
+    assert!(welcome.starts_with("welcome"), "{welcome}");
+    let open: usize = [&alpha, &beta]
+        .iter()
+        .map(|node| node.server.hub.mesh.as_ref().map_or(0, |m| m.tunnels.len()))
+        .sum();
+    assert_eq!(open, 2, "one tunnel, an end on each node");
+    // The misbehaviour matrix's flood: 600 lines in one write.
+    let flood = "x\n".repeat(600);
+    flooder.send(flood.as_bytes()).await.expect("send");
+    let mut told = false;
+    while let Some(line) = flooder.line(10).await {
+        told |= line.starts_with("too many lines");
+    }
+    assert!(told, "the port's line for a flood came through the tunnel");
+    until_no_tunnels([&alpha, &beta]).await;
+    beta.stop().await;
+    alpha.stop().await;
+    drop(database);
+}

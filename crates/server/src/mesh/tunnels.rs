@@ -26,6 +26,7 @@ use std::collections::HashMap;
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
+use std::time::Duration;
 
 use bytes::Bytes;
 use futures::StreamExt;
@@ -34,6 +35,7 @@ use serde::{Deserialize, Serialize};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpSocket, TcpStream};
 use tokio::sync::mpsc;
+use tokio::time::timeout;
 use tokio_util::sync::CancellationToken;
 
 use arbiter_store::{LiveNode, Store};
@@ -44,6 +46,9 @@ use crate::protocol::Refusal;
 
 /// The most bytes one tunnel message carries (one read of the socket).
 const CHUNK: usize = 16 * 1024;
+/// A write to a tunnel's socket that takes longer than this (its reader stopped
+/// reading) ends the tunnel, as a stalled write ends a spacegoo port connection.
+const WRITE_TIMEOUT: Duration = Duration::from_secs(10);
 /// Chunks an end holds that its socket has not yet taken: at most 1 MiB.
 pub const QUEUED_CHUNKS: usize = 64;
 
@@ -301,7 +306,16 @@ async fn pump(
                     break;
                 }
                 Some(bytes) => {
-                    if write.write_all(&bytes).await.is_err() {
+                    // A socket that takes nothing (its client stopped reading) ends
+                    // the tunnel after a while, or sooner if the queue behind it
+                    // overflows.
+                    let written = tokio::select! {
+                        written = timeout(WRITE_TIMEOUT, write.write_all(&bytes)) => {
+                            matches!(written, Ok(Ok(())))
+                        }
+                        () = stop.cancelled() => false,
+                    };
+                    if !written {
                         break;
                     }
                 }
