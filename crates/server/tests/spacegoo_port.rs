@@ -131,3 +131,52 @@ async fn a_spacegoo_port_game_is_an_ordinary_match() {
     assert_eq!(list["matches"], Value::Array(Vec::new()));
     server.stop().await;
 }
+
+/// A client that floods far past what the port reads, and reads only once the port has
+/// let go of it, still finds the port's explanation: the unread rest of the flood was
+/// read and dropped, not answered with a reset that would destroy the last lines.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_flood_still_gets_its_explanation() {
+    let server = start(|config| config.spacegoo = Some("127.0.0.1:0".to_string())).await;
+    let socket = tokio::net::TcpSocket::new_v4().expect("socket");
+    socket
+        .bind("127.0.0.4:0".parse().expect("address"))
+        .expect("bind");
+    let stream = socket
+        .connect(server.spacegoo_port().parse().expect("address"))
+        .await
+        .expect("connect");
+    let mut flooder = Raw {
+        stream,
+        buffer: Vec::new(),
+    };
+    flooder
+        .send("nop\n".repeat(5_000).as_bytes())
+        .await
+        .expect("send");
+    // The port lets go of the connection (its address slot) once it has closed it.
+    let address = "127.0.0.4".parse().expect("address");
+    for _ in 0..500 {
+        if server.server.hub.addresses.held(address) == 0 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert_eq!(server.server.hub.addresses.held(address), 0);
+    let mut lines = Vec::new();
+    while let Some(line) = flooder.line(5).await {
+        lines.push(line);
+    }
+    assert!(
+        lines
+            .iter()
+            .any(|l| l == "too many lines: at most 20 per second"),
+        "{lines:?}"
+    );
+    assert_eq!(
+        lines.last().map(String::as_str),
+        Some("closing connection. see you next time"),
+        "{lines:?}"
+    );
+    server.stop().await;
+}

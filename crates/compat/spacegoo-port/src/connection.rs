@@ -37,6 +37,11 @@ const WRITE_TIMEOUT: Duration = Duration::from_secs(10);
 /// How long the end of a game waits for the store's result before printing a zero
 /// rating change.
 const RESULT_WAIT: Duration = Duration::from_secs(10);
+/// After the last line, how long (and how many bytes) the client's input is still read
+/// and dropped while it takes in the last lines and closes, so that they are not lost to
+/// a reset (see `LineReader::discard_until_closed`).
+const CLOSE_LINGER: Duration = Duration::from_secs(2);
+const CLOSE_LINGER_BYTES: usize = 1 << 20;
 /// How often a seat is attached again after the referee let go of a connection that
 /// fell behind.
 const MAX_REATTACH: usize = 3;
@@ -132,6 +137,12 @@ pub(crate) async fn serve(
     }
     connection.writer.line(replies::CLOSING).await;
     connection.writer.close().await;
+    // Not while the server shuts down: then nobody waits for the client.
+    let linger = Instant::now() + CLOSE_LINGER;
+    tokio::select! {
+        () = connection.reader.discard_until_closed(CLOSE_LINGER_BYTES, linger) => {}
+        () = connection.shutdown.cancelled() => {}
+    }
 }
 
 impl Connection {

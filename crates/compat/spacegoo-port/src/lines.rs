@@ -72,6 +72,23 @@ impl<R: AsyncBufRead + Unpin> LineReader<R> {
         }
     }
 
+    /// Read and drop what the client still sends until it closes, `max_bytes` have
+    /// gone, or `until`. For after the last line was written and the writing side shut
+    /// down: a socket closed with unread input is reset, and a reset can destroy the
+    /// lines just sent before the client reads them (a flood's own explanation, say).
+    pub async fn discard_until_closed(&mut self, max_bytes: usize, until: tokio::time::Instant) {
+        let mut dropped = 0;
+        while dropped < max_bytes {
+            let read = tokio::time::timeout_at(until, self.inner.fill_buf()).await;
+            let count = match read {
+                Ok(Ok(bytes)) if !bytes.is_empty() => bytes.len(),
+                _ => return,
+            };
+            self.inner.consume(count);
+            dropped += count;
+        }
+    }
+
     /// The next line. Cancel-safe: bytes already read stay in the reader's buffer.
     pub async fn next(&mut self) -> Incoming {
         loop {
