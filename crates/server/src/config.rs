@@ -31,6 +31,11 @@ pub struct ServeArgs {
     /// HTTP + WebSocket + web pages address [default: 127.0.0.1:8080]; port 0 picks one.
     #[arg(long, env = "ARBITER_HTTP")]
     pub http: Option<String>,
+    /// Where people reach the web pages (`https://arbiter.example.org`), for the links
+    /// the server hands out, such as the spacegoo port's replay links; needed behind a
+    /// proxy or on a wildcard address [default: http:// and the HTTP address].
+    #[arg(long, env = "ARBITER_PUBLIC_URL")]
+    pub public_url: Option<String>,
     /// Native protocol (JSON lines over TCP) address [default: 127.0.0.1:7000].
     #[arg(long, env = "ARBITER_TCP")]
     pub tcp: Option<String>,
@@ -116,6 +121,7 @@ pub struct ServeArgs {
 struct FileConfig {
     data: Option<PathBuf>,
     http: Option<String>,
+    public_url: Option<String>,
     tcp: Option<String>,
     spacegoo: Option<String>,
     qgame: Option<String>,
@@ -201,6 +207,9 @@ impl Default for Limits {
 pub struct Config {
     pub data_dir: PathBuf,
     pub http: String,
+    /// Where people reach the web pages, without a trailing `/`; `None`: the HTTP
+    /// address as bound.
+    pub public_url: Option<String>,
     pub tcp: String,
     /// The spacegoo port's address; `None` when it is off.
     pub spacegoo: Option<String>,
@@ -236,6 +245,7 @@ impl Config {
             database_url: sqlite_url(&data_dir),
             data_dir,
             http: "127.0.0.1:0".to_string(),
+            public_url: None,
             tcp: "127.0.0.1:0".to_string(),
             spacegoo: None,
             qgame: None,
@@ -300,6 +310,7 @@ impl Config {
                 .clone()
                 .or(file.http)
                 .unwrap_or_else(|| "127.0.0.1:8080".to_string()),
+            public_url: public_url(args.public_url.clone().or(file.public_url))?,
             tcp: args
                 .tcp
                 .clone()
@@ -488,6 +499,25 @@ impl Config {
             self.deadlines.insert(ruleset.to_string(), duration);
         }
         Ok(())
+    }
+}
+
+/// A public URL as given, checked (an absolute http or https URL) and without its
+/// trailing `/`, so that paths can be appended.
+fn public_url(given: Option<String>) -> anyhow::Result<Option<String>> {
+    let Some(url) = given else {
+        return Ok(None);
+    };
+    let rest = url
+        .strip_prefix("https://")
+        .or_else(|| url.strip_prefix("http://"));
+    match rest {
+        Some(host)
+            if !host.trim_end_matches('/').is_empty() && !host.contains(char::is_whitespace) =>
+        {
+            Ok(Some(url.trim_end_matches('/').to_string()))
+        }
+        _ => bail!("public_url must be an http:// or https:// address, not {url:?}"),
     }
 }
 
@@ -685,6 +715,27 @@ mod tests {
         );
         assert_eq!(config.limits.connections_per_address, 128);
         assert_eq!(config.nats.as_deref(), Some("nats://127.0.0.1:4222"));
+        assert_eq!(
+            config.public_url.as_deref(),
+            Some("https://arbiter.example.org")
+        );
+    }
+
+    #[test]
+    fn a_public_url_is_checked_and_loses_its_trailing_slash() {
+        let given = |url: &str| public_url(Some(url.to_string()));
+        assert_eq!(
+            given("https://games.example.org/").unwrap().as_deref(),
+            Some("https://games.example.org")
+        );
+        assert_eq!(
+            given("http://10.0.0.5:8080").unwrap().as_deref(),
+            Some("http://10.0.0.5:8080")
+        );
+        for bad in ["games.example.org", "ftp://x", "https://", "https://a b"] {
+            assert!(given(bad).is_err(), "{bad}");
+        }
+        assert_eq!(public_url(None).unwrap(), None);
     }
 
     /// A node of a deployment needs the shared database, and a name NATS subjects can

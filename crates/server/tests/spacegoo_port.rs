@@ -16,7 +16,11 @@ use tokio::sync::watch;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_spacegoo_port_game_is_an_ordinary_match() {
-    let server = start(|config| config.spacegoo = Some("127.0.0.1:0".to_string())).await;
+    let server = start(|config| {
+        config.spacegoo = Some("127.0.0.1:0".to_string());
+        config.public_url = Some("https://goo.example.org".to_string());
+    })
+    .await;
     let port = server
         .server
         .spacegoo_addr
@@ -104,6 +108,10 @@ async fn a_spacegoo_port_game_is_an_ordinary_match() {
     let bob = bob.await.unwrap();
     for lines in [&ann, &bob] {
         assert_spacegoo_game_ended(lines, match_id);
+        // The link is where people reach the site, not the bound address.
+        let link =
+            format!("This game is now available at https://goo.example.org/#/replay/{match_id}");
+        assert!(lines.contains(&link), "{lines:?}");
     }
 
     // Stored, rated and replayable like a native match.

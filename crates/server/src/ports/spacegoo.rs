@@ -120,7 +120,13 @@ pub fn spawn_spacegoo(
 ) -> JoinHandle<()> {
     let mut options = SpacegooPortOptions {
         // The replay player, where a person watches the game again.
-        game_url: format!("http://{http}/#/replay/{{id}}"),
+        game_url: format!(
+            "{}/#/replay/{{id}}",
+            hub.config
+                .public_url
+                .clone()
+                .unwrap_or_else(|| format!("http://{http}"))
+        ),
         store_patience: hub.config.store_patience,
         // As for native connections: a client that never reads holds this much.
         send_buffer: Some(hub.config.limits.socket_send_buffer),
