@@ -498,6 +498,15 @@ async fn spacegoo_port_clients_of_two_nodes_meet_in_one_lobby() {
     until_held(&alpha, "127.0.0.2", 1).await;
     until_held(&beta, "127.0.0.2", 1).await;
     until_held(&alpha, "127.0.0.3", 1).await;
+    for node in [&alpha, &beta] {
+        let (status, metrics) = http_get(&node.http, "/metrics", None).await;
+        assert_eq!(status, 200);
+        let metrics = metrics.as_str().unwrap_or_default();
+        assert!(
+            metrics.lines().any(|l| l == "arbiter_tunnels_open 1"),
+            "one tunnel end on each node:\n{metrics}"
+        );
+    }
     go.send_replace(true);
 
     let match_id = running["id"].as_i64().expect("an id");

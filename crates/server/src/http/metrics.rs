@@ -57,6 +57,7 @@ pub struct Metrics {
     matches_running: Gauge,
     players_waiting: Gauge,
     tables_open: Gauge,
+    tunnels_open: Gauge,
 }
 
 /// Gauges read at scrape time from the live state.
@@ -64,6 +65,9 @@ pub struct Gauges {
     pub matches_running: usize,
     pub players_waiting: usize,
     pub tables_open: usize,
+    /// Ends of port connections carried between this node and another
+    /// (`mesh/tunnels.rs`).
+    pub tunnels_open: usize,
 }
 
 /// Latency buckets from 50 µs to about 1.6 s, doubling: a turn-based server's work
@@ -92,6 +96,7 @@ impl Default for Metrics {
             matches_running: Gauge::default(),
             players_waiting: Gauge::default(),
             tables_open: Gauge::default(),
+            tunnels_open: Gauge::default(),
         };
         // Both labels of a pair show from the start, so a scrape can tell 0 from absent.
         for transport in ["tcp", "ws"] {
@@ -196,6 +201,11 @@ impl Metrics {
             "Tables waiting for players",
             self.tables_open.clone(),
         );
+        r.register(
+            "arbiter_tunnels_open",
+            "Port connections carried between this node and the node holding the lobby (one end here)",
+            self.tunnels_open.clone(),
+        );
     }
 
     fn transport(transport: &str) -> Transport {
@@ -289,6 +299,7 @@ impl Metrics {
         self.matches_running.set(as_gauge(gauges.matches_running));
         self.players_waiting.set(as_gauge(gauges.players_waiting));
         self.tables_open.set(as_gauge(gauges.tables_open));
+        self.tunnels_open.set(as_gauge(gauges.tunnels_open));
         let mut out = String::new();
         if let Err(error) = encode(&mut out, &self.registry) {
             tracing::error!(%error, "cannot render the metrics");
@@ -334,11 +345,13 @@ mod tests {
             matches_running: 3,
             players_waiting: 1,
             tables_open: 0,
+            tunnels_open: 2,
         });
         for line in [
             "arbiter_connections_total{transport=\"tcp\"} 1\n",
             "arbiter_connections_open{transport=\"ws\"} 0\n",
             "arbiter_matches_running 3\n",
+            "arbiter_tunnels_open 2\n",
             "arbiter_store_failures_total 0\n",
             "arbiter_errors_sent_total{code=\"bad_json\"} 2\n",
             "arbiter_matches_ended_total{status=\"aborted\"} 0\n",

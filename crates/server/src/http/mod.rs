@@ -35,6 +35,7 @@ async fn metrics(State(app): State<AppState>) -> impl IntoResponse {
         matches_running: hub.matches.count(),
         players_waiting: hub.matchmaking.waiting(),
         tables_open: hub.tables.list().len(),
+        tunnels_open: hub.mesh.as_ref().map_or(0, |mesh| mesh.tunnels.len()),
     });
     ([(header::CONTENT_TYPE, metrics::CONTENT_TYPE)], text)
 }
