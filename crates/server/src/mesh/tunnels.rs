@@ -170,9 +170,9 @@ impl Tunnels {
 
 impl Mesh {
     /// Carry a port connection to the node that holds the deployment's lobby, when that
-    /// is another node, until it ends. `Err` gives the stream back, to be served here: this node holds
-    /// the lobby, the stream came through a tunnel, or the lobby's node refused or did
-    /// not answer (then its clients meet here, as without a deployment).
+    /// is another node, until it ends. `Err` gives the stream back, to be served here:
+    /// this node holds the lobby, the stream came through a tunnel, or the lobby's node
+    /// refused or did not answer (then its clients meet here, as without a deployment).
     pub async fn carry(
         self: &Arc<Self>,
         store: &Store,

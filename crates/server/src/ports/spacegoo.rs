@@ -1,7 +1,9 @@
 //! The spacegoo port (`--spacegoo`): the `arbiter-spacegoo-port` crate speaks the
 //! reference text protocol and runs its matches with the referee and the shared store;
 //! it tells the hub of each one (through [`HubObserver`]) so it is listed, counted and
-//! watchable like a native match while it runs.
+//! watchable like a native match while it runs. In a deployment of several nodes each
+//! connection is first offered to the mesh ([`Route`]), which carries it to the node
+//! holding the lobby unless that is this one (`mesh/tunnels.rs`).
 
 use std::sync::Arc;
 

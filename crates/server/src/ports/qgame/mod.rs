@@ -22,6 +22,10 @@
 //! A player who signed up and left before its game starts is dropped at once: its
 //! name is free again and it takes no seat (it would only be ejected at `setup`,
 //! perhaps leaving one player alone in a game).
+//!
+//! In a deployment of several nodes, a connection to a node that does not hold the
+//! lobby is carried, before its name is read, to the one that does
+//! (`mesh/tunnels.rs`), so that the whole deployment signs up in one waiting period.
 
 pub mod options;
 mod seat;
