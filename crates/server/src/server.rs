@@ -143,6 +143,7 @@ impl Server {
                     hub.config.limits.http_burst,
                 )),
                 proxies: Arc::new(hub.config.trusted_proxies.clone()),
+                metrics: hub.metrics.clone(),
             },
             shutdown.clone(),
         )));

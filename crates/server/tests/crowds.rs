@@ -56,6 +56,7 @@ async fn an_address_holds_at_most_its_share_of_connections() {
     let (refused, mut crowded) = first_line(&server.tcp).await;
     assert_eq!(refused["code"], "too_many_connections", "{refused}");
     assert_eq!(line_from(&mut crowded).await, "", "then closed");
+    assert_eq!(server.server.hub.metrics.connections_refused("tcp"), 1);
 
     // One leaves; the next one is served once the server has seen the close.
     drop(held.pop());
@@ -79,6 +80,7 @@ async fn a_websocket_upgrade_over_the_cap_gets_429() {
     let _held = Raw::connect(&server.tcp).await;
     let (head, _) = upgrade(&server.http, None).await;
     assert_eq!(head, "HTTP/1.1 429");
+    assert_eq!(server.server.hub.metrics.connections_refused("ws"), 1);
     server.stop().await;
 }
 
@@ -102,6 +104,7 @@ async fn the_spacegoo_port_shares_the_address_cap() {
     let mut crowded = BufReader::new(TcpStream::connect(&port).await.expect("connect"));
     assert_eq!(line_from(&mut crowded).await.trim_end(), full);
     assert_eq!(line_from(&mut crowded).await, "", "then closed");
+    assert_eq!(server.server.hub.metrics.connections_refused("spacegoo"), 1);
 
     // The native connection leaves; the port serves once the server has seen it close.
     drop(native);
@@ -147,6 +150,7 @@ async fn the_qgame_port_shares_the_address_cap() {
         .expect("closed in time");
     assert!(matches!(read, Ok(0) | Err(_)), "closed unread: {read:?}");
     assert_eq!(hub.addresses.held(home), 1, "the refused one held nothing");
+    assert_eq!(hub.metrics.connections_refused("qgame"), 1);
 
     drop(native);
     let freed = eventually(|| async { hub.addresses.held(home) == 0 }).await;
@@ -231,6 +235,7 @@ async fn plain_http_connections_are_capped_per_address() {
     })
     .await;
     assert!(crowded, "the third HTTP connection is refused");
+    assert!(server.server.hub.metrics.connections_refused("http") >= 1);
     let (first, _native) = first_line(&server.tcp).await;
     assert_eq!(
         first["type"], "welcome",

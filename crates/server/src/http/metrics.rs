@@ -17,6 +17,15 @@ struct Transport {
     transport: &'static str,
 }
 
+/// A door a client connects through, for refused connections.
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+struct Door {
+    door: &'static str,
+}
+
+/// The doors, as `connection_refused` names them.
+pub const DOORS: [&str; 5] = ["tcp", "ws", "http", "spacegoo", "qgame"];
+
 #[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
 struct Ending {
     status: &'static str,
@@ -41,6 +50,7 @@ pub struct Metrics {
     registry: Registry,
     connections: Family<Transport, Counter>,
     open: Family<Transport, Gauge>,
+    refused: Family<Door, Counter>,
     messages_received: Counter,
     actions_received: Counter,
     matches_started: Counter,
@@ -82,6 +92,7 @@ impl Default for Metrics {
             registry: Registry::default(),
             connections: Family::default(),
             open: Family::default(),
+            refused: Family::default(),
             messages_received: Counter::default(),
             actions_received: Counter::default(),
             matches_started: Counter::default(),
@@ -102,6 +113,9 @@ impl Default for Metrics {
         for transport in ["tcp", "ws"] {
             let _ = metrics.connections.get_or_create(&Transport { transport });
             let _ = metrics.open.get_or_create(&Transport { transport });
+        }
+        for door in DOORS {
+            let _ = metrics.refused.get_or_create(&Door { door });
         }
         for status in ["finished", "aborted"] {
             let _ = metrics.matches_ended.get_or_create(&Ending { status });
@@ -135,6 +149,11 @@ impl Metrics {
             "arbiter_connections_open",
             "Client connections open now",
             self.open.clone(),
+        );
+        r.register(
+            "arbiter_connections_refused",
+            "Connections refused because their address held its share (connections_per_address, http_connections_per_address), by door",
+            self.refused.clone(),
         );
         r.register(
             "arbiter_messages_received",
@@ -212,6 +231,14 @@ impl Metrics {
         Transport {
             transport: if transport == "ws" { "ws" } else { "tcp" },
         }
+    }
+
+    /// A connection through `door` (one of [`DOORS`]) refused for its address's share.
+    /// Counted rather than logged one line each: a flood of connections must not
+    /// flood the log.
+    pub fn connection_refused(&self, door: &str) {
+        let door = DOORS.into_iter().find(|&d| d == door).unwrap_or("tcp");
+        self.refused.get_or_create(&Door { door }).inc();
     }
 
     pub fn connection_opened(&self, transport: &str) {
@@ -293,6 +320,15 @@ impl Metrics {
         self.errors.get(&label).map_or(0, |counter| counter.get())
     }
 
+    /// Connections refused through `door` so far.
+    pub fn connections_refused(&self, door: &str) -> u64 {
+        DOORS
+            .into_iter()
+            .find(|&d| d == door)
+            .and_then(|door| self.refused.get(&Door { door }).map(|c| c.get()))
+            .unwrap_or(0)
+    }
+
     /// The exposition text (OpenMetrics), with the gauges read now.
     pub fn render(&self, gauges: &Gauges) -> String {
         let as_gauge = |n: usize| i64::try_from(n).unwrap_or(i64::MAX);
@@ -339,6 +375,7 @@ mod tests {
         metrics.connection_closed("ws");
         metrics.error_sent("bad_json");
         metrics.error_sent("bad_json");
+        metrics.connection_refused("spacegoo");
         metrics.decision_handled(Duration::from_micros(70));
         metrics.decision_handled(Duration::from_millis(3));
         let text = metrics.render(&Gauges {
@@ -352,6 +389,8 @@ mod tests {
             "arbiter_connections_open{transport=\"ws\"} 0\n",
             "arbiter_matches_running 3\n",
             "arbiter_tunnels_open 2\n",
+            "arbiter_connections_refused_total{door=\"spacegoo\"} 1\n",
+            "arbiter_connections_refused_total{door=\"qgame\"} 0\n",
             "arbiter_store_failures_total 0\n",
             "arbiter_errors_sent_total{code=\"bad_json\"} 2\n",
             "arbiter_matches_ended_total{status=\"aborted\"} 0\n",

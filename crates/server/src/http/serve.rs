@@ -64,6 +64,8 @@ pub struct HttpDoor {
     pub connections: Arc<AddressCounts>,
     pub pace: Arc<RequestPace>,
     pub proxies: Arc<TrustedProxies>,
+    /// Where refused connections are counted.
+    pub metrics: Arc<crate::http::metrics::Metrics>,
 }
 
 /// Serve `app` on `listener` until `shutdown`, each connection held to `door`.
@@ -94,7 +96,8 @@ pub async fn serve(
             match door.connections.enter(peer.ip(), limits.per_address) {
                 Some(slot) => Admission::Counted(slot),
                 None => {
-                    tracing::info!(%peer, max = limits.per_address, "HTTP: the address holds its share of HTTP connections");
+                    tracing::debug!(%peer, max = limits.per_address, "HTTP: the address holds its share of HTTP connections");
+                    door.metrics.connection_refused("http");
                     Admission::Crowded
                 }
             }

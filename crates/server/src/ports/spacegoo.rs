@@ -81,7 +81,8 @@ impl Admission for AddressShare {
         let max = self.hub.config.limits.connections_per_address;
         let slot = self.hub.addresses.enter(peer, max);
         if slot.is_none() {
-            tracing::info!(%peer, max, "spacegoo port: the address holds its share of connections");
+            tracing::debug!(%peer, max, "spacegoo port: the address holds its share of connections");
+            self.hub.metrics.connection_refused("spacegoo");
         }
         slot.map(|slot| Box::new(slot) as Box<dyn std::any::Any + Send>)
     }

@@ -38,6 +38,7 @@ pub async fn serve(listener: TcpListener, hub: Arc<Hub>, shutdown: CancellationT
                             });
                         }
                         None => {
+                            hub.metrics.connection_refused("tcp");
                             tokio::spawn(refuse_crowded(stream, max));
                         }
                     }

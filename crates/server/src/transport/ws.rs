@@ -59,6 +59,7 @@ pub async fn upgrade(
     };
     let crowd = app.hub.config.limits.connections_per_address;
     let Some(slot) = app.hub.addresses.enter(peer.ip(), crowd) else {
+        app.hub.metrics.connection_refused("ws");
         return (
             StatusCode::TOO_MANY_REQUESTS,
             format!("this address already holds {crowd} connections; close one first"),

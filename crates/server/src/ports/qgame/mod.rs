@@ -169,7 +169,8 @@ fn sign_up_forever(
                 let crowd = hub.config.limits.connections_per_address;
                 let Some(slot) = hub.addresses.enter(client, crowd) else {
                     // The course protocol has no line for this: the connection closes.
-                    tracing::info!(%peer, crowd, "Q-Game sign-up refused: the address holds its share of connections");
+                    tracing::debug!(%peer, crowd, "Q-Game sign-up refused: the address holds its share of connections");
+                    hub.metrics.connection_refused("qgame");
                     drop(stream);
                     hub.metrics.qgame_signup(false);
                     continue;
