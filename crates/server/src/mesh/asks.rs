@@ -7,10 +7,16 @@ use std::net::IpAddr;
 
 use arbiter_store::{AccountId, LiveNode};
 
-use super::tunnels::Port;
-
 use crate::protocol::{ClientMessage, Refusal};
 use crate::transport::ConnId;
+
+/// A compatibility port, as a tunnel to it names it (see `mesh::tunnels`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Port {
+    Spacegoo,
+    Qgame,
+}
 
 /// A connection of another node: where its lines go.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]

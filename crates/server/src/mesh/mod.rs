@@ -21,6 +21,7 @@
 //! not be reachable by players (a node believes the account another node names).
 
 pub mod asks;
+pub mod carry;
 pub mod link;
 pub mod relays;
 pub mod serve;

@@ -10,7 +10,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::asks::{Answer, Ask, RemoteConn};
 use super::link::{ask_subject, conns_subject, parse_conn_subject, Mesh};
-use super::tunnels;
+use super::{carry, tunnels};
 use crate::hub::{Hub, SeatPlan};
 use crate::matches::Player;
 use crate::protocol::{Refusal, ServerMessage};
@@ -32,7 +32,7 @@ pub async fn spawn(
     // another node be told of this one (through its heartbeat, its matches).
     mesh.client.flush().await?;
     let answering = tokio::spawn(answer_asks(mesh.clone(), hub, asks, shutdown.clone()));
-    let tunnelling = tokio::spawn(tunnels::deliver(mesh.clone(), tunnels, shutdown.clone()));
+    let tunnelling = tokio::spawn(carry::deliver(mesh.clone(), tunnels, shutdown.clone()));
     let delivering = tokio::spawn(deliver_lines(mesh, lines, shutdown));
     Ok(vec![answering, tunnelling, delivering])
 }

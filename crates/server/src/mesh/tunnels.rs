@@ -12,53 +12,38 @@
 //!   client ◀─TCP── node B: pump ◀─NATS arbiter.B.tunnel.B.<id>─── node A: pump ◀────────────────── A's port
 //! ```
 //!
-//! Both ends are the same [`pump`]. NATS keeps one publisher's order on a subject, so
-//! the byte stream arrives whole and in order; an empty message is the end of it. Each
-//! end queues at most [`QUEUED_CHUNKS`] chunks the other sent: a client that writes far
-//! ahead of what its port reads is disconnected, as the port itself would disconnect a
-//! flood. The port on the lobby's node sees the client's own address (the tunnel's
-//! loopback socket is looked up in [`Tunnels::client_of`]), so its per-address caps and
-//! login throttle count the client, not the node. A tunnel whose other node has died
-//! is closed at the next heartbeat ([`Tunnels::close_dead`]); its client reconnects, as
-//! after any lost connection, and is carried to the lobby's new node.
+//! Both ends are the same pump (`mesh/carry.rs`). NATS keeps one publisher's order on a
+//! subject, so the byte stream arrives whole and in order; an empty message is the end
+//! of it. Each end queues at most [`QUEUED_CHUNKS`] chunks the other sent: a client
+//! that writes far ahead of what its port reads is disconnected, as the port itself
+//! would disconnect a flood. The port on the lobby's node sees the client's own address
+//! (the tunnel's loopback socket is looked up in [`Tunnels::client_of`]), so its
+//! per-address caps and login throttle count the client, not the node. A tunnel whose
+//! other node has died is closed at the next heartbeat ([`Tunnels::close_dead`]); its
+//! client reconnects, as after any lost connection, and is carried to the lobby's new
+//! node.
 
 use std::collections::HashMap;
-use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};
+use std::net::{IpAddr, SocketAddr};
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Arc;
 use std::time::Duration;
 
 use bytes::Bytes;
-use futures::StreamExt;
 use parking_lot::Mutex;
-use serde::{Deserialize, Serialize};
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
-use tokio::net::{TcpSocket, TcpStream};
 use tokio::sync::mpsc;
-use tokio::time::timeout;
 use tokio_util::sync::CancellationToken;
 
-use arbiter_store::{LiveNode, Store};
+use arbiter_store::LiveNode;
 
-use super::asks::Ask;
-use super::link::Mesh;
-use crate::protocol::Refusal;
+use super::asks::Port;
 
 /// The most bytes one tunnel message carries (one read of the socket).
-const CHUNK: usize = 16 * 1024;
+pub(super) const CHUNK: usize = 16 * 1024;
 /// A write to a tunnel's socket that takes longer than this (its reader stopped
 /// reading) ends the tunnel, as a stalled write ends a spacegoo port connection.
-const WRITE_TIMEOUT: Duration = Duration::from_secs(10);
+pub(super) const WRITE_TIMEOUT: Duration = Duration::from_secs(10);
 /// Chunks an end holds that its socket has not yet taken: at most 1 MiB.
 pub const QUEUED_CHUNKS: usize = 64;
-
-/// A compatibility port, as tunnels name it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Port {
-    Spacegoo,
-    Qgame,
-}
 
 /// The bytes for the end of tunnel `(client_node, id)` on node `to`.
 pub fn tunnel_subject(to: &str, client_node: &str, id: u64) -> String {
@@ -71,7 +56,7 @@ pub fn tunnels_subject(node: &str) -> String {
 }
 
 /// The tunnel (client node, id) a subject names.
-fn parse_tunnel_subject(subject: &str) -> Option<(String, u64)> {
+pub(super) fn parse_tunnel_subject(subject: &str) -> Option<(String, u64)> {
     let mut tokens = subject.rsplitn(3, '.');
     let id = tokens.next()?.parse().ok()?;
     let client_node = tokens.next()?;
@@ -138,7 +123,7 @@ impl Tunnels {
         }
     }
 
-    fn open_end(
+    pub(super) fn open_end(
         &self,
         key: (String, u64),
         other: LiveNode,
@@ -156,7 +141,7 @@ impl Tunnels {
 
     /// Bytes from the other end of `key`'s tunnel. Never waits: an end whose queue is
     /// full is closed (its client wrote far ahead of what is read).
-    fn deliver(&self, key: &(String, u64), bytes: Bytes) {
+    pub(super) fn deliver(&self, key: &(String, u64), bytes: Bytes) {
         let ends = self.ends.lock();
         let Some(end) = ends.get(key) else {
             return;
@@ -166,199 +151,35 @@ impl Tunnels {
             end.stop.cancel();
         }
     }
-}
 
-impl Mesh {
-    /// Carry a port connection to the node that holds the deployment's lobby, when that
-    /// is another node, until it ends. `Err` gives the stream back, to be served here:
-    /// this node holds the lobby, the stream came through a tunnel, or the lobby's node
-    /// refused or did not answer (then its clients meet here, as without a deployment).
-    pub async fn carry(
-        self: &Arc<Self>,
-        store: &Store,
-        port: Port,
-        stream: TcpStream,
-        peer: SocketAddr,
-    ) -> Result<(), TcpStream> {
-        if self.tunnels.is_tunnel(peer) {
-            return Err(stream);
-        }
-        let Ok(lobby) = self.matchmaker(store).await else {
-            return Err(stream);
-        };
-        if lobby.name == self.node {
-            return Err(stream);
-        }
-        let id = self.tunnels.next_id.fetch_add(1, Ordering::Relaxed);
-        let key = (self.node.clone(), id);
-        // Ready for the lobby node's bytes before it is asked: its port may greet the
-        // client before the answer comes back.
-        let (inbound, stop) = self.tunnels.open_end(key.clone(), lobby.clone());
-        let ask = Ask::Tunnel {
-            port,
-            client_node: self.incarnation(),
-            id,
-            client: self.tunnels.client_of(peer),
-        };
-        if let Err(refusal) = self.ask(&lobby.name, &ask).await {
-            tracing::warn!(node = %lobby.name, ?port, reason = %refusal.message, "serving a port connection here: the lobby's node did not take it");
-            self.tunnels.ends.lock().remove(&key);
-            return Err(stream);
-        }
-        tracing::debug!(node = %lobby.name, ?port, id, "port connection carried to the lobby's node");
-        let to = tunnel_subject(&lobby.name, &self.node, id);
-        // Until the tunnel ends: the caller holds the connection's place meanwhile.
-        pump(self.clone(), key, to, stream, inbound, stop).await;
-        Ok(())
+    /// A new tunnel id of this node.
+    pub(super) fn next_id(&self) -> u64 {
+        self.next_id.fetch_add(1, Ordering::Relaxed)
     }
 
-    /// Another node's client, carried here: connect it to this node's `port` as the
-    /// client at `client` (see [`Mesh::carry`]).
-    pub async fn take_tunnel(
-        self: &Arc<Self>,
-        port: Port,
-        client_node: LiveNode,
-        id: u64,
-        client: IpAddr,
-    ) -> Result<(), Refusal> {
-        let address = self.tunnels.ports.lock().get(&port).copied();
-        let Some(address) = address else {
-            return Err(Refusal::new(
-                "no_port",
-                format!("the {port:?} port is not on at this node"),
-            ));
-        };
-        let internal = |error: std::io::Error| {
-            Refusal::new(
-                "internal",
-                format!("cannot reach this node's port: {error}"),
-            )
-        };
-        // Bound first, so that the socket's address is known as this client's before
-        // the port can accept it and count an address.
-        let target = loopback(address);
-        let socket = match target {
-            SocketAddr::V4(_) => TcpSocket::new_v4(),
-            SocketAddr::V6(_) => TcpSocket::new_v6(),
-        }
-        .map_err(internal)?;
-        socket
-            .bind(SocketAddr::new(target.ip(), 0))
-            .map_err(internal)?;
-        let local = socket.local_addr().map_err(internal)?;
-        self.tunnels.clients.lock().insert(local, client);
-        let stream = match socket.connect(target).await {
-            Ok(stream) => stream,
-            Err(error) => {
-                self.tunnels.clients.lock().remove(&local);
-                return Err(internal(error));
-            }
-        };
-        let key = (client_node.name.clone(), id);
-        let (inbound, stop) = self.tunnels.open_end(key.clone(), client_node.clone());
-        let to = tunnel_subject(&client_node.name, &client_node.name, id);
-        let mesh = self.clone();
-        tokio::spawn(async move {
-            pump(mesh.clone(), key, to, stream, inbound, stop).await;
-            mesh.tunnels.clients.lock().remove(&local);
-        });
-        Ok(())
+    /// Where this node's `port` listens, if it is on.
+    pub(super) fn port_address(&self, port: Port) -> Option<SocketAddr> {
+        self.ports.lock().get(&port).copied()
     }
-}
 
-/// Where this node reaches a port it listens on at `address` (a wildcard address is
-/// reached on loopback).
-fn loopback(address: SocketAddr) -> SocketAddr {
-    match address.ip() {
-        IpAddr::V4(ip) if ip.is_unspecified() => {
-            SocketAddr::new(IpAddr::V4(Ipv4Addr::LOCALHOST), address.port())
-        }
-        IpAddr::V6(ip) if ip.is_unspecified() => {
-            SocketAddr::new(IpAddr::V6(Ipv6Addr::LOCALHOST), address.port())
-        }
-        _ => address,
+    /// The tunnel socket bound at `local` carries the client at `client`.
+    pub(super) fn register_client(&self, local: SocketAddr, client: IpAddr) {
+        self.clients.lock().insert(local, client);
     }
-}
 
-/// One end of a tunnel: the socket's bytes are published to the other end (`to`), the
-/// other end's bytes (`inbound`) are written to the socket, until either side ends or
-/// `stop`. Then the other end is told (an empty message) and the end is forgotten.
-async fn pump(
-    mesh: Arc<Mesh>,
-    key: (String, u64),
-    to: String,
-    stream: TcpStream,
-    mut inbound: mpsc::Receiver<Bytes>,
-    stop: CancellationToken,
-) {
-    let _ = stream.set_nodelay(true);
-    let (mut read, mut write) = stream.into_split();
-    let mut buffer = vec![0u8; CHUNK];
-    let mut told_other = false;
-    loop {
-        tokio::select! {
-            () = stop.cancelled() => break,
-            chunk = inbound.recv() => match chunk {
-                // The other end finished (or its node said so).
-                None => break,
-                Some(bytes) if bytes.is_empty() => {
-                    told_other = true;
-                    break;
-                }
-                Some(bytes) => {
-                    // A socket that takes nothing (its client stopped reading) ends
-                    // the tunnel after a while, or sooner if the queue behind it
-                    // overflows.
-                    let written = tokio::select! {
-                        written = timeout(WRITE_TIMEOUT, write.write_all(&bytes)) => {
-                            matches!(written, Ok(Ok(())))
-                        }
-                        () = stop.cancelled() => false,
-                    };
-                    if !written {
-                        break;
-                    }
-                }
-            },
-            read = read.read(&mut buffer) => match read {
-                Ok(0) | Err(_) => break,
-                Ok(n) => {
-                    let chunk = Bytes::copy_from_slice(&buffer[..n]);
-                    if mesh.client.publish(to.clone(), chunk).await.is_err() {
-                        break;
-                    }
-                }
-            },
-        }
+    pub(super) fn forget_client(&self, local: SocketAddr) {
+        self.clients.lock().remove(&local);
     }
-    mesh.tunnels.ends.lock().remove(&key);
-    if !told_other {
-        let _ = mesh.client.publish(to, Bytes::new()).await;
-    }
-    let _ = write.shutdown().await;
-}
 
-/// Hand each tunnel message that reaches this node to its end, until `shutdown`.
-pub async fn deliver(
-    mesh: Arc<Mesh>,
-    mut messages: async_nats::Subscriber,
-    shutdown: CancellationToken,
-) {
-    loop {
-        let message = tokio::select! {
-            _ = shutdown.cancelled() => break,
-            message = messages.next() => match message {
-                Some(message) => message,
-                None => break,
-            },
-        };
-        if let Some(key) = parse_tunnel_subject(&message.subject) {
-            mesh.tunnels.deliver(&key, message.payload);
-        }
+    pub(super) fn forget_end(&self, key: &(String, u64)) {
+        self.ends.lock().remove(key);
     }
-    // Every tunnel ends with the node.
-    for end in mesh.tunnels.ends.lock().values() {
-        end.stop.cancel();
+
+    /// Stop every tunnel end (the node is shutting down).
+    pub(super) fn stop_all(&self) {
+        for end in self.ends.lock().values() {
+            end.stop.cancel();
+        }
     }
 }
 
@@ -376,16 +197,6 @@ mod tests {
         );
         assert_eq!(parse_tunnel_subject("arbiter.east-1.tunnel.west.x"), None);
         assert_eq!(tunnels_subject("east-1"), "arbiter.east-1.tunnel.*.*");
-    }
-
-    #[test]
-    fn a_wildcard_port_is_reached_on_loopback() {
-        let any: SocketAddr = "0.0.0.0:6000".parse().expect("address");
-        assert_eq!(loopback(any), "127.0.0.1:6000".parse().expect("address"));
-        let any6: SocketAddr = "[::]:6000".parse().expect("address");
-        assert_eq!(loopback(any6), "[::1]:6000".parse().expect("address"));
-        let named: SocketAddr = "10.1.2.3:6000".parse().expect("address");
-        assert_eq!(loopback(named), named);
     }
 
     #[test]

@@ -21,8 +21,8 @@ use tokio_util::sync::CancellationToken;
 
 use crate::hub::Hub;
 use crate::matches::{LiveMatch, Player};
+use crate::mesh::asks::Port;
 use crate::mesh::link::Mesh;
-use crate::mesh::tunnels::Port;
 
 /// Registers a port's matches with the hub while they run.
 pub struct HubObserver {
