@@ -35,6 +35,11 @@ impl LoginRefused {
 /// password (the reference's `ALLOW_ACCOUNT_CREATION`). Names follow the store's rules
 /// (letters, digits, `_`, `-`, at most 32), stricter than the reference's 100 characters
 /// of anything quotable: other names get `invalid login`.
+///
+/// A new name is registered without first failing a login: a failed login counts
+/// against the client's address, and a class whose bots all sign up from one address
+/// would otherwise be throttled after thirty. An address that is throttled (guessing
+/// passwords) cannot register either.
 pub async fn login(
     store: &Store,
     username: &str,
@@ -42,33 +47,40 @@ pub async fn login(
     create: bool,
     from: Option<std::net::IpAddr>,
 ) -> Result<Account, LoginRefused> {
-    match store.login_from(username, password, from).await {
-        Ok(account) => return Ok(account),
-        Err(StoreError::BadCredentials) => {}
-        Err(StoreError::Throttled { .. }) => return Err(LoginRefused::Throttled),
-        Err(error) => return Err(fault(error)),
+    if create {
+        if let Some(account) = register_if_new(store, username, password, from).await? {
+            return Ok(account);
+        }
     }
-    if !create {
-        return Err(LoginRefused::Invalid);
-    }
+    store
+        .login_from(username, password, from)
+        .await
+        .map_err(|error| match error {
+            StoreError::BadCredentials => LoginRefused::Invalid,
+            StoreError::Throttled { .. } => LoginRefused::Throttled,
+            other => fault(other),
+        })
+}
+
+/// Register `username` when no account has it; `None` when one has (its password
+/// decides, someone registered it meanwhile included).
+async fn register_if_new(
+    store: &Store,
+    username: &str,
+    password: &str,
+    from: Option<std::net::IpAddr>,
+) -> Result<Option<Account>, LoginRefused> {
     match store.account_by_name(username).await {
-        Ok(Some(_)) => return Err(LoginRefused::Invalid),
+        Ok(Some(_)) => return Ok(None),
         Ok(None) => {}
         Err(error) => return Err(fault(error)),
     }
+    if let Err(StoreError::Throttled { .. }) = store.check_throttle(username, from) {
+        return Err(LoginRefused::Throttled);
+    }
     match store.register(username, password).await {
-        Ok(account) => Ok(account),
-        // Someone registered the name meanwhile: their password decides.
-        Err(StoreError::NameTaken(_)) => {
-            store
-                .login_from(username, password, from)
-                .await
-                .map_err(|error| match error {
-                    StoreError::BadCredentials => LoginRefused::Invalid,
-                    other => fault(other),
-                })
-        }
-        Err(error) if error.is_caller_error() => Err(LoginRefused::Invalid),
+        Ok(account) => Ok(Some(account)),
+        Err(StoreError::NameTaken(_)) => Ok(None),
         Err(error) => Err(fault(error)),
     }
 }

@@ -462,6 +462,21 @@ async fn guessing_a_password_is_throttled() {
     port.stop().await;
 }
 
+/// A class whose bots all sign up from one address: registering a new name is not a
+/// failed login, so forty new accounts in a row are all created (the address's free
+/// failures are thirty).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_class_signing_up_from_one_address_is_not_throttled() {
+    let port = Port::start(quick_options()).await;
+    for i in 0..40 {
+        let mut bot = Client::connect(port.address).await;
+        bot.login(&format!("bot{i}"), "pw").await;
+        bot.send("quit").await;
+        assert_eq!(bot.rest().await, [CLOSING], "bot {i}");
+    }
+    port.stop().await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn hostile_input_gets_a_reply_and_the_connection_closes() {
     let port = Port::start(SpacegooPortOptions {

@@ -149,6 +149,23 @@ impl Store {
         }
     }
 
+    /// Whether a login of `name` from `address` would be refused as throttled now,
+    /// without counting an attempt: for a door that registers unknown names, so that an
+    /// address which is guessing cannot register either.
+    pub fn check_throttle(
+        &self,
+        name: &str,
+        address: Option<std::net::IpAddr>,
+    ) -> Result<(), StoreError> {
+        let key = match names::validate_lookup(name) {
+            Ok(()) => names::key(name),
+            Err(_) => String::new(),
+        };
+        self.throttle
+            .check(&key, address)
+            .map_err(|retry_after| StoreError::Throttled { retry_after })
+    }
+
     async fn check_password(&self, name: &str, password: &str) -> Result<Account, StoreError> {
         if password.is_empty() || password.len() > MAX_PASSWORD_LEN {
             return Err(StoreError::BadCredentials);
