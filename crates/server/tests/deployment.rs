@@ -588,15 +588,18 @@ async fn qgame_port_clients_of_two_nodes_meet_in_one_lobby() {
     drop(database);
 }
 
+/// Tunnel ends the nodes hold now.
+fn open_tunnel_ends(nodes: [&TestServer; 2]) -> usize {
+    nodes
+        .iter()
+        .map(|node| node.server.hub.mesh.as_ref().map_or(0, |m| m.tunnels.len()))
+        .sum()
+}
+
 /// Until neither node holds a tunnel end (polling: ends close on the nodes' own tasks).
 /// Up to 10 s.
 async fn until_no_tunnels(nodes: [&TestServer; 2]) {
-    let open = || {
-        nodes
-            .iter()
-            .map(|node| node.server.hub.mesh.as_ref().map_or(0, |m| m.tunnels.len()))
-            .sum::<usize>()
-    };
+    let open = || open_tunnel_ends(nodes);
     for _ in 0..500 {
         if open() == 0 {
             return;
@@ -625,11 +628,11 @@ async fn a_flood_through_a_tunnel_meets_the_ports_own_bound() {
     };
     let welcome = flooder.line(10).await.expect("the port greets the client");
     assert!(welcome.starts_with("welcome"), "{welcome}");
-    let open: usize = [&alpha, &beta]
-        .iter()
-        .map(|node| node.server.hub.mesh.as_ref().map_or(0, |m| m.tunnels.len()))
-        .sum();
-    assert_eq!(open, 2, "one tunnel, an end on each node");
+    assert_eq!(
+        open_tunnel_ends([&alpha, &beta]),
+        2,
+        "one tunnel, an end on each node"
+    );
     // Far more than the port reads before it gives up on the client: what it has
     // not read is dropped while the client takes in the last lines.
     let flood = "nop\n".repeat(5_000);

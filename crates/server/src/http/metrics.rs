@@ -237,8 +237,16 @@ impl Metrics {
     /// Counted rather than logged one line each: a flood of connections must not
     /// flood the log.
     pub fn connection_refused(&self, door: &str) {
-        let door = DOORS.into_iter().find(|&d| d == door).unwrap_or("tcp");
-        self.refused.get_or_create(&Door { door }).inc();
+        let door = Metrics::door(door).unwrap_or(Door { door: "tcp" });
+        self.refused.get_or_create(&door).inc();
+    }
+
+    /// The label of one of [`DOORS`].
+    fn door(door: &str) -> Option<Door> {
+        DOORS
+            .into_iter()
+            .find(|&d| d == door)
+            .map(|door| Door { door })
     }
 
     pub fn connection_opened(&self, transport: &str) {
@@ -322,10 +330,8 @@ impl Metrics {
 
     /// Connections refused through `door` so far.
     pub fn connections_refused(&self, door: &str) -> u64 {
-        DOORS
-            .into_iter()
-            .find(|&d| d == door)
-            .and_then(|door| self.refused.get(&Door { door }).map(|c| c.get()))
+        Metrics::door(door)
+            .and_then(|door| self.refused.get(&door).map(|c| c.get()))
             .unwrap_or(0)
     }
 
