@@ -216,16 +216,18 @@ fn start_end_of_turn(state: &mut State) {
         if leader.kind != Kind::Merchant || claims.iter().any(|(r, _)| *r == region) {
             continue;
         }
-        let artifacts: Vec<usize> = board
-            .artifact_cells()
-            .filter(|&c| board.region(c) == Some(region))
-            .collect();
-        if artifacts.len() >= 2 {
+        let in_region = || {
+            board
+                .artifact_cells()
+                .filter(move |&c| board.region(c) == Some(region))
+        };
+        // Counted first: most regions hold fewer than two, and need no list.
+        if in_region().nth(1).is_some() {
             claims.push((
                 region,
                 Claim {
                     owner: leader.owner,
-                    cells: artifacts,
+                    cells: in_region().collect(),
                 },
             ));
         }

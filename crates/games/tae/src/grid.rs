@@ -2,6 +2,8 @@
 //! a whole [`CellSet`] at once (shifts masked at the board's edges), which is what
 //! makes region upkeep and legal listing cheap.
 
+use smallvec::SmallVec;
+
 use crate::cellset::{word_shifted_down, word_shifted_up, CellSet, INLINE};
 
 /// A `width × height` grid; cell ids are `y * width + x`.
@@ -30,11 +32,14 @@ struct InlineEdges<'a> {
     all: &'a [u64; INLINE],
 }
 
+/// Parts kept on the stack: a cell has at most four neighbours to seed them.
+type FewParts = SmallVec<[CellSet; 4]>;
+
 /// The connected parts of a set that hold some seed cells, from [`Grid::parts_around`].
 #[derive(Debug)]
 pub(crate) struct Parts {
     /// Parts found whole.
-    pub complete: Vec<CellSet>,
+    pub complete: FewParts,
     /// Whether one more part (every seeded cell in no complete part) was left growing.
     pub rest: bool,
 }
@@ -312,13 +317,13 @@ impl Grid {
     /// complete, parts that meet are one, and once a single part is still growing it
     /// is left as the rest without filling it.
     pub fn parts_around(&self, within: &CellSet, seeds: &[usize]) -> Parts {
-        let mut growing: Vec<CellSet> = Vec::with_capacity(seeds.len());
+        let mut growing = FewParts::new();
         for &seed in seeds.iter().filter(|&&seed| within.contains(seed)) {
             let mut part = self.no_cells();
             part.insert(seed);
             growing.push(part);
         }
-        let mut complete = Vec::new();
+        let mut complete = FewParts::new();
         loop {
             // Parts that met are one part.
             let mut i = 0;

@@ -10,6 +10,7 @@
 //! its colonies by ascending cell; bombs by ascending cell; swaps (see `swaps.rs`).
 
 use arbiter_engine::Seat;
+use smallvec::SmallVec;
 
 use crate::actions::{Action, MAX_SWAP};
 use crate::board::{Board, Pos, MAX_SIDE};
@@ -32,8 +33,9 @@ pub(crate) struct TurnActions<'a> {
     mines: CellSet,
     /// Where a bomber may strike.
     bombs: CellSet,
-    /// The runs of the list, in order, with their lengths.
-    blocks: Vec<(Block, usize)>,
+    /// The runs of the list, in order, with their lengths: at most 15 (pass, four
+    /// leader kinds placed and withdrawn, four colonist kinds, bombs, swaps).
+    blocks: SmallVec<[(Block, usize); 16]>,
 }
 
 /// A run of consecutive actions of the list.
@@ -85,7 +87,7 @@ impl<'a> TurnActions<'a> {
                 .minus(&masks.destroyed)
                 .minus(&masks.leaders)
                 .minus(&masks.artifacts),
-            blocks: Vec::with_capacity(2 * player.leaders.len() + 7),
+            blocks: SmallVec::new(),
         };
         actions.blocks.push((Block::Pass, 1));
         // Where this seat's leaders stand, found in one pass over the leaders.
@@ -211,8 +213,8 @@ struct LeaderGround {
     /// regions.
     from_hand: CellSet,
     /// The cells of `ground` bordering one region only, at two cells or more, with
-    /// that region.
-    doubly_touched: Vec<(usize, u32)>,
+    /// that region (a few dozen at most on the default board: kept on the stack).
+    doubly_touched: SmallVec<[(usize, u32); 48]>,
 }
 
 /// Judge the free cells next to two occupied cells or more, the only ones that may
@@ -228,7 +230,6 @@ fn judge_crowded_cells(board: &Board, free: &CellSet, leader_ground: &mut Leader
         .or(&free.and(&very_crowded));
     let mut three_kingdoms = grid.no_cells();
     let mut kingdoms: Option<RegionSet> = None;
-    leader_ground.doubly_touched.reserve(judged.count());
     judged.for_each(|cell| {
         let around = RegionsAround::of(board, cell);
         leader_ground.judge(cell, &around);
@@ -315,7 +316,7 @@ impl LeaderGround {
     fn new(ground: CellSet) -> LeaderGround {
         LeaderGround {
             from_hand: ground.clone(),
-            doubly_touched: Vec::new(),
+            doubly_touched: SmallVec::new(),
             ground,
         }
     }
