@@ -9,6 +9,7 @@
 pub mod bot;
 pub mod digest;
 pub mod erased;
+pub mod events;
 pub mod game;
 pub mod guide;
 pub mod illegal;
@@ -25,6 +26,7 @@ pub mod turn;
 
 pub use bot::Bot;
 pub use erased::{DynGame, DynState, EventBatch};
+pub use events::{Discard, EventSink};
 pub use game::{ConfigError, Game, Seat, TimeoutPolicy};
 pub use guide::{Guide, Uninformed};
 pub use illegal::Illegal;

@@ -2,7 +2,9 @@
 
 use std::ops::RangeInclusive;
 
-use arbiter_engine::{ConfigError, Game, GameRng, Illegal, Outcome, Seat, TimeoutPolicy, Turn};
+use arbiter_engine::{
+    ConfigError, Discard, Game, GameRng, Illegal, Outcome, Seat, TimeoutPolicy, Turn,
+};
 
 use rand::Rng;
 
@@ -11,7 +13,7 @@ use crate::battle::SHIP_TYPES;
 use crate::config::Config;
 use crate::events::Event;
 use crate::map::Planet;
-use crate::state::{player_id, Discard, State, SEATS};
+use crate::state::{player_id, State, SEATS};
 use crate::view::{self, View};
 
 /// Rocket Scissor Spacegoo.

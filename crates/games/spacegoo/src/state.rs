@@ -9,7 +9,7 @@
 //! When the game ends without a tick (a disqualification) the pending sends are applied
 //! all the same, so the final state is the reference's.
 
-use arbiter_engine::{ConfigError, Seat};
+use arbiter_engine::{ConfigError, EventSink, Seat};
 use serde::Serialize;
 
 use crate::actions::Action;
@@ -171,13 +171,13 @@ impl State {
         Ok(events)
     }
 
-    /// [`State::submit`] with the events pushed into `events`; with [`Discard`] a
+    /// [`State::submit`] with the events pushed into `events`; with [`Discard`](arbiter_engine::Discard) a
     /// playout skips building them.
     pub fn submit_into(
         &mut self,
         seat: Seat,
         action: &Action,
-        events: &mut impl Events,
+        events: &mut impl EventSink<Event>,
     ) -> Result<(), SpacegooError> {
         if self.end.is_some() {
             return Err(SpacegooError::GameOver);
@@ -250,7 +250,7 @@ impl State {
     }
 
     /// Apply this round's sends in arrival order, then tick.
-    fn resolve_round(&mut self, events: &mut impl Events) {
+    fn resolve_round(&mut self, events: &mut impl EventSink<Event>) {
         self.apply_pending(events);
         for capture in self.world.do_round() {
             events.push(Event::PlanetCaptured(capture));
@@ -275,7 +275,7 @@ impl State {
 
     /// End after a disqualification: one seat out → the other wins; both out (they
     /// missed the same deadline) → draw.
-    fn finish_by_disqualification(&mut self, events: &mut impl Events) {
+    fn finish_by_disqualification(&mut self, events: &mut impl EventSink<Event>) {
         self.apply_pending(events);
         let end = match (&self.out[0], &self.out[1]) {
             (Some(_), Some(_)) => End {
@@ -296,7 +296,7 @@ impl State {
 
     /// Turn the round's sealed sends into fleets (the reference's on-receipt effect).
     /// The emptied list keeps its room for the next round.
-    fn apply_pending(&mut self, events: &mut impl Events) {
+    fn apply_pending(&mut self, events: &mut impl EventSink<Event>) {
         let mut pending = std::mem::take(&mut self.pending);
         for (seat, action) in pending.drain(..) {
             if let Action::Send(order) = action {
@@ -324,23 +324,4 @@ impl State {
         self.end = Some(end);
         event
     }
-}
-
-/// Where a step's events go: a list for the referee and the record, or nowhere for a
-/// playout that drops them.
-pub trait Events {
-    fn push(&mut self, event: Event);
-}
-
-impl Events for Vec<Event> {
-    fn push(&mut self, event: Event) {
-        Vec::push(self, event);
-    }
-}
-
-/// Events nobody reads (playouts and search).
-pub struct Discard;
-
-impl Events for Discard {
-    fn push(&mut self, _event: Event) {}
 }

@@ -6,7 +6,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use arbiter_engine::Seat;
+use arbiter_engine::{EventSink, Seat};
 
 use crate::board::{Board, Leader, Pos};
 use crate::conflict;
@@ -224,7 +224,7 @@ pub(crate) fn apply_turn_action(
     state: &mut State,
     seat: Seat,
     action: &Action,
-    events: &mut Vec<Event>,
+    events: &mut impl EventSink<Event>,
 ) -> Result<(), TaeError> {
     match action {
         Action::Pass => {
@@ -303,7 +303,12 @@ pub(crate) fn apply_turn_action(
     Ok(())
 }
 
-fn place_leader(state: &mut State, seat: Seat, plan: LeaderPlan, events: &mut Vec<Event>) {
+fn place_leader(
+    state: &mut State,
+    seat: Seat,
+    plan: LeaderPlan,
+    events: &mut impl EventSink<Event>,
+) {
     let LeaderPlan { kind, from, to } = plan;
     if let Some(from) = from {
         state.board.remove_leader(from);
@@ -333,7 +338,7 @@ fn colonize(
     kind: Kind,
     to: usize,
     effect: ColonizeEffect,
-    events: &mut Vec<Event>,
+    events: &mut impl EventSink<Event>,
 ) {
     *state.players[seat].hand.get_mut(kind) -= 1;
     state.board.put_colony(to, kind);

@@ -8,7 +8,7 @@
 //! with the joining colony treated as empty, computed when needed, so it reflects the
 //! removals of the conflicts fought before it.
 
-use arbiter_engine::Seat;
+use arbiter_engine::{EventSink, Seat};
 
 use crate::board::Board;
 use crate::error::TaeError;
@@ -23,7 +23,7 @@ pub(crate) fn open_internal(
     attacker: Seat,
     defender: Seat,
     kind: Kind,
-    events: &mut Vec<Event>,
+    events: &mut impl EventSink<Event>,
 ) {
     let strength = |seat: Seat| {
         state
@@ -82,7 +82,7 @@ pub(crate) fn war_is_live(board: &Board, war: &War) -> bool {
 }
 
 /// Start fighting `war` (taken from the pending list).
-pub(crate) fn start_war(state: &mut State, war: War, events: &mut Vec<Event>) {
+pub(crate) fn start_war(state: &mut State, war: War, events: &mut impl EventSink<Event>) {
     let Phase::Conflicts(conflicts) = &state.phase else {
         return;
     };
@@ -106,7 +106,7 @@ pub(crate) fn start_war(state: &mut State, war: War, events: &mut Vec<Event>) {
 pub(crate) fn choose(
     state: &mut State,
     kind: Kind,
-    events: &mut Vec<Event>,
+    events: &mut impl EventSink<Event>,
 ) -> Result<(), TaeError> {
     let Phase::Conflicts(conflicts) = &mut state.phase else {
         return Err(TaeError::WrongPhase("not choosing a conflict"));
@@ -131,7 +131,7 @@ pub(crate) fn commit(
     state: &mut State,
     seat: Seat,
     count: u32,
-    events: &mut Vec<Event>,
+    events: &mut impl EventSink<Event>,
 ) -> Result<(), TaeError> {
     let Phase::Conflicts(Conflicts {
         join,
@@ -208,7 +208,7 @@ fn resolve_internal(
     winner: Seat,
     loser: Seat,
     kind: Kind,
-    events: &mut Vec<Event>,
+    events: &mut impl EventSink<Event>,
 ) -> Vec<usize> {
     return_leader(state, loser, kind, ReturnReason::LostConflict, events);
     gain(state, winner, Kind::Scientist, 1, events);
@@ -225,7 +225,7 @@ fn resolve_external(
     loser: Seat,
     kind: Kind,
     join: Option<usize>,
-    events: &mut Vec<Event>,
+    events: &mut impl EventSink<Event>,
 ) -> Vec<usize> {
     let board = &state.board;
     let Some(loser_cell) = board.find_leader(loser, kind) else {
@@ -255,7 +255,13 @@ fn resolve_external(
     removed
 }
 
-fn gain(state: &mut State, seat: Seat, kind: Kind, amount: u32, events: &mut Vec<Event>) {
+fn gain(
+    state: &mut State,
+    seat: Seat,
+    kind: Kind,
+    amount: u32,
+    events: &mut impl EventSink<Event>,
+) {
     if let Some(player) = state.players.get_mut(seat) {
         *player.resources.get_mut(kind) += amount;
         events.push(Event::Gained { seat, kind, amount });
@@ -267,7 +273,7 @@ fn return_leader(
     seat: Seat,
     kind: Kind,
     reason: ReturnReason,
-    events: &mut Vec<Event>,
+    events: &mut impl EventSink<Event>,
 ) {
     if let Some(cell) = state.board.find_leader(seat, kind) {
         state.board.remove_leader(cell);
@@ -282,7 +288,7 @@ fn return_leader(
 
 /// After a removal: every leader with no adjacent scientist colony returns to its
 /// owner's hand (removing leaders never removes colonies, so one pass suffices).
-pub(crate) fn return_stranded_leaders(state: &mut State, events: &mut Vec<Event>) {
+pub(crate) fn return_stranded_leaders(state: &mut State, events: &mut impl EventSink<Event>) {
     let stranded: Vec<(usize, Seat, Kind)> = state
         .board
         .leaders()

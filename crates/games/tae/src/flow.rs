@@ -7,7 +7,7 @@
 //! turn ends at once. Only public facts (who is ejected) decide this, never a hand: a
 //! seat holding no matching colonist is still prompted, so the prompt reveals nothing.
 
-use arbiter_engine::{Seat, Turn};
+use arbiter_engine::{EventSink, Seat, Turn};
 
 use crate::actions::{apply_turn_action, cell_id, Action};
 use crate::config::END_ARTIFACTS;
@@ -35,25 +35,35 @@ pub fn to_act(state: &State) -> Turn {
 
 /// Apply `seat`'s answer to the current prompt. On error nothing changed.
 pub fn apply(state: &mut State, seat: Seat, action: &Action) -> Result<Vec<Event>, TaeError> {
+    let mut events = Vec::new();
+    apply_into(state, seat, action, &mut events)?;
+    Ok(events)
+}
+
+/// [`apply`] with the events pushed into `events`; a playout passes
+/// [`Discard`](arbiter_engine::Discard) and none are built.
+pub(crate) fn apply_into(
+    state: &mut State,
+    seat: Seat,
+    action: &Action,
+    events: &mut impl EventSink<Event>,
+) -> Result<(), TaeError> {
     if state.is_over() {
         return Err(TaeError::GameOver);
     }
     if !to_act(state).includes(seat) || state.is_ejected(seat) {
         return Err(TaeError::NotYourTurn(seat));
     }
-    let mut events = Vec::new();
     match &state.phase {
-        Phase::Act => apply_turn_action(state, seat, action, &mut events)?,
+        Phase::Act => apply_turn_action(state, seat, action, events)?,
         Phase::Conflicts(c) => match (&c.battle, action) {
-            (Some(_), Action::Commit { count }) => {
-                conflict::commit(state, seat, *count, &mut events)?
-            }
-            (Some(_), Action::Pass) => conflict::commit(state, seat, 0, &mut events)?,
-            (None, Action::ChooseConflict { kind }) => conflict::choose(state, *kind, &mut events)?,
+            (Some(_), Action::Commit { count }) => conflict::commit(state, seat, *count, events)?,
+            (Some(_), Action::Pass) => conflict::commit(state, seat, 0, events)?,
+            (None, Action::ChooseConflict { kind }) => conflict::choose(state, *kind, events)?,
             (None, Action::Pass) => {
                 let kind = c.pending.first().map(|w| w.kind);
                 match kind {
-                    Some(kind) => conflict::choose(state, kind, &mut events)?,
+                    Some(kind) => conflict::choose(state, kind, events)?,
                     None => return Err(TaeError::WrongPhase("no conflict to choose")),
                 }
             }
@@ -78,15 +88,15 @@ pub fn apply(state: &mut State, seat: Seat, action: &Action) -> Result<Vec<Event
                 },
                 _ => return Err(TaeError::WrongPhase("take an artifact")),
             };
-            take_artifact(state, cell, &mut events);
+            take_artifact(state, cell, events);
         }
         Phase::Over(_) => return Err(TaeError::GameOver),
     }
-    advance(state, &mut events);
-    Ok(events)
+    advance(state, events);
+    Ok(())
 }
 
-fn take_artifact(state: &mut State, cell: usize, events: &mut Vec<Event>) {
+fn take_artifact(state: &mut State, cell: usize, events: &mut impl EventSink<Event>) {
     let Phase::Harvest { claims } = &mut state.phase else {
         return;
     };
@@ -115,7 +125,7 @@ enum Step {
 }
 
 /// Move the state machine on until a live seat owes a decision or the game ends.
-pub(crate) fn advance(state: &mut State, events: &mut Vec<Event>) {
+pub(crate) fn advance(state: &mut State, events: &mut impl EventSink<Event>) {
     loop {
         if state.is_over() {
             return;
@@ -171,7 +181,7 @@ pub(crate) fn advance(state: &mut State, events: &mut Vec<Event>) {
 /// Between external conflicts: drop the lapsed ones, then start the only one left (or
 /// the first, for an ejected active player), or end the conflicts. Returns true when the
 /// active player must choose.
-fn sort_wars(state: &mut State, events: &mut Vec<Event>) -> bool {
+fn sort_wars(state: &mut State, events: &mut impl EventSink<Event>) -> bool {
     let Phase::Conflicts(c) = &mut state.phase else {
         return false;
     };
@@ -240,7 +250,7 @@ fn start_end_of_turn(state: &mut State) {
 
 /// After the harvest: every live player refills to a full hand, the active player first;
 /// then the end conditions; then the next live seat's turn.
-fn finish_turn(state: &mut State, events: &mut Vec<Event>) {
+fn finish_turn(state: &mut State, events: &mut impl EventSink<Event>) {
     let seats = state.players.len();
     let mut short = false;
     for offset in 0..seats {
@@ -287,7 +297,7 @@ fn finish_turn(state: &mut State, events: &mut Vec<Event>) {
     begin_turn(state, next, events);
 }
 
-pub(crate) fn begin_turn(state: &mut State, seat: Seat, events: &mut Vec<Event>) {
+pub(crate) fn begin_turn(state: &mut State, seat: Seat, events: &mut impl EventSink<Event>) {
     state.active = seat;
     state.actions_left = ACTIONS_PER_TURN;
     state.turn += 1;
@@ -298,7 +308,7 @@ pub(crate) fn begin_turn(state: &mut State, seat: Seat, events: &mut Vec<Event>)
     });
 }
 
-fn finish(state: &mut State, end: EndReason, events: &mut Vec<Event>) {
+fn finish(state: &mut State, end: EndReason, events: &mut impl EventSink<Event>) {
     state.phase = Phase::Over(end.clone());
     events.push(Event::GameOver { end });
 }

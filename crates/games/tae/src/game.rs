@@ -6,7 +6,7 @@ use rand::seq::{IndexedRandom, SliceRandom};
 use rand::Rng;
 
 use arbiter_engine::{
-    seeded_rng, ConfigError, Game, GameRng, Illegal, Outcome, Seat, TimeoutPolicy, Turn,
+    seeded_rng, ConfigError, Discard, Game, GameRng, Illegal, Outcome, Seat, TimeoutPolicy, Turn,
 };
 
 use crate::actions::Action;
@@ -141,6 +141,11 @@ impl Game for Tae {
 
     fn apply(state: &mut State, seat: Seat, action: &Action) -> Result<Vec<Event>, Illegal> {
         flow::apply(state, seat, action).map_err(Illegal::from)
+    }
+
+    /// Playouts drop the events, so none are built.
+    fn apply_quietly(state: &mut State, seat: Seat, action: &Action) -> Result<(), Illegal> {
+        flow::apply_into(state, seat, action, &mut Discard).map_err(Illegal::from)
     }
 
     fn legal(state: &State, seat: Seat) -> Vec<Action> {
