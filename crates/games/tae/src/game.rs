@@ -104,7 +104,8 @@ pub fn random_action(state: &State, seat: Seat, rng: &mut GameRng) -> Option<Act
         Phase::Act if may_act(state, seat) => TurnActions::new(state, seat),
         _ => None,
     };
-    let Some(actions) = turn_actions else {
+    // Borrowed, not moved out of the option: the sets are a few hundred bytes.
+    let Some(actions) = &turn_actions else {
         return legal(state, seat).choose(rng).cloned();
     };
     match actions.len() {

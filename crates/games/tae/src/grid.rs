@@ -342,12 +342,16 @@ impl Grid {
                     rest: !growing.is_empty(),
                 };
             }
-            for part in std::mem::take(&mut growing) {
-                let next = self.grown(within, &part);
-                if next == part {
-                    complete.push(part);
+            // Grown in place: a part that stopped growing moves to `complete` (the
+            // parts' order does not matter, only which cells share one).
+            let mut i = 0;
+            while i < growing.len() {
+                let next = self.grown(within, &growing[i]);
+                if next == growing[i] {
+                    complete.push(growing.swap_remove(i));
                 } else {
-                    growing.push(next);
+                    growing[i] = next;
+                    i += 1;
                 }
             }
         }

@@ -13,7 +13,7 @@ use arbiter_engine::Seat;
 use smallvec::SmallVec;
 
 use crate::actions::{Action, MAX_SWAP};
-use crate::board::{Board, Pos, MAX_SIDE};
+use crate::board::{Board, Pos};
 use crate::cellset::CellSet;
 use crate::kind::{Kind, Tiles};
 use crate::lift::Lifted;
@@ -35,7 +35,7 @@ pub(crate) struct TurnActions<'a> {
     bombs: CellSet,
     /// The runs of the list, in order, with their lengths: at most 15 (pass, four
     /// leader kinds placed and withdrawn, four colonist kinds, bombs, swaps).
-    blocks: SmallVec<[(Block, usize); 16]>,
+    blocks: SmallVec<[(Block, u32); 16]>,
 }
 
 /// A run of consecutive actions of the list.
@@ -79,7 +79,12 @@ impl<'a> TurnActions<'a> {
         let mut actions = TurnActions {
             board,
             hand: player.hand,
-            placements: [(); 4].map(|_| grid.no_cells()),
+            placements: [
+                grid.no_cells(),
+                grid.no_cells(),
+                grid.no_cells(),
+                grid.no_cells(),
+            ],
             settlements: colony_ground.and(&masks.inhabitable),
             mines: colony_ground.minus(&masks.inhabitable),
             bombs: grid
@@ -89,7 +94,7 @@ impl<'a> TurnActions<'a> {
                 .minus(&masks.artifacts),
             blocks: SmallVec::new(),
         };
-        actions.blocks.push((Block::Pass, 1));
+        actions.push_run(Block::Pass, 1);
         // Where this seat's leaders stand, found in one pass over the leaders.
         let mut standing = [None; 4];
         for (cell, leader) in board.leaders() {
@@ -100,25 +105,30 @@ impl<'a> TurnActions<'a> {
         for &kind in &player.leaders {
             let from = standing[kind.index()];
             let targets = leader_ground.targets(board, from);
-            actions.blocks.push((Block::Place(kind), targets.count()));
+            actions.push_run(Block::Place(kind), targets.count());
             if from.is_some() {
-                actions.blocks.push((Block::Withdraw(kind), 1));
+                actions.push_run(Block::Withdraw(kind), 1);
             }
             actions.placements[kind.index()] = targets;
         }
         for kind in Kind::ALL {
             if player.hand.get(kind) > 0 {
                 let count = actions.colony_cells(kind).count();
-                actions.blocks.push((Block::Colonize(kind), count));
+                actions.push_run(Block::Colonize(kind), count);
             }
         }
         if player.bombers > 0 {
-            actions.blocks.push((Block::Bomb, actions.bombs.count()));
+            actions.push_run(Block::Bomb, actions.bombs.count());
         }
-        actions
-            .blocks
-            .push((Block::Swaps, swap_count(&player.hand)));
+        actions.push_run(Block::Swaps, swap_count(&player.hand));
         Some(actions)
+    }
+
+    /// Append a run of `len` actions. Runs are counted in `u32` to keep the list of
+    /// runs small to move: a run is at most one action per cell (4,096 on the largest
+    /// board) or the swaps of one hand.
+    fn push_run(&mut self, block: Block, len: usize) {
+        self.blocks.push((block, len as u32));
     }
 
     fn colony_cells(&self, kind: Kind) -> &CellSet {
@@ -141,12 +151,13 @@ impl<'a> TurnActions<'a> {
 
     /// How many actions the list holds.
     pub fn len(&self) -> usize {
-        self.blocks.iter().map(|&(_, len)| len).sum()
+        self.blocks.iter().map(|&(_, len)| len as usize).sum()
     }
 
     /// The `index`-th action of the list.
     pub fn get(&self, mut index: usize) -> Option<Action> {
         for &(block, len) in &self.blocks {
+            let len = len as usize;
             if index < len {
                 return self.nth(block, index);
             }
@@ -229,12 +240,12 @@ fn judge_crowded_cells(board: &Board, free: &CellSet, leader_ground: &mut Leader
         .and(&crowded)
         .or(&free.and(&very_crowded));
     let mut three_kingdoms = grid.no_cells();
-    let mut kingdoms: Option<RegionSet> = None;
+    let mut kingdoms: Option<CellSet> = None;
     judged.for_each(|cell| {
         let around = RegionsAround::of(board, cell);
         leader_ground.judge(cell, &around);
         if around.distinct >= 3 {
-            let kingdoms = kingdoms.get_or_insert_with(|| RegionSet::kingdoms(board));
+            let kingdoms = kingdoms.get_or_insert_with(|| self::kingdoms(board));
             if around.distinct_among(kingdoms) >= 3 {
                 three_kingdoms.insert(cell);
             }
@@ -275,40 +286,30 @@ impl RegionsAround {
     }
 
     /// How many of the distinct regions are in `set`.
-    fn distinct_among(&self, set: &RegionSet) -> usize {
+    fn distinct_among(&self, set: &CellSet) -> usize {
         let sides = self.sides;
         (0..4)
             .filter(|&i| {
                 let region = sides[i];
-                region != Self::NONE && !sides[..i].contains(&region) && set.contains(region)
+                region != Self::NONE
+                    && !sides[..i].contains(&region)
+                    && set.contains(region as usize)
             })
             .count()
     }
 }
 
-/// A set of region ids as bits, on the stack: ids are below the number of cells,
-/// at most [`MAX_SIDE`]².
-struct RegionSet([u64; MAX_SIDE * MAX_SIDE / 64]);
-
-impl RegionSet {
-    /// The kingdoms: the regions holding a leader.
-    fn kingdoms(board: &Board) -> RegionSet {
-        let mut set = RegionSet([0; MAX_SIDE * MAX_SIDE / 64]);
-        board.masks().leaders.for_each(|cell| {
-            if let Some(region) = board.region(cell) {
-                if let Some(word) = set.0.get_mut(region as usize / 64) {
-                    *word |= 1 << (region % 64);
-                }
-            }
-        });
-        set
-    }
-
-    fn contains(&self, region: u32) -> bool {
-        self.0
-            .get(region as usize / 64)
-            .is_some_and(|word| word & (1 << (region % 64)) != 0)
-    }
+/// The kingdoms (the regions holding a leader) as a set of region ids: ids are below
+/// the number of cells, so a cell set of the board holds them (inline on boards up to
+/// 256 cells).
+fn kingdoms(board: &Board) -> CellSet {
+    let mut set = board.grid().no_cells();
+    board.masks().leaders.for_each(|cell| {
+        if let Some(region) = board.region(cell) {
+            set.insert(region as usize);
+        }
+    });
+    set
 }
 
 impl LeaderGround {
