@@ -129,8 +129,13 @@ impl Grid {
     /// `(x, y)` of a cell. A multiplication stands in for `cell / width`: a division
     /// costs more than what the callers do with the answer.
     pub fn coords(&self, cell: usize) -> (usize, usize) {
-        let y = ((cell as u64 * self.row_factor) >> 32) as usize;
+        let y = self.row(cell);
         (cell - y * self.width, y)
+    }
+
+    /// The row (`y`) of a cell, by the same multiplication.
+    pub fn row(&self, cell: usize) -> usize {
+        ((cell as u64 * self.row_factor) >> 32) as usize
     }
 
     /// The orthogonal neighbours of `cell` (W/E/S/N, no wrap), as a fixed array.
