@@ -322,7 +322,9 @@ impl LeaderGround {
         }
     }
 
-    /// Take in a cell next to two occupied cells or more.
+    /// Take in a cell next to two occupied cells or more. Inlined into the judge's
+    /// loop: a call per cell cost a tenth of a listing.
+    #[inline(always)]
     fn judge(&mut self, cell: usize, around: &RegionsAround) {
         if !self.ground.contains(cell) {
             return;
