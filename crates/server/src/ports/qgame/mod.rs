@@ -49,6 +49,7 @@ use parking_lot::Mutex;
 use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
 
+use crate::http::metrics::Metrics;
 use crate::hub::start::PortMatch;
 use crate::hub::{Hub, SeatPlan};
 use crate::matches::Player;
@@ -175,19 +176,16 @@ fn sign_up_forever(
                     hub.metrics.qgame_signup(false);
                     continue;
                 };
-                if pending.load(Ordering::SeqCst) >= MAX_PENDING_NAMES {
-                    tracing::warn!(%peer, "Q-Game sign-up refused: too many names being read");
-                    drop(stream);
-                    hub.metrics.qgame_signup(false);
-                    continue;
-                }
                 // As for native connections: a client that never reads holds this much.
                 let send_buffer = hub.config.limits.socket_send_buffer;
                 crate::transport::cap_send_buffer(&stream, send_buffer, peer);
+                // A connection carried to another node is read there; one read here
+                // counts against this node's names in reading (`NameReader::spawn`).
                 let reader = NameReader {
                     report: named_tx.clone(),
                     pending: pending.clone(),
                     wait: options.name_wait,
+                    metrics: hub.metrics.clone(),
                 };
                 match hub.mesh.clone() {
                     // One node of several: the client signs up on the node holding the
@@ -216,11 +214,12 @@ fn sign_up_forever(
 }
 
 /// Reads a new connection's name on a thread of its own and reports it to the sign-up
-/// loop; at most [`MAX_PENDING_NAMES`] at once.
+/// loop; at most [`MAX_PENDING_NAMES`] at once (the one place that limit is checked).
 struct NameReader {
     report: std::sync::mpsc::Sender<Named>,
     pending: Arc<AtomicUsize>,
     wait: Duration,
+    metrics: Arc<Metrics>,
 }
 
 impl NameReader {
@@ -228,12 +227,14 @@ impl NameReader {
         if self.pending.fetch_add(1, Ordering::SeqCst) >= MAX_PENDING_NAMES {
             self.pending.fetch_sub(1, Ordering::SeqCst);
             tracing::warn!(%peer, "Q-Game sign-up refused: too many names being read");
+            self.metrics.qgame_signup(false);
             return;
         }
         let NameReader {
             report,
             pending,
             wait,
+            metrics: _,
         } = self;
         let counter = pending.clone();
         let spawned = std::thread::Builder::new()
