@@ -7,7 +7,6 @@ use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};
 use std::sync::Arc;
 
 use bytes::Bytes;
-use futures::StreamExt;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpSocket, TcpStream};
 use tokio::sync::mpsc;
@@ -17,7 +16,7 @@ use tokio_util::sync::CancellationToken;
 use arbiter_store::{LiveNode, Store};
 
 use super::asks::{Ask, Port};
-use super::link::Mesh;
+use super::link::{next_message, Mesh};
 use super::tunnels::{parse_tunnel_subject, tunnel_subject, CHUNK, WRITE_TIMEOUT};
 use crate::protocol::Refusal;
 
@@ -197,14 +196,7 @@ pub async fn deliver(
     mut messages: async_nats::Subscriber,
     shutdown: CancellationToken,
 ) {
-    loop {
-        let message = tokio::select! {
-            _ = shutdown.cancelled() => break,
-            message = messages.next() => match message {
-                Some(message) => message,
-                None => break,
-            },
-        };
+    while let Some(message) = next_message(&mut messages, &shutdown).await {
         if let Some(key) = parse_tunnel_subject(&message.subject) {
             mesh.tunnels.deliver(&key, message.payload);
         }

@@ -7,8 +7,10 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::Context;
+use futures::StreamExt;
 use parking_lot::Mutex;
 use tokio::time::Instant;
+use tokio_util::sync::CancellationToken;
 
 use arbiter_store::{LiveNode, Store};
 
@@ -322,6 +324,18 @@ fn take_lost<T>(
     lost.into_iter()
         .filter_map(|conn| away.remove(&conn))
         .collect()
+}
+
+/// The next message of `subscription`, or `None` once it ends or `shutdown` fires: the
+/// loop of every task that serves a subject.
+pub(super) async fn next_message(
+    subscription: &mut async_nats::Subscriber,
+    shutdown: &CancellationToken,
+) -> Option<async_nats::Message> {
+    tokio::select! {
+        _ = shutdown.cancelled() => None,
+        message = subscription.next() => message,
+    }
 }
 
 #[cfg(test)]

@@ -4,12 +4,11 @@
 
 use std::sync::Arc;
 
-use futures::StreamExt;
 use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
 
 use super::asks::{Answer, Ask, RemoteConn};
-use super::link::{ask_subject, conns_subject, parse_conn_subject, Mesh};
+use super::link::{ask_subject, conns_subject, next_message, parse_conn_subject, Mesh};
 use super::{carry, tunnels};
 use crate::hub::{Hub, SeatPlan};
 use crate::matches::Player;
@@ -43,14 +42,7 @@ async fn answer_asks(
     mut asks: async_nats::Subscriber,
     shutdown: CancellationToken,
 ) {
-    loop {
-        let message = tokio::select! {
-            _ = shutdown.cancelled() => break,
-            message = asks.next() => match message {
-                Some(message) => message,
-                None => break,
-            },
-        };
+    while let Some(message) = next_message(&mut asks, &shutdown).await {
         let (mesh, hub) = (mesh.clone(), hub.clone());
         // Each request on its own task: a slow one (a referee busy, the store slow)
         // holds up no other. One connection's requests never overlap: its node waits
@@ -217,14 +209,7 @@ async fn deliver_lines(
     mut lines: async_nats::Subscriber,
     shutdown: CancellationToken,
 ) {
-    loop {
-        let message = tokio::select! {
-            _ = shutdown.cancelled() => break,
-            message = lines.next() => match message {
-                Some(message) => message,
-                None => break,
-            },
-        };
+    while let Some(message) = next_message(&mut lines, &shutdown).await {
         let Some((conn, sender)) = parse_conn_subject(&message.subject) else {
             continue;
         };
