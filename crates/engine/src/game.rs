@@ -103,9 +103,11 @@ pub trait Game: Send + Sync + 'static {
 
     /// One of `legal(state, seat)` drawn uniformly with `rng`, for random playouts;
     /// `None` when the list is empty. A ruleset may override it to draw without
-    /// building the list, but must return exactly what this default returns from the
-    /// same generator state (the same action, the same draws), so that playouts and
-    /// search give the same results either way.
+    /// building the list. The override must give every listed action the same
+    /// probability and read nothing but the state and `rng` (so a seeded playout
+    /// replays exactly); it need not make the default's draws. Spacegoo and Q-Game
+    /// return exactly what the default returns; T&E draws its turn actions by rejection
+    /// from a cheaper superset, and its tests check legality and uniformity.
     fn random_action(state: &Self::State, seat: Seat, rng: &mut GameRng) -> Option<Self::Action> {
         Self::legal(state, seat).choose(rng).cloned()
     }

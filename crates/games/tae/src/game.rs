@@ -3,7 +3,6 @@
 use std::ops::RangeInclusive;
 
 use rand::seq::{IndexedRandom, SliceRandom};
-use rand::Rng;
 
 use arbiter_engine::{
     seeded_rng, ConfigError, Discard, Game, GameRng, Illegal, Outcome, Seat, TimeoutPolicy, Turn,
@@ -16,7 +15,7 @@ use crate::kind::{Resources, Tiles};
 use crate::legal::TurnActions;
 use crate::state::{Phase, Player, State, ACTIONS_PER_TURN};
 use crate::view::View;
-use crate::{determinize, flow, score, view};
+use crate::{determinize, flow, sample, score, view};
 
 /// Marker type for the ruleset.
 #[derive(Debug, Clone, Copy, Default)]
@@ -95,22 +94,14 @@ fn may_act(state: &State, seat: Seat) -> bool {
     flow::to_act(state).includes(seat) && !state.is_ejected(seat)
 }
 
-/// The engine's default draw (`legal(..).choose(rng)`: one `random_range(..len)` over
-/// the list's length, none when it is empty), reading the one action drawn from the
-/// turn's cell sets instead of building the list; the other prompts list a handful of
-/// answers and use the default.
+/// One of `legal(state, seat)`, each with the same probability, for random playouts:
+/// the active player's turn actions are drawn by rejection from a cheap superset
+/// (`sample.rs`), not listed; the other prompts list a handful of answers and draw
+/// from the list.
 pub fn random_action(state: &State, seat: Seat, rng: &mut GameRng) -> Option<Action> {
-    let turn_actions = match state.phase {
-        Phase::Act if may_act(state, seat) => TurnActions::new(state, seat),
-        _ => None,
-    };
-    // Borrowed, not moved out of the option: the sets are a few hundred bytes.
-    let Some(actions) = &turn_actions else {
-        return legal(state, seat).choose(rng).cloned();
-    };
-    match actions.len() {
-        0 => None,
-        len => actions.get(rng.random_range(..len)),
+    match state.phase {
+        Phase::Act if may_act(state, seat) => sample::turn_action(state, seat, rng),
+        _ => legal(state, seat).choose(rng).cloned(),
     }
 }
 

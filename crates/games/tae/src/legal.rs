@@ -64,18 +64,56 @@ impl Block {
 impl<'a> TurnActions<'a> {
     /// The turn actions of `seat` (the phase is `Act`); `None` for an unknown seat.
     pub fn new(state: &'a State, seat: Seat) -> Option<TurnActions<'a>> {
-        let player = state.player(seat)?;
         let board = state.board();
         let (grid, masks) = (board.grid(), board.masks());
-        let free = grid
-            .all_cells()
-            .minus(&masks.occupied)
-            .minus(&masks.destroyed);
+        let free = free_cells(board);
         let mut leader_ground = LeaderGround::new(
             free.and(&masks.inhabitable)
                 .and(&grid.next_to(&masks.scientists)),
         );
         let colony_ground = free.minus(&judge_crowded_cells(board, &free, &mut leader_ground));
+        TurnActions::assemble(
+            state,
+            seat,
+            |from| leader_ground.targets(board, from),
+            colony_ground.and(&masks.inhabitable),
+            colony_ground.minus(&masks.inhabitable),
+        )
+    }
+
+    /// A superset of the turn actions of `seat`, for drawing by rejection
+    /// (`sample.rs`): every leader may go to any free, inhabitable cell next to a
+    /// scientist colony and every colonist to any free cell of its terrain, whatever
+    /// regions and kingdoms border the cell; pass, withdrawals, bombs and swaps are
+    /// exact. A few cell-set operations: no cell is judged on its own.
+    pub fn candidates(state: &'a State, seat: Seat) -> Option<TurnActions<'a>> {
+        let board = state.board();
+        let (grid, masks) = (board.grid(), board.masks());
+        let free = free_cells(board);
+        let ground = free
+            .and(&masks.inhabitable)
+            .and(&grid.next_to(&masks.scientists));
+        TurnActions::assemble(
+            state,
+            seat,
+            |_| ground.clone(),
+            free.and(&masks.inhabitable),
+            free.minus(&masks.inhabitable),
+        )
+    }
+
+    /// The runs of the list from where each leader may go (`targets`, asked with the
+    /// cell it stands on, `None` in hand) and where colonists may settle.
+    fn assemble(
+        state: &'a State,
+        seat: Seat,
+        mut targets: impl FnMut(Option<usize>) -> CellSet,
+        settlements: CellSet,
+        mines: CellSet,
+    ) -> Option<TurnActions<'a>> {
+        let player = state.player(seat)?;
+        let board = state.board();
+        let (grid, masks) = (board.grid(), board.masks());
         let mut actions = TurnActions {
             board,
             hand: player.hand,
@@ -85,8 +123,8 @@ impl<'a> TurnActions<'a> {
                 grid.no_cells(),
                 grid.no_cells(),
             ],
-            settlements: colony_ground.and(&masks.inhabitable),
-            mines: colony_ground.minus(&masks.inhabitable),
+            settlements,
+            mines,
             bombs: grid
                 .all_cells()
                 .minus(&masks.destroyed)
@@ -104,7 +142,7 @@ impl<'a> TurnActions<'a> {
         }
         for &kind in &player.leaders {
             let from = standing[kind.index()];
-            let targets = leader_ground.targets(board, from);
+            let targets = targets(from);
             actions.push_run(Block::Place(kind), targets.count());
             if from.is_some() {
                 actions.push_run(Block::Withdraw(kind), 1);
@@ -212,6 +250,16 @@ impl<'a> TurnActions<'a> {
             Block::Place(_) | Block::Colonize(_) | Block::Bomb => None,
         }
     }
+}
+
+/// The cells neither occupied nor destroyed.
+fn free_cells(board: &Board) -> CellSet {
+    let masks = board.masks();
+    board
+        .grid()
+        .all_cells()
+        .minus(&masks.occupied)
+        .minus(&masks.destroyed)
 }
 
 /// Where leaders may go: judged once for a leader from hand, then adjusted for each
@@ -378,6 +426,7 @@ mod tests {
     use crate::flow;
     use crate::game::{legal, random_action};
     use crate::random_play::{config, play};
+    use crate::sample::accepts;
     use crate::state::Phase;
 
     /// The board with the leader at `from` taken off, its regions labelled from
@@ -454,10 +503,12 @@ mod tests {
     }
 
     /// Every state of a random match: the cell-set listing equals the per-cell
-    /// reference, indexing agrees with listing, and `random_action` draws exactly what
-    /// the engine's default (`legal(..).choose(rng)`) draws, leaving the generator in
-    /// the same state, for every seat at every prompt.
+    /// reference, indexing agrees with listing, the sampler's superset keeps exactly
+    /// the list once filtered by its acceptance (so its draws are uniform over the
+    /// list), and `random_action` draws a listed action for every seat at every prompt
+    /// (at the other prompts, exactly what the engine's default draws).
     fn check_state(state: &State, draws: &mut arbiter_engine::GameRng) {
+        let mut acting = None;
         if let (Phase::Act, Turn::One(seat)) = (state.phase(), flow::to_act(state)) {
             let actions = TurnActions::new(state, seat).expect("the active seat exists");
             let list = actions.list();
@@ -467,12 +518,26 @@ mod tests {
                 assert_eq!(actions.get(i).as_ref(), Some(action), "index {i}");
             }
             assert_eq!(actions.get(list.len()), None);
+            let candidates = TurnActions::candidates(state, seat).expect("the seat exists");
+            let kept: Vec<Action> = candidates
+                .list()
+                .into_iter()
+                .filter(|action| accepts(state, seat, action))
+                .collect();
+            assert_eq!(kept, list, "the superset filtered by acceptance");
             check_lifted_judgement(state, seat);
+            acting = Some(seat);
         }
         for seat in 0..state.seats() + 1 {
+            let listed = legal(state, seat);
+            if Some(seat) == acting {
+                let drawn = random_action(state, seat, draws).expect("pass is always legal");
+                assert!(listed.contains(&drawn), "seat {seat} drew {drawn:?}");
+                continue;
+            }
             let mut ours = draws.clone();
             let drawn = random_action(state, seat, &mut ours);
-            let expected = legal(state, seat).choose(draws).cloned();
+            let expected = listed.choose(draws).cloned();
             assert_eq!(drawn, expected, "seat {seat}");
             assert!(
                 ours == *draws,

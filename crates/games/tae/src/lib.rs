@@ -5,7 +5,7 @@
 //! [`regions`] (the grid and its regions, kept equal to a fresh labelling), `grid`,
 //! `cellset` and `masks` (the board as bitboards), [`config`], [`state`] (the full
 //! state and turn phases), [`actions`] (the active player's actions), `legal`, `lift`
-//! and `swaps` (listing and drawing them for the whole board at once),
+//! and `swaps` (listing them for the whole board at once), `sample` (drawing one),
 //! [`conflict`] (internal and external conflicts), [`flow`] (prompts, end of turn,
 //! ejection), [`score`], [`view`] and [`determinize`] (what each seat may know),
 //! [`render`] (a text picture of the board), [`scenario`] (building positions directly,
@@ -34,6 +34,7 @@ pub mod rebuild;
 pub mod regions;
 pub mod render;
 pub mod ruleset;
+mod sample;
 pub mod scenario;
 pub mod score;
 pub mod state;
