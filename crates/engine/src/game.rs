@@ -105,9 +105,10 @@ pub trait Game: Send + Sync + 'static {
     /// `None` when the list is empty. A ruleset may override it to draw without
     /// building the list. The override must give every listed action the same
     /// probability and read nothing but the state and `rng` (so a seeded playout
-    /// replays exactly); it need not make the default's draws. Spacegoo and Q-Game
-    /// return exactly what the default returns; T&E draws its turn actions by rejection
-    /// from a cheaper superset, and its tests check legality and uniformity.
+    /// replays exactly); it need not make the default's draws. Spacegoo, Q-Game and
+    /// Space Crack return exactly what the default returns; T&E draws its turn actions
+    /// by rejection from a cheaper superset, and its tests check legality and
+    /// uniformity.
     fn random_action(state: &Self::State, seat: Seat, rng: &mut GameRng) -> Option<Self::Action> {
         Self::legal(state, seat).choose(rng).cloned()
     }

@@ -2,6 +2,8 @@
 
 use std::ops::RangeInclusive;
 
+use rand::Rng;
+
 use arbiter_engine::{ConfigError, Game, GameRng, Illegal, Outcome, Seat, TimeoutPolicy, Turn};
 
 use crate::actions::Action;
@@ -85,6 +87,28 @@ impl Game for SpaceCrack {
     /// first is the referee's, the second no bot should pick at random.
     fn legal(state: &State, seat: Seat) -> Vec<Action> {
         crate::legal::legal_actions(state, seat)
+    }
+
+    /// Draws what `legal(..).choose(rng)` draws, without the list.
+    fn random_action(state: &State, seat: Seat, rng: &mut GameRng) -> Option<Action> {
+        crate::legal::random_action(state, seat, rng)
+    }
+
+    /// Who `to_act`'s turn would pick, with the same draw, without listing the seats.
+    fn playout_seat(state: &State, rng: &mut GameRng) -> Option<Seat> {
+        if state.is_over() {
+            return None;
+        }
+        match state.config().turn_mode {
+            TurnMode::Sequential => state.sequential_seat(),
+            TurnMode::Concurrent => {
+                let mut ready = (0..state.seat_count()).filter(|&s| state.can_act(s));
+                match ready.clone().count() {
+                    0 => None,
+                    len => ready.nth(rng.random_range(0..len)),
+                }
+            }
+        }
     }
 
     /// The seat keeps its planets and passes every turn from now on (the resignation

@@ -319,23 +319,30 @@ pub(crate) fn after_change(state: &mut State, events: &mut Vec<Event>) {
     if state.over {
         return;
     }
+    // Who holds a planet or a ship, in one pass over the planets (every action asks):
+    // a ship stands on a planet of its owner (invariant I2), so holding a planet is
+    // enough.
+    // A bit per seat (at most four).
+    let holds = state
+        .planets
+        .iter()
+        .filter_map(|p| p.owner)
+        .fold(0u64, |held, seat| {
+            held | 1u64.checked_shl(seat as u32).unwrap_or(0)
+        });
+    let held = |seat: Seat| holds & 1u64.checked_shl(seat as u32).unwrap_or(0) != 0;
     for seat in 0..state.players.len() {
-        if !state.players[seat].eliminated
-            && state.planet_count(seat) == 0
-            && !state.has_ships(seat)
-        {
+        if !state.players[seat].eliminated && !held(seat) {
             state.players[seat].eliminated = true;
             events.push(Event::PlayerEliminated { seat });
         }
     }
-    let alive = (0..state.players.len())
-        .filter(|&s| state.planet_count(s) > 0 || state.has_ships(s))
-        .count();
+    let alive = (0..state.players.len()).filter(|&seat| held(seat)).count();
     if state.config.end_on_elimination && state.players.len() >= 2 && alive <= 1 {
         game_over(state, events);
         return;
     }
-    while !state.over && state.ready_seats().is_empty() {
+    while !state.over && !state.anyone_ready() {
         end_turn(state, events);
     }
 }

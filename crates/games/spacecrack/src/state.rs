@@ -160,8 +160,14 @@ impl State {
             .count()
     }
 
+    /// Whether `seat` has a ship: asked of the planets, a short array, instead of the
+    /// ship map (a tree walk, a quarter of a random game when it was asked there).
+    /// The same answer while every ship stands on a planet of its owner that names it
+    /// (invariants I1 and I2, asserted after every step of the property tests).
     pub fn has_ships(&self, seat: Seat) -> bool {
-        self.ships.values().any(|s| s.owner == seat)
+        self.planets
+            .iter()
+            .any(|p| p.ship.is_some() && p.owner == Some(seat))
     }
 
     /// Whether `seat` may build on `planet` now, apart from command points.
@@ -192,6 +198,11 @@ impl State {
             && !player.finished
             && player.command_points > 0
             && !self.is_stuck(seat)
+    }
+
+    /// Whether any seat may act now ([`State::ready_seats`] is not empty).
+    pub fn anyone_ready(&self) -> bool {
+        (0..self.players.len()).any(|s| self.can_act(s))
     }
 
     /// Seats that may act now, in seat order.

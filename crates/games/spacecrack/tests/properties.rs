@@ -106,6 +106,31 @@ fn config_strategy() -> impl Strategy<Value = Config> {
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(24))]
 
+    /// At every state of a random game, for every seat (and one past the last):
+    /// `random_action` draws the very action `legal(..).choose(rng)` draws and leaves
+    /// the generator where the default leaves it.
+    #[test]
+    fn random_action_draws_what_the_list_draws(seed: u64, seats in 1usize..=4, config in config_strategy()) {
+        let mut state = SpaceCrack::new(&config, seats, seed).unwrap();
+        let mut rng: GameRng = seeded_rng(seed ^ 0xD8A5);
+        for _ in 0..2_000 {
+            for seat in 0..=seats {
+                let mut ours = rng.clone();
+                let drawn = SpaceCrack::random_action(&state, seat, &mut ours);
+                let expected = SpaceCrack::legal(&state, seat).choose(&mut rng).cloned();
+                prop_assert_eq!(&drawn, &expected, "seat {}", seat);
+                prop_assert!(ours == rng, "seat {}: the generator moved differently", seat);
+            }
+            let Some(seat) = SpaceCrack::playout_seat(&state, &mut rng) else {
+                break;
+            };
+            let action = SpaceCrack::random_action(&state, seat, &mut rng)
+                .expect("a seat to act has an action");
+            SpaceCrack::apply(&mut state, seat, &action).unwrap();
+        }
+        prop_assert!(state.is_over(), "the game ended");
+    }
+
     /// The engine's one battery (random play ends, honest turns, refused moves change
     /// nothing, no leak, rebuilding from views, determinism, replay equals the live
     /// game) on a configuration that switches any rule option, with Space Crack's own
