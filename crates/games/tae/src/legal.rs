@@ -75,7 +75,11 @@ impl<'a> TurnActions<'a> {
         TurnActions::assemble(
             state,
             seat,
-            |from| leader_ground.targets(board, from),
+            |from| {
+                let targets = leader_ground.targets(board, from);
+                let count = targets.count();
+                (targets, count)
+            },
             colony_ground.and(&masks.inhabitable),
             colony_ground.minus(&masks.inhabitable),
         )
@@ -93,21 +97,24 @@ impl<'a> TurnActions<'a> {
         let ground = free
             .and(&masks.inhabitable)
             .and(&grid.next_to(&masks.scientists));
+        // One ground for every leader kind: counted once.
+        let on_ground = ground.count();
         TurnActions::assemble(
             state,
             seat,
-            |_| ground.clone(),
+            |_| (ground.clone(), on_ground),
             free.and(&masks.inhabitable),
             free.minus(&masks.inhabitable),
         )
     }
 
     /// The runs of the list from where each leader may go (`targets`, asked with the
-    /// cell it stands on, `None` in hand) and where colonists may settle.
+    /// cell it stands on, `None` in hand, answers the cells and how many) and where
+    /// colonists may settle.
     fn assemble(
         state: &'a State,
         seat: Seat,
-        mut targets: impl FnMut(Option<usize>) -> CellSet,
+        mut targets: impl FnMut(Option<usize>) -> (CellSet, usize),
         settlements: CellSet,
         mines: CellSet,
     ) -> Option<TurnActions<'a>> {
@@ -142,16 +149,22 @@ impl<'a> TurnActions<'a> {
         }
         for &kind in &player.leaders {
             let from = standing[kind.index()];
-            let targets = targets(from);
-            actions.push_run(Block::Place(kind), targets.count());
+            let (targets, count) = targets(from);
+            actions.push_run(Block::Place(kind), count);
             if from.is_some() {
                 actions.push_run(Block::Withdraw(kind), 1);
             }
             actions.placements[kind.index()] = targets;
         }
+        // Three colonist kinds share the settlements: each set counted once.
+        let (settlements, mines) = (actions.settlements.count(), actions.mines.count());
         for kind in Kind::ALL {
             if player.hand.get(kind) > 0 {
-                let count = actions.colony_cells(kind).count();
+                let count = if kind == Kind::Mining {
+                    mines
+                } else {
+                    settlements
+                };
                 actions.push_run(Block::Colonize(kind), count);
             }
         }
