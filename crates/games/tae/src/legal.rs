@@ -1,10 +1,12 @@
 //! The active player's legal turn actions, worked out for the whole board at once as
-//! cell sets: counted with popcounts and indexed directly, so a random playout draws
-//! one action without building the list, and `legal` lists them without judging each
-//! cell on its own. The per-cell rules (`actions.rs`) stay the reference: the property
-//! tests check that exactly the actions listed here are accepted there.
+//! cell sets: counted with popcounts and indexed directly, so one action is read off
+//! without building the list, and `legal` lists them without judging each cell on its
+//! own. The per-cell rules (`actions.rs`) stay the reference: the property tests check
+//! that exactly the actions listed here are accepted there. The same runs over a
+//! cheaper superset ([`TurnActions::candidates`]) are what random playouts draw from
+//! (`sample.rs`).
 //!
-//! The order is that of the `legal` list, which playouts and records index into: pass;
+//! The order is that of the `legal` list, which records index into: pass;
 //! for each of the player's leader kinds, its placements by ascending cell, then its
 //! withdrawal if it stands on the board; for each colonist kind in hand (kind order),
 //! its colonies by ascending cell; bombs by ascending cell; swaps (see `swaps.rs`).
