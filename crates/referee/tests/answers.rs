@@ -3,13 +3,11 @@
 //! second sealed command disqualifies in spacegoo, and the referee's own timeout action
 //! cannot be sent by a seat.
 
-mod common;
-
 use std::time::Duration;
 
+use crate::common::{finish, next_message, start};
 use arbiter_engine::LogEntry;
 use arbiter_referee::{SeatConnection, SeatError, SeatSetup, ToSeat};
-use common::{finish, next_message, start};
 use serde_json::json;
 
 const LONG: Duration = Duration::from_secs(30);

@@ -2,15 +2,13 @@
 //! decision (and the bot is rebuilt), a refused answer costs what the ruleset's policy
 //! says, and a bot that thinks past its deadline is timed out while the runtime goes on.
 
-mod common;
-
 use std::sync::{mpsc, Arc, Mutex};
 use std::time::Duration;
 
+use crate::common::{finish, start};
 use arbiter_engine::{DynState, LogEntry, Seat, TimeoutPolicy};
 use arbiter_referee::{Program, SeatKind, SeatSetup};
 use arbiter_rulesets::HouseBot;
-use common::{finish, start};
 use serde_json::{json, Value};
 
 struct Panics;
@@ -85,7 +83,7 @@ async fn a_panicking_bot_in_tae_forfeits_each_decision_and_the_game_ends() {
     ];
     let (handle, mirror) = start("tae", 52, seats, Duration::from_secs(30));
     let record = finish(&handle, &mirror).await;
-    let game = common::ruleset("tae").game;
+    let game = crate::common::ruleset("tae").game;
     let fresh = game
         .new_state(&game.default_config(), 2, 52)
         .expect("state");
@@ -215,10 +213,10 @@ async fn an_ejection_asked_for_after_a_finishing_answer_is_made_after_it() {
         program("finishes", || Box::new(AnswersThenFails)),
         SeatSetup::house("dag", "dag", 1),
     ];
-    let mut setup = arbiter_referee::MatchSetup::new(7, common::ruleset("qgame"), 54, seats);
+    let mut setup = arbiter_referee::MatchSetup::new(7, crate::common::ruleset("qgame"), 54, seats);
     setup.config = config;
     setup.deadline = Duration::from_secs(30);
-    let mirror = Arc::new(common::Mirror::default());
+    let mirror = Arc::new(crate::common::Mirror::default());
     let handle = arbiter_referee::Referee::start(setup, mirror.clone()).expect("a valid setup");
     let record = finish(&handle, &mirror).await;
     assert!(

@@ -2,19 +2,17 @@
 //! ejects, T&E acts for it, Space Crack ends its turn, spacegoo disqualifies it (and
 //! calls the game a draw when both seats are silent). The reason is always recorded.
 
-mod common;
-
 use std::time::{Duration, Instant};
 
+use crate::common::{finish, next_message, start};
 use arbiter_engine::{LogEntry, TimeoutPolicy, Turn};
 use arbiter_referee::{SeatSetup, ToSeat};
-use common::{finish, next_message, start};
 
 const SHORT: Duration = Duration::from_millis(80);
 
 /// The first seat to act in a fresh game of `ruleset` with `seats` seats and `seed`.
 fn first_to_act(ruleset: &str, seats: usize, seed: u64) -> usize {
-    let game = common::ruleset(ruleset).game;
+    let game = crate::common::ruleset(ruleset).game;
     let state = game
         .new_state(&game.default_config(), seats, seed)
         .expect("default config");
@@ -89,7 +87,7 @@ async fn tae_acts_for_a_silent_seat_with_the_default_action() {
     let entries = mirror
         .wait_for("the first timeout", |entries| !entries.is_empty())
         .await;
-    let game = common::ruleset("tae").game;
+    let game = crate::common::ruleset("tae").game;
     let fresh = game
         .new_state(&game.default_config(), 2, seed)
         .expect("state");
@@ -136,7 +134,7 @@ async fn spacecrack_ends_the_turn_of_a_silent_seat() {
     assert_eq!(action, &serde_json::json!({"type": "turn_timeout"}));
 
     // Replayed up to just before and just after: the seat's turn is over.
-    let game = common::ruleset("spacecrack").game;
+    let game = crate::common::ruleset("spacecrack").game;
     let mut state = game.new_state(&game.default_config(), 2, 3).expect("state");
     for entry in &entries[..index] {
         if let LogEntry::Act { seat, action, .. } = entry {

@@ -1,12 +1,10 @@
 //! Whole matches of house bots, one per ruleset: each ends, and its record replays with
 //! every digest verified; the sink saw every entry as it happened.
 
-mod common;
-
 use std::time::Duration;
 
+use crate::common::{finish, start};
 use arbiter_referee::{Phase, SeatSetup};
-use common::{finish, start};
 
 /// Bots answer in microseconds; a generous deadline means none of them times out.
 const DEADLINE: Duration = Duration::from_secs(20);
@@ -69,7 +67,7 @@ async fn tae_house_bots_play_to_the_end() {
 async fn a_bad_setup_is_refused_with_a_reason() {
     use arbiter_referee::{DiscardSink, MatchSetup, Referee};
     use std::sync::Arc;
-    let qgame = common::ruleset("qgame");
+    let qgame = crate::common::ruleset("qgame");
     let unknown_bot = MatchSetup::new(
         1,
         qgame.clone(),
@@ -116,7 +114,7 @@ fn starting_outside_a_runtime_is_an_error_not_a_panic() {
     use std::sync::Arc;
     let setup = MatchSetup::new(
         1,
-        common::ruleset("tae"),
+        crate::common::ruleset("tae"),
         1,
         vec![SeatSetup::remote("a"), SeatSetup::remote("b")],
     );

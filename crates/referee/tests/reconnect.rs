@@ -2,13 +2,11 @@
 //! with `joined`, its view and the prompt with the time left. A stale connection's
 //! disconnect never cuts off the connection that replaced it.
 
-mod common;
-
 use std::time::Duration;
 
+use crate::common::{next_message, start};
 use arbiter_engine::LogEntry;
 use arbiter_referee::{SeatSetup, ToSeat};
-use common::{next_message, start};
 
 const DEADLINE: Duration = Duration::from_secs(5);
 
@@ -52,7 +50,7 @@ async fn reconnecting_resumes_with_view_and_remaining_deadline() {
     first.detach().await;
     let mut status = handle.watch_status();
     tokio::time::timeout(
-        common::PATIENCE,
+        crate::common::PATIENCE,
         status.wait_for(|s| !s.seats[seat].connected),
     )
     .await
@@ -101,7 +99,7 @@ async fn a_replaced_connection_ends_and_its_drop_does_not_detach_the_new_one() {
     let mut new = handle.attach(1).await.expect("attach again");
     // The old stream ends after what was already sent to it.
     let mut old_messages = Vec::new();
-    while let Some(message) = tokio::time::timeout(common::PATIENCE, old.recv())
+    while let Some(message) = tokio::time::timeout(crate::common::PATIENCE, old.recv())
         .await
         .expect("the old connection closes")
     {

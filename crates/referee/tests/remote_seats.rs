@@ -3,12 +3,10 @@
 //! matches of every ruleset. Each remote seat receives exactly its own projection:
 //! `joined`, its views, its share of every step's events, ejections and the outcome.
 
-mod common;
-
 use std::time::Duration;
 
+use crate::common::{drive, expected_stream, finish, start};
 use arbiter_referee::{SeatSetup, ToSeat};
-use common::{drive, expected_stream, finish, start};
 
 const DEADLINE: Duration = Duration::from_secs(20);
 

@@ -3,15 +3,13 @@
 //! finished record is one chain from the first entry to the last, and seats the log
 //! ejected stay ejected.
 
-mod common;
-
 use std::sync::Arc;
 use std::time::Duration;
 
+use crate::common::{finish, ruleset, start, Mirror};
 use arbiter_engine::record::DigestChain;
 use arbiter_engine::{LogEntry, MatchRecord};
 use arbiter_referee::{MatchSetup, Referee, SeatSetup};
-use common::{finish, ruleset, start, Mirror};
 
 const DEADLINE: Duration = Duration::from_secs(20);
 

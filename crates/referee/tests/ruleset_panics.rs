@@ -2,19 +2,17 @@
 //! stored as aborted, and every seat and spectator still connected is told so with the
 //! reason, as when the store gives up, instead of seeing its connection go quiet.
 
-mod common;
-
 use std::ops::RangeInclusive;
 use std::sync::Arc;
 use std::time::Duration;
 
+use crate::common::PATIENCE;
 use arbiter_engine::{
     Bot, ConfigError, Game, GameRng, Illegal, Outcome, Policy, Ruleset as RulesetDefinition, Seat,
     Turn,
 };
 use arbiter_referee::{MatchSetup, MatchSink, RecordEvent, Referee, SeatSetup, Stored, ToSeat};
 use arbiter_rulesets::Ruleset;
-use common::PATIENCE;
 use serde::{Deserialize, Serialize};
 
 /// Two seats count down from 5 in turn; the rules panic when the count reaches 2.

@@ -1,12 +1,10 @@
 //! Spectators receive exactly the spectators' projection: their view (never a seat's
 //! hand) and their share of each step's events, then the outcome.
 
-mod common;
-
 use std::time::Duration;
 
+use crate::common::{expected_stream, finish, start, walk};
 use arbiter_referee::{SeatSetup, ToSeat};
-use common::{expected_stream, finish, start, walk};
 
 async fn watch(ruleset: &str, bots: &[&str], seed: u64) {
     let seats = bots
@@ -17,7 +15,7 @@ async fn watch(ruleset: &str, bots: &[&str], seed: u64) {
     let (handle, mirror) = start(ruleset, seed, seats, Duration::from_secs(20));
     let mut spectator = handle.spectate().await.expect("spectate");
     let mut received = Vec::new();
-    while let Some(message) = tokio::time::timeout(common::PATIENCE, spectator.recv())
+    while let Some(message) = tokio::time::timeout(crate::common::PATIENCE, spectator.recv())
         .await
         .expect("the spectator's stream ends")
     {

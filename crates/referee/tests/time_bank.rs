@@ -3,8 +3,6 @@
 //! and every prompt says how much is left. On paused (virtual) time, so the figures are
 //! exact.
 
-mod common;
-
 use std::time::Duration;
 
 use arbiter_referee::{MatchSetup, Referee, SeatSetup, ToSeat};
@@ -20,7 +18,7 @@ async fn prompt(connection: &mut arbiter_referee::SeatConnection) -> (u64, u64) 
             deadline_ms,
             time_bank_ms,
             ..
-        } = common::next_message(connection).await
+        } = crate::common::next_message(connection).await
         {
             return (deadline_ms, time_bank_ms);
         }
@@ -48,10 +46,10 @@ async fn order_then_pass(
 #[tokio::test(start_paused = true)]
 async fn the_bank_counts_down_in_the_prompts_and_then_runs_out() {
     let seats = vec![SeatSetup::remote("ann"), SeatSetup::remote("bob")];
-    let mut setup = MatchSetup::new(1, common::ruleset("tae"), 4, seats);
+    let mut setup = MatchSetup::new(1, crate::common::ruleset("tae"), 4, seats);
     setup.deadline = PER_DECISION;
     setup.time_bank = BANK;
-    let mirror = std::sync::Arc::new(common::Mirror::default());
+    let mirror = std::sync::Arc::new(crate::common::Mirror::default());
     let handle = Referee::start(setup, mirror.clone()).expect("a valid setup");
     let first = handle.status().turn.seats()[0];
     let second = 1 - first;

@@ -8,8 +8,6 @@
 //! - A seat that misses its deadline on `abandon_after` decisions in a row has
 //!   abandoned: it is ejected with the reason recorded. Answering once resets the count.
 
-mod common;
-
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -20,7 +18,7 @@ use serde_json::{json, Value};
 /// The next prompt's time left for the decision, in milliseconds.
 async fn deadline_ms(connection: &mut SeatConnection) -> u64 {
     loop {
-        if let ToSeat::Prompt { deadline_ms, .. } = common::next_message(connection).await {
+        if let ToSeat::Prompt { deadline_ms, .. } = crate::common::next_message(connection).await {
             return deadline_ms;
         }
     }
@@ -28,7 +26,7 @@ async fn deadline_ms(connection: &mut SeatConnection) -> u64 {
 
 fn spacecrack(config: Value, deadline: Duration, abandon_after: Option<u32>) -> MatchSetup {
     let seats = vec![SeatSetup::remote("ann"), SeatSetup::remote("bob")];
-    let mut setup = MatchSetup::new(1, common::ruleset("spacecrack"), 3, seats);
+    let mut setup = MatchSetup::new(1, crate::common::ruleset("spacecrack"), 3, seats);
     setup.config = config;
     setup.deadline = deadline;
     setup.abandon_after = abandon_after;
@@ -48,7 +46,7 @@ async fn an_order(handle: &arbiter_referee::MatchHandle, seat: usize) -> Value {
 #[tokio::test(start_paused = true)]
 async fn spacecrack_one_deadline_covers_a_seats_whole_turn() {
     let setup = spacecrack(json!({}), Duration::from_secs(10), None);
-    let mirror = Arc::new(common::Mirror::default());
+    let mirror = Arc::new(crate::common::Mirror::default());
     let handle = Referee::start(setup, mirror.clone()).expect("a valid setup");
     let mut ann = handle.attach(0).await.expect("attach");
     let _bob = handle.attach(1).await.expect("attach");
@@ -83,7 +81,7 @@ async fn spacecrack_turn_timeout_secs_is_the_deadline() {
         Duration::from_secs(100),
         None,
     );
-    let handle = Referee::start(setup, Arc::new(common::Mirror::default())).expect("valid");
+    let handle = Referee::start(setup, Arc::new(crate::common::Mirror::default())).expect("valid");
     let mut ann = handle.attach(0).await.expect("attach");
     assert_eq!(deadline_ms(&mut ann).await, 7_000);
     handle.resign(0).await.expect("resign");
@@ -93,7 +91,7 @@ async fn spacecrack_turn_timeout_secs_is_the_deadline() {
 /// ejected (or panics if it never is).
 async fn silent_until_ejected(abandon_after: u32, answer_on_turn: Option<u64>) -> Vec<LogEntry> {
     let setup = spacecrack(json!({}), Duration::from_secs(5), Some(abandon_after));
-    let mirror = Arc::new(common::Mirror::default());
+    let mirror = Arc::new(crate::common::Mirror::default());
     let handle = Referee::start(setup, mirror.clone()).expect("a valid setup");
     let mut ann = handle.attach(0).await.expect("attach");
     let mut bob = handle.attach(1).await.expect("attach");

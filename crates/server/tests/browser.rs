@@ -13,13 +13,11 @@
 //! root on Debian. Otherwise it fails and says what to install: a browser test that
 //! quietly skipped would count as passing without having run.
 
-mod common;
-
 use std::path::PathBuf;
 use std::process::Stdio;
 
+use crate::common::*;
 use arbiter_server::client::{play, BotPlan};
-use common::*;
 use serde_json::Value;
 
 /// Chromium and the npm packages, installed if they are missing and can be.

@@ -4,9 +4,7 @@
 //! TCP, WebSocket and both compatibility ports. Plain HTTP connections have a cap of
 //! their own (a browser opens several), and API requests are paced per address.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use serde_json::Value;
 use tokio::io::{AsyncBufReadExt, BufReader};
 use tokio::net::TcpStream;

@@ -3,18 +3,16 @@
 //! the one queue and finish a game of every ruleset, and a spectator connected to the
 //! node that does not run the match sees exactly what a replay of it shows.
 
-mod common;
-
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::mpsc;
 use std::time::Duration;
 
+use crate::common::*;
 use arbiter_qgame_course::actors::{ActorLevel, ActorSpec};
 use arbiter_qgame_course::remote::client::{run_client, ClientEnd, ClientKind};
 use arbiter_qgame_course::remote::SessionEnd;
 use arbiter_server::client::{bot, BotPlan, Connection, Decider, DeciderFactory};
 use arbiter_server::Config;
-use common::*;
 use serde_json::{json, Value};
 use tokio::sync::watch;
 

@@ -5,12 +5,10 @@
 //! ruleset ends with no ejection and no refused action, and no decision waits for a
 //! deadline (the deadline here is far longer than the whole test may take).
 
-mod common;
-
 use std::time::Duration;
 
+use crate::common::*;
 use arbiter_server::client::{play, BotPlan};
-use common::*;
 use serde_json::Value;
 
 const GAMES: u32 = 3;

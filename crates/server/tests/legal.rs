@@ -4,9 +4,7 @@
 //! match moved on in between (Space Crack's turns are concurrent: the bot may take the
 //! ship first); only the seat's holder may ask.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use serde_json::json;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

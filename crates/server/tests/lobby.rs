@@ -1,12 +1,10 @@
 //! Tables with house bots, reconnecting to a running match, matchmaking that never
 //! pairs a user with itself, the protocol over WebSocket, and a server on PostgreSQL.
 
-mod common;
-
 use std::time::Duration;
 
+use crate::common::*;
 use arbiter_server::client::{play, BotPlan};
-use common::*;
 use futures::{SinkExt, StreamExt};
 use serde_json::{json, Value};
 use tokio_tungstenite::tungstenite::Message;

@@ -4,9 +4,7 @@
 //! (The waits themselves, doubling and forgetting, are unit-tested on paused time in
 //! the store.)
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use serde_json::{json, Value};
 
 async fn login(raw: &mut Raw, name: &str, password: &str) -> Value {

@@ -1,12 +1,10 @@
 //! Misbehaving clients, one test each: every one gets a clear error or a recorded
 //! ejection, the match ends correctly, and the server goes on serving everyone else.
 
-mod common;
-
 use std::time::Duration;
 
+use crate::common::*;
 use arbiter_server::client::{play, BotPlan, BotReport};
-use common::*;
 use serde_json::{json, Value};
 use tokio::task::JoinHandle;
 

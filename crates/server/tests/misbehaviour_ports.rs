@@ -10,11 +10,9 @@
 //! still answer its owner and end by his resignation, undisturbed. The tests print
 //! their tables; docs/reliability.md holds a copy.
 
-mod common;
-
 use std::time::Duration;
 
-use common::*;
+use crate::common::*;
 use tokio::io::AsyncWriteExt;
 use tokio::sync::watch;
 

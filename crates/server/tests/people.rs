@@ -3,9 +3,7 @@
 //! refused with its reason and may be tried again — in Q-Game too, whose course rules
 //! eject only on the course's own port.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use serde_json::json;
 
 #[tokio::test]

@@ -2,14 +2,12 @@
 //! bots (seeing only their views) register, get matched, play to the end; a spectator
 //! watches; then the HTTP API serves the match, its outcome, its replay and ratings.
 
-mod common;
-
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
+use crate::common::*;
 use arbiter_server::client::{play, BotPlan, Connection, Decider, DeciderFactory};
-use common::*;
 use serde_json::{json, Value};
 
 /// A player that holds its first decision until the spectator is watching: a random

@@ -4,14 +4,12 @@
 //! then stored with its outcome, replayable and rated under the course players'
 //! accounts. A client that breaks the protocol is ejected with the reason recorded.
 
-mod common;
-
 use std::time::Duration;
 
+use crate::common::*;
 use arbiter_qgame_course::actors::{ActorLevel, ActorSpec};
 use arbiter_qgame_course::remote::client::{run_client, ClientEnd, ClientKind};
 use arbiter_qgame_course::remote::SessionEnd;
-use common::*;
 use serde_json::{json, Value};
 
 fn client(spec: Value) -> ClientKind {

@@ -9,13 +9,11 @@
 //! match runs and searched for the seed's digits afterwards (a random 64-bit seed has
 //! 17–20 digits: no false alarm).
 
-mod common;
-
 use std::io::Write;
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
-use common::*;
+use crate::common::*;
 use serde_json::json;
 
 /// Everything the server logged in this test binary, at every level.

@@ -2,10 +2,8 @@
 //! gives back live seats, as a password login does); `logout` ends it everywhere; the
 //! HTTP API takes it as `Authorization: Bearer` for a seat's private replay.
 
-mod common;
-
+use crate::common::*;
 use arbiter_server::client::Connection;
-use common::*;
 use serde_json::{json, Value};
 
 async fn connect(tcp: &str) -> Connection {

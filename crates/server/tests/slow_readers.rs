@@ -2,11 +2,9 @@
 //! busy match that stops reading is disconnected once that much is queued for it, and
 //! the match plays on for everyone else.
 
-mod common;
-
 use std::time::Duration;
 
-use common::*;
+use crate::common::*;
 use serde_json::json;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 

@@ -5,12 +5,10 @@
 //! and the native protocol accepts the same names and passwords (but never hands a
 //! port's seat to another connection).
 
-mod common;
-
 use std::time::Duration;
 
+use crate::common::*;
 use arbiter_server::client::Connection;
-use common::*;
 use serde_json::{json, Value};
 use tokio::sync::watch;
 

@@ -15,13 +15,11 @@
 //! connection of the test's own; the disk is a small tmpfs filled by a ballast file.
 //! Waits are on events (a message, a failure counted in `/metrics`), never on sleeps.
 
-mod common;
-
 use std::time::Duration;
 
+use crate::common::{http_get, match_against_a_bot, registered, spectator_replay, until};
 use arbiter_server::client::{Connection, Decider, RandomFromView};
 use arbiter_store::testing::{FaultProxy, ScratchDatabase, SmallDisk};
-use common::{http_get, match_against_a_bot, registered, spectator_replay, until};
 use serde_json::{json, Value};
 use sqlx::{Connection as _, Executor};
 
@@ -189,7 +187,7 @@ async fn a_postgres_outage_pauses_a_match_which_then_finishes_whole() {
     let database = ScratchDatabase::create().await;
     let proxy = FaultProxy::in_front_of(&database.url).await;
     let url = proxy.url_for(&database.url);
-    let server = common::start(|config| config.database_url = url).await;
+    let server = crate::common::start(|config| config.database_url = url).await;
     let owner = registered(&server.tcp, "ann").await;
     let mut seat = Seat::against_a_bot(owner, "spacegoo").await;
     seat.play_past(4).await;
@@ -215,7 +213,7 @@ async fn a_postgres_outage_past_the_patience_aborts_the_match_and_the_server_rec
     let database = ScratchDatabase::create().await;
     let proxy = FaultProxy::in_front_of(&database.url).await;
     let url = proxy.url_for(&database.url);
-    let server = common::start(|config| {
+    let server = crate::common::start(|config| {
         config.database_url = url;
         config.store_patience = Duration::from_secs(2);
     })
@@ -268,7 +266,7 @@ async fn a_postgres_outage_past_the_patience_aborts_the_match_and_the_server_rec
     let mut again = {
         let mut connection = again;
         connection
-            .login_or_register("ann", &common::password("ann"))
+            .login_or_register("ann", &crate::common::password("ann"))
             .await
             .expect("log in again");
         Seat::against_a_bot(connection, "spacegoo").await
@@ -283,7 +281,7 @@ async fn a_postgres_outage_past_the_patience_aborts_the_match_and_the_server_rec
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_locked_sqlite_database_pauses_a_match_which_then_finishes_whole() {
     // SQLite whatever store the suite runs on (ARBITER_TEST_DATABASE).
-    let server = common::start(|config| {
+    let server = crate::common::start(|config| {
         config.database_url = arbiter_server::config::sqlite_url(&config.data_dir);
     })
     .await;
@@ -316,7 +314,7 @@ async fn a_locked_sqlite_database_pauses_a_match_which_then_finishes_whole() {
 async fn a_full_disk_pauses_a_match_which_then_finishes_whole() {
     let disk = SmallDisk::mount("32m");
     let data = disk.path().join("data");
-    let server = common::start(|config| {
+    let server = crate::common::start(|config| {
         *config = arbiter_server::Config {
             pairing_interval: config.pairing_interval,
             ..arbiter_server::Config::for_data_dir(&data)

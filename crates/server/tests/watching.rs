@@ -3,10 +3,8 @@
 //! (The referee writes lines straight into each connection's outbox, so both rest on
 //! the server's own bookkeeping rather than on a forwarding task per connection.)
 
-mod common;
-
+use crate::common::*;
 use arbiter_server::client::Connection;
-use common::*;
 use serde_json::{json, Value};
 
 /// Answer the round of `match_id` prompted at `step` with "nop", and wait for the

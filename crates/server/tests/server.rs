@@ -1,0 +1,29 @@
+//! The server's integration tests, as one test binary. Each file beside this one is a
+//! module of it: every test binary links the whole server, and twenty of them took
+//! minutes of every build of the tests. `misbehaviour_matrix` stays a binary of its
+//! own, because it counts its process's heap with its own allocator.
+//!
+//! Run one file's tests with `cargo test -p arbiter-server --test server deployment::`.
+
+mod common;
+
+mod browser;
+mod crowds;
+mod deployment;
+mod full_speed;
+mod fuzz_protocol;
+mod legal;
+mod lobby;
+mod login_throttle;
+mod misbehaving;
+mod misbehaviour_ports;
+mod module_graph;
+mod people;
+mod play;
+mod qgame_port;
+mod secrets;
+mod sessions;
+mod slow_readers;
+mod spacegoo_port;
+mod store_faults;
+mod watching;
