@@ -13,6 +13,8 @@
 //! root on Debian. Otherwise it fails and says what to install: a browser test that
 //! quietly skipped would count as passing without having run.
 
+mod common;
+
 use std::path::PathBuf;
 use std::process::Stdio;
 

@@ -1,13 +1,13 @@
 //! The server's integration tests, as one test binary. Each file beside this one is a
 //! module of it: every test binary links the whole server, and twenty of them took
-//! minutes of every build of the tests. `misbehaviour_matrix` stays a binary of its
-//! own, because it counts its process's heap with its own allocator.
+//! minutes of every build of the tests. Two stay binaries of their own:
+//! `misbehaviour_matrix` counts its process's heap with its own allocator, and `browser`
+//! (Chromium, minutes long) would crowd the timing of the tests beside it.
 //!
 //! Run one file's tests with `cargo test -p arbiter-server --test server deployment::`.
 
 mod common;
 
-mod browser;
 mod crowds;
 mod deployment;
 mod full_speed;
