@@ -1,9 +1,7 @@
 //! Accounts on both backends: register, log in, name rules, uniqueness ignoring case.
 
-mod common;
-
+use crate::common::TestDb;
 use arbiter_store::StoreError;
-use common::TestDb;
 
 async fn register_then_login(db: &TestDb) {
     let store = &db.store;

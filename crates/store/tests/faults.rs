@@ -3,12 +3,10 @@
 //! half-written is read back as written, and the same store works again once the fault
 //! mends, without being reopened.
 
-mod common;
-
+use crate::common::{new_match, played};
 use arbiter_engine::MatchRecord;
 use arbiter_store::testing::{FaultProxy, ScratchDatabase, SmallDisk};
 use arbiter_store::{MatchId, Store, StoreError};
-use common::{new_match, played};
 
 fn transient<T: std::fmt::Debug>(result: Result<T, StoreError>, what: &str) {
     match result {

@@ -7,16 +7,14 @@
 //! entry when first polled), then releases the lock: the batcher is stuck writing the
 //! first rows it took, so the rest queue behind it and go out together.
 
-mod common;
-
 use std::future::{poll_fn, Future};
 use std::pin::Pin;
 use std::task::Poll;
 use std::time::Duration;
 
+use crate::common::{new_match, played, TestDb};
 use arbiter_engine::MatchRecord;
 use arbiter_store::{Backend, MatchId, Store, StoreError};
-use common::{new_match, played, TestDb};
 use sqlx::{AnyConnection, Connection, Executor};
 
 async fn create(store: &Store, record: &MatchRecord) -> MatchId {
@@ -268,7 +266,7 @@ on_both_backends!(
 /// bounded. (The gain, shorter slow commits, is a latency: `docs/benchmarks.md`.)
 #[tokio::test]
 async fn sqlite_checkpoints_the_log_beside_the_writer() {
-    let db = common::sqlite().await;
+    let db = crate::common::sqlite().await;
     let store = &db.store;
     let record = played("spacegoo", 2, 25);
     let wal = db

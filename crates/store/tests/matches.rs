@@ -1,13 +1,11 @@
 //! Matches on both backends: stored as they are played, rebuilt into records that replay
 //! and verify, refused when out of order, aborted at startup with their logs, listed.
 
-mod common;
-
+use crate::common::{new_match, played, store_played, TestDb};
 use arbiter_engine::{LogEntry, Outcome};
 use arbiter_store::{
     MatchFilter, MatchStatus, RatingSystem, SeatRecord, SeatResult, StoreError, ABORTED_BY_RESTART,
 };
-use common::{new_match, played, store_played, TestDb};
 
 async fn every_ruleset_replays_from_the_store(db: &TestDb) {
     let store = &db.store;

@@ -1,11 +1,9 @@
 //! Ratings and profiles on both backends: rated matches move ratings in the finishing
 //! transaction, results rate once, concurrent results lose no update.
 
-mod common;
-
+use crate::common::{new_match, played, store_played, TestDb};
 use arbiter_engine::Outcome;
 use arbiter_store::{RatingSystem, StoreError, ELO_K, INITIAL_DISPLAY};
-use common::{new_match, played, store_played, TestDb};
 
 fn outcome(ranks: Vec<u32>) -> Outcome {
     let n = ranks.len();
