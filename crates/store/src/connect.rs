@@ -4,18 +4,15 @@ use std::path::Path;
 use std::sync::Arc;
 
 use sqlx::any::AnyPoolOptions;
-use sqlx::migrate::Migrator;
 use sqlx::{AnyConnection, AnyPool, Connection, Executor};
 use tokio::sync::Semaphore;
 
 use crate::error::StoreError;
 use crate::matches::LogBatcher;
+use crate::migrations::{self, migrator};
 
 /// The database file `open_data_dir` creates inside the data directory.
 pub const DATABASE_FILE: &str = "arbiter.db";
-
-static SQLITE_MIGRATIONS: Migrator = sqlx::migrate!("migrations/sqlite");
-static POSTGRES_MIGRATIONS: Migrator = sqlx::migrate!("migrations/postgres");
 
 /// Reader connections for SQLite. WAL lets readers run beside the one writer.
 const SQLITE_READERS: u32 = 4;
@@ -100,7 +97,7 @@ impl Store {
                     .connect(url)
                     .await?;
                 // Several servers may start at once: the migrator takes an advisory lock.
-                POSTGRES_MIGRATIONS.run(&pool).await?;
+                migrator(migrations::POSTGRES).await?.run(&pool).await?;
                 let log = AnyPoolOptions::new()
                     .max_connections(POSTGRES_LOG_CONNECTIONS)
                     .acquire_timeout(POSTGRES_ACQUIRE_TIMEOUT)
@@ -179,7 +176,7 @@ async fn open_sqlite(url: &str) -> Result<(AnyPool, AnyPool), StoreError> {
     if !mode.0.eq_ignore_ascii_case("wal") {
         tracing::warn!(journal_mode = %mode.0, "SQLite refused WAL mode; writes will block readers");
     }
-    SQLITE_MIGRATIONS.run(&mut setup).await?;
+    migrator(migrations::SQLITE).await?.run(&mut setup).await?;
     setup.close().await?;
 
     // `autocheckpoint`: the writer's WAL threshold (SQLite's default, 1,000 pages). The

@@ -19,6 +19,7 @@ mod clock;
 mod connect;
 mod error;
 mod matches;
+mod migrations;
 mod nodes;
 mod profiles;
 mod ratings;

@@ -1,0 +1,135 @@
+//! The schema's migrations, embedded in the binary so that a server needs nothing beside
+//! it to create or upgrade its database.
+//!
+//! Why not `sqlx::migrate!`: that macro needs SQLx's `macros` feature, which compiles a
+//! second copy of SQLx's PostgreSQL and SQLite drivers (and Tokio, and more) for the
+//! macro's own use; every build of the workspace (clippy, tests, release, fuzz targets)
+//! paid for it, about a minute and a half of CPU each. The files are embedded with
+//! `include_str!` instead and handed to SQLx's migrator through its public
+//! [`MigrationSource`] trait, with the version, description and checksum SQLx itself
+//! derives from a file name and its text (the test below compares them with SQLx's own
+//! reading of the folders, so databases migrated before keep matching).
+
+use std::borrow::Cow;
+use std::future::Future;
+use std::pin::Pin;
+
+use sqlx::error::BoxDynError;
+use sqlx::migrate::{MigrateError, Migration, MigrationSource, MigrationType, Migrator};
+
+/// One migration file: its version (the number before `_`), its description (the rest
+/// of the name, `_` read as a space, as SQLx reads it) and its SQL.
+type MigrationFile = (i64, &'static str, &'static str);
+
+/// `migrations/sqlite`, in version order.
+pub(crate) const SQLITE: &[MigrationFile] = &[
+    (
+        1,
+        "initial",
+        include_str!("../migrations/sqlite/0001_initial.sql"),
+    ),
+    (
+        2,
+        "sessions",
+        include_str!("../migrations/sqlite/0002_sessions.sql"),
+    ),
+    (
+        3,
+        "nodes",
+        include_str!("../migrations/sqlite/0003_nodes.sql"),
+    ),
+    (
+        4,
+        "node started",
+        include_str!("../migrations/sqlite/0004_node_started.sql"),
+    ),
+];
+
+/// `migrations/postgres`, in version order.
+pub(crate) const POSTGRES: &[MigrationFile] = &[
+    (
+        1,
+        "initial",
+        include_str!("../migrations/postgres/0001_initial.sql"),
+    ),
+    (
+        2,
+        "sessions",
+        include_str!("../migrations/postgres/0002_sessions.sql"),
+    ),
+    (
+        3,
+        "nodes",
+        include_str!("../migrations/postgres/0003_nodes.sql"),
+    ),
+    (
+        4,
+        "node started",
+        include_str!("../migrations/postgres/0004_node_started.sql"),
+    ),
+];
+
+/// Embedded migration files as SQLx's migrator takes them.
+#[derive(Debug)]
+struct Embedded(&'static [MigrationFile]);
+
+impl MigrationSource<'static> for Embedded {
+    fn resolve(
+        self,
+    ) -> Pin<Box<dyn Future<Output = Result<Vec<Migration>, BoxDynError>> + Send + 'static>> {
+        let migrations = self
+            .0
+            .iter()
+            .map(|&(version, description, sql)| {
+                Migration::new(
+                    version,
+                    Cow::Borrowed(description),
+                    MigrationType::Simple,
+                    Cow::Borrowed(sql),
+                    // SQLx's own marker for a migration that must run outside a
+                    // transaction (none of ours does).
+                    sql.starts_with("-- no-transaction"),
+                )
+            })
+            .collect();
+        Box::pin(std::future::ready(Ok(migrations)))
+    }
+}
+
+/// The migrator for one flavour's files.
+pub(crate) async fn migrator(files: &'static [MigrationFile]) -> Result<Migrator, MigrateError> {
+    Migrator::new(Embedded(files)).await
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use super::*;
+
+    /// What SQLx reads from a folder (as `sqlx::migrate!` did) is exactly what is
+    /// embedded: the same versions, descriptions, kinds and checksums (of the texts), and no
+    /// file of the folder left out.
+    #[tokio::test]
+    async fn the_embedded_migrations_are_the_folders() {
+        let crate_dir = Path::new(env!("CARGO_MANIFEST_DIR"));
+        for (folder, files) in [("sqlite", SQLITE), ("postgres", POSTGRES)] {
+            let from_folder = Migrator::new(crate_dir.join("migrations").join(folder))
+                .await
+                .expect("SQLx reads the folder");
+            let embedded = migrator(files).await.expect("the embedded migrations");
+            let read = |m: &Migrator| {
+                m.iter()
+                    .map(|m| {
+                        // The checksum is the SQL's SHA-384: equal checksums, equal SQL.
+                        let kind = format!("{:?}", m.migration_type);
+                        let description = m.description.to_string();
+                        (m.version, description, kind, m.checksum.to_vec(), m.no_tx)
+                    })
+                    .collect::<Vec<_>>()
+            };
+            assert_eq!(read(&embedded), read(&from_folder), "migrations/{folder}");
+            assert!(!files.is_empty());
+        }
+    }
+}
