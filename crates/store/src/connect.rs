@@ -117,7 +117,7 @@ impl Store {
             .unwrap_or(1)
             .clamp(1, 8);
         // The task ends on its own (see `appends`), so its handle is not kept.
-        let (appends, _) = LogBatcher::start(log.clone(), checkpoints);
+        let (appends, _) = LogBatcher::start(log.clone(), backend, checkpoints);
         Ok(Store {
             write,
             read,
