@@ -211,6 +211,22 @@ pub(crate) fn battle_small(
     if !(s1.iter().all(in_range) && s2.iter().all(in_range)) {
         return None;
     }
+    // SAFETY: SSE2 is part of x86-64 itself; every x86-64 processor has it.
+    #[cfg(target_arch = "x86_64")]
+    let remainders = unsafe { sse2::exchanges(s1, s2) };
+    #[cfg(not(target_arch = "x86_64"))]
+    let remainders = exchanges_scalar(s1, s2);
+    Some(remainders)
+}
+
+/// [`battle_small`]'s exchanges one double at a time, for every target; x86-64 runs
+/// the same operations two lanes at a time ([`sse2::exchanges`]), and the tests hold
+/// the two to the same results.
+#[cfg_attr(target_arch = "x86_64", allow(dead_code))]
+fn exchanges_scalar(
+    s1: [i64; SHIP_TYPES],
+    s2: [i64; SHIP_TYPES],
+) -> ([i64; SHIP_TYPES], [i64; SHIP_TYPES]) {
     let mut ships1 = s1.map(|n| n as f64);
     let mut ships2 = s2.map(|n| n as f64);
     let any_positive = |ships: &[f64; SHIP_TYPES]| ships.iter().any(|&x| x > 0.0);
@@ -220,7 +236,7 @@ pub(crate) fn battle_small(
         ships1 = new1;
     }
     // `as` truncates toward zero; the values are in 0..=SMALL_LIMIT.
-    Some((ships1.map(|x| x as i64), ships2.map(|x| x as i64)))
+    (ships1.map(|x| x as i64), ships2.map(|x| x as i64))
 }
 
 /// [`battle_round`] in doubles (see [`battle_small`]): per defender type, subtract the
@@ -244,6 +260,127 @@ fn battle_round_small(
         *slot = if value > 0.0 { value } else { 0.0 };
     }
     out
+}
+
+/// The exchanges with SSE2 (every x86-64 processor has it): a side's three counts are
+/// two registers, types 0 and 1 in `low`, type 2 and a lane that stays 0 in `high`.
+/// Every lane gets [`battle_round_small`]'s operations in its order: for attacker types
+/// 0, 1, 2 in turn, subtract `max(stack × multiplier, minimum)`, then clamp at 0.
+/// `_mm_max_pd(a, b)` is `a > b ? a : b`, Python's `max(b, a)` exactly.
+#[cfg(target_arch = "x86_64")]
+mod sse2 {
+    use std::arch::x86_64::{
+        __m128d, _mm_and_pd, _mm_cmpgt_pd, _mm_cvtsd_f64, _mm_max_pd, _mm_movemask_pd, _mm_mul_pd,
+        _mm_setr_pd, _mm_setzero_pd, _mm_sub_pd, _mm_unpackhi_pd, _mm_unpacklo_pd,
+    };
+
+    use super::{MATCHUPS, SHIP_TYPES};
+
+    /// One side: types 0 and 1, then type 2 and a zero.
+    #[derive(Clone, Copy)]
+    struct Side {
+        low: __m128d,
+        high: __m128d,
+    }
+
+    impl Side {
+        #[target_feature(enable = "sse2")]
+        fn of(ships: [i64; SHIP_TYPES]) -> Side {
+            Side {
+                low: _mm_setr_pd(ships[0] as f64, ships[1] as f64),
+                high: _mm_setr_pd(ships[2] as f64, 0.0),
+            }
+        }
+
+        #[target_feature(enable = "sse2")]
+        fn any_positive(self) -> bool {
+            let zero = _mm_setzero_pd();
+            (_mm_movemask_pd(_mm_cmpgt_pd(self.low, zero))
+                | _mm_movemask_pd(_mm_cmpgt_pd(self.high, zero)))
+                != 0
+        }
+
+        /// Truncated toward zero, as `int()` does; the values are in 0..=2^52.
+        #[target_feature(enable = "sse2")]
+        fn counts(self) -> [i64; SHIP_TYPES] {
+            [
+                _mm_cvtsd_f64(self.low) as i64,
+                _mm_cvtsd_f64(_mm_unpackhi_pd(self.low, self.low)) as i64,
+                _mm_cvtsd_f64(self.high) as i64,
+            ]
+        }
+    }
+
+    /// What attacker type `attacker` does to each defender lane: multipliers and
+    /// minimums, `MATCHUPS[(defender - attacker) mod 3]`; the zero lane takes none.
+    struct Damage {
+        multiplier: Side,
+        minimum: Side,
+    }
+
+    #[target_feature(enable = "sse2")]
+    fn damage(attacker: usize) -> Damage {
+        let of = |defender: usize| MATCHUPS[(defender + SHIP_TYPES - attacker) % SHIP_TYPES];
+        let (m0, a0) = of(0);
+        let (m1, a1) = of(1);
+        let (m2, a2) = of(2);
+        Damage {
+            multiplier: Side {
+                low: _mm_setr_pd(m0, m1),
+                high: _mm_setr_pd(m2, 0.0),
+            },
+            minimum: Side {
+                low: _mm_setr_pd(a0 as f64, a1 as f64),
+                high: _mm_setr_pd(a2 as f64, 0.0),
+            },
+        }
+    }
+
+    /// The defender after `attacker` fired at it.
+    #[target_feature(enable = "sse2")]
+    fn fire(damages: &[Damage; SHIP_TYPES], attacker: Side, defender: Side) -> Side {
+        let zero = _mm_setzero_pd();
+        // Each attacker stack in both lanes.
+        let stacks = [
+            _mm_unpacklo_pd(attacker.low, attacker.low),
+            _mm_unpackhi_pd(attacker.low, attacker.low),
+            _mm_unpacklo_pd(attacker.high, attacker.high),
+        ];
+        let mut out = defender;
+        for (stack, damage) in stacks.into_iter().zip(damages) {
+            // The minimum counts only if the stack is not empty.
+            let present = _mm_cmpgt_pd(stack, zero);
+            let low = _mm_max_pd(
+                _mm_and_pd(present, damage.minimum.low),
+                _mm_mul_pd(stack, damage.multiplier.low),
+            );
+            let high = _mm_max_pd(
+                _mm_and_pd(present, damage.minimum.high),
+                _mm_mul_pd(stack, damage.multiplier.high),
+            );
+            out.low = _mm_sub_pd(out.low, low);
+            out.high = _mm_sub_pd(out.high, high);
+        }
+        Side {
+            low: _mm_max_pd(out.low, zero),
+            high: _mm_max_pd(out.high, zero),
+        }
+    }
+
+    #[target_feature(enable = "sse2")]
+    pub(super) fn exchanges(
+        s1: [i64; SHIP_TYPES],
+        s2: [i64; SHIP_TYPES],
+    ) -> ([i64; SHIP_TYPES], [i64; SHIP_TYPES]) {
+        let damages = [damage(0), damage(1), damage(2)];
+        let (mut ships1, mut ships2) = (Side::of(s1), Side::of(s2));
+        while ships1.any_positive() && ships2.any_positive() {
+            let new1 = fire(&damages, ships2, ships1);
+            ships2 = fire(&damages, ships1, ships2);
+            ships1 = new1;
+        }
+        (ships1.counts(), ships2.counts())
+    }
 }
 
 #[cfg(test)]
@@ -369,6 +506,7 @@ mod tests {
     fn the_vectors_take_the_double_path_and_the_python_model_agrees() {
         for (s1, s2, r1, r2, _) in VECTORS {
             assert_eq!(battle_small(s1, s2), Some((r1, r2)));
+            assert_eq!(exchanges_scalar(s1, s2), (r1, r2));
             assert_eq!(python_model(s1, s2), (r1, r2));
         }
     }
@@ -412,6 +550,8 @@ mod tests {
         fn small_battles_match_the_python_number_model(s1 in counts(), s2 in counts()) {
             proptest::prop_assert_eq!(battle_small(s1, s2), Some(python_model(s1, s2)));
             proptest::prop_assert_eq!(battle(s1, s2), python_model(s1, s2));
+            // The one-double-at-a-time exchanges too, where the vector ones run.
+            proptest::prop_assert_eq!(exchanges_scalar(s1, s2), python_model(s1, s2));
         }
 
         /// Outside the double path's range `battle` is the Python number model as before.

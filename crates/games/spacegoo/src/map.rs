@@ -56,7 +56,16 @@ impl Planet {
 /// `ceil(sqrt(dx² + dy²))`, as the reference computes it in doubles.
 pub fn distance(dx: i64, dy: i64) -> u32 {
     let squared = (dx as f64) * (dx as f64) + (dy as f64) * (dy as f64);
-    squared.sqrt().ceil() as u32
+    // `ceil` without a call: x86-64's baseline has no rounding instruction, so
+    // `f64::ceil` calls libm. Truncation (`as`, which saturates) plus one step up when
+    // the root has a fraction is the same number for every root.
+    let root = squared.sqrt();
+    let whole = root as u32;
+    if f64::from(whole) < root {
+        whole.saturating_add(1)
+    } else {
+        whole
+    }
 }
 
 /// A Gaussian draw; the parameters are constants, so construction cannot fail, but
@@ -147,6 +156,20 @@ mod tests {
         assert_eq!(distance(3, 3), 5); // sqrt(18) = 4.24
         assert_eq!(distance(40, 30), 50);
         assert_eq!(distance(0, 0), 0);
+        assert_eq!(distance(i64::from(u32::MAX), 1), u32::MAX);
+        assert_eq!(distance(1 << 40, 0), u32::MAX);
+    }
+
+    proptest::proptest! {
+        /// The call-free rounding is `f64::ceil`'s, on board-sized and huge offsets.
+        #[test]
+        fn distance_is_the_ceiling_of_the_root(
+            dx in proptest::prop_oneof![-60i64..60, proptest::num::i64::ANY],
+            dy in proptest::prop_oneof![-60i64..60, proptest::num::i64::ANY],
+        ) {
+            let squared = (dx as f64) * (dx as f64) + (dy as f64) * (dy as f64);
+            proptest::prop_assert_eq!(distance(dx, dy), squared.sqrt().ceil() as u32);
+        }
     }
 
     #[test]

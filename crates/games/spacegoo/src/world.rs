@@ -272,7 +272,17 @@ impl World {
         // many), 4. grouped by target in first-seen order, fight and land.
         let round = self.round;
         let mut captures = Vec::new();
-        if let Some(first) = self.fleets.iter().position(|fleet| fleet.eta == round) {
+        let first = self.fleets.iter().position(|fleet| fleet.eta == round);
+        let lone = first.filter(|&i| !self.fleets[i + 1..].iter().any(|f| f.eta == round));
+        if let Some(lone) = lone {
+            // The common case, one fleet landing: it is its target's only side.
+            let fleet = self.fleets.remove(lone);
+            captures.extend(land(
+                &mut self.planets,
+                fleet.target,
+                (fleet.owner_id, fleet.ships),
+            ));
+        } else if let Some(first) = first {
             let mut stack = [(0, 0, [0; SHIP_TYPES]); STACK_ARRIVALS];
             let mut heap = Vec::new();
             let mut count = 0;
