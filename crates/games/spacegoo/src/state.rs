@@ -252,9 +252,8 @@ impl State {
     /// Apply this round's sends in arrival order, then tick.
     fn resolve_round(&mut self, events: &mut impl EventSink<Event>) {
         self.apply_pending(events);
-        for capture in self.world.do_round() {
-            events.push(Event::PlanetCaptured(capture));
-        }
+        self.world
+            .do_round_into(|capture| events.push(Event::PlanetCaptured(capture)));
         events.push(Event::RoundResolved {
             round: self.world.round,
         });

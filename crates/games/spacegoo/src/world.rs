@@ -245,12 +245,17 @@ impl World {
 
     /// The reference's `do_round`, step for step (background §3.3). Returns the planets
     /// that changed hands; `self.result` is set when the game ends.
-    ///
-    /// Allocation-free but for the captures (and more than [`STACK_ARRIVALS`] fleets
-    /// landing in one round): the alive set is its first member and whether there is
-    /// another, each landing fleet's target, owner and ships are copied out before the
-    /// list drops it.
     pub fn do_round(&mut self) -> Vec<Capture> {
+        let mut captures = Vec::new();
+        self.do_round_into(|capture| captures.push(capture));
+        captures
+    }
+
+    /// [`World::do_round`], handing each capture to `captured` as it happens (a
+    /// playout that drops them builds nothing). Allocation-free but for more than
+    /// [`STACK_ARRIVALS`] fleets landing in one round: the alive set is its first member
+    /// and whether there is another.
+    pub fn do_round_into(&mut self, mut captured: impl FnMut(Capture)) {
         // 1. Production on owned planets (after this round's sends, before landings).
         for planet in &mut self.planets {
             if planet.owner_id != NEUTRAL {
@@ -268,45 +273,20 @@ impl World {
             }
         }
 
-        // 3. Arriving fleets leave the list (read first, on the stack unless there are
-        // many), 4. grouped by target in first-seen order, fight and land.
+        // 3. Arriving fleets leave the list, 4. grouped by target in first-seen order,
+        // fight and land.
         let round = self.round;
-        let mut captures = Vec::new();
         let first = self.fleets.iter().position(|fleet| fleet.eta == round);
         let lone = first.filter(|&i| !self.fleets[i + 1..].iter().any(|f| f.eta == round));
         if let Some(lone) = lone {
             // The common case, one fleet landing: it is its target's only side.
             let fleet = self.fleets.remove(lone);
-            captures.extend(land(
-                &mut self.planets,
-                fleet.target,
-                (fleet.owner_id, fleet.ships),
-            ));
+            let side = (fleet.owner_id, fleet.ships);
+            if let Some(capture) = land(&mut self.planets, fleet.target, side) {
+                captured(capture);
+            }
         } else if let Some(first) = first {
-            let mut stack = [(0, 0, [0; SHIP_TYPES]); STACK_ARRIVALS];
-            let mut heap = Vec::new();
-            let mut count = 0;
-            for fleet in self.fleets[first..].iter().filter(|f| f.eta == round) {
-                let arrival = (fleet.target, fleet.owner_id, fleet.ships);
-                if count < STACK_ARRIVALS {
-                    stack[count] = arrival;
-                } else {
-                    if heap.is_empty() {
-                        heap.extend_from_slice(&stack);
-                    }
-                    heap.push(arrival);
-                }
-                count += 1;
-            }
-            self.fleets.retain(|fleet| fleet.eta != round);
-            let arriving = if count <= STACK_ARRIVALS {
-                &stack[..count]
-            } else {
-                &heap[..]
-            };
-            for (target, survivor) in arrivals(arriving) {
-                captures.extend(land(&mut self.planets, target, survivor));
-            }
+            self.land_several(first, &mut captured);
         }
 
         // 5. Everyone holding a planet is alive.
@@ -326,7 +306,41 @@ impl World {
         } else if self.round >= self.max_rounds {
             self.result = Some(EngineResult::Draw);
         }
-        captures
+    }
+
+    /// Steps 3–4 when more than one fleet lands this round (`first` is the first of
+    /// them): each landing fleet's target, owner and ships are copied out (on the stack
+    /// unless there are many) before the list drops them. Kept out of `do_round_into`,
+    /// whose common rounds then need no room for the copies.
+    #[inline(never)]
+    fn land_several(&mut self, first: usize, captured: &mut impl FnMut(Capture)) {
+        let round = self.round;
+        let mut stack = [(0, 0, [0; SHIP_TYPES]); STACK_ARRIVALS];
+        let mut heap = Vec::new();
+        let mut count = 0;
+        for fleet in self.fleets[first..].iter().filter(|f| f.eta == round) {
+            let arrival = (fleet.target, fleet.owner_id, fleet.ships);
+            if count < STACK_ARRIVALS {
+                stack[count] = arrival;
+            } else {
+                if heap.is_empty() {
+                    heap.extend_from_slice(&stack);
+                }
+                heap.push(arrival);
+            }
+            count += 1;
+        }
+        self.fleets.retain(|fleet| fleet.eta != round);
+        let arriving = if count <= STACK_ARRIVALS {
+            &stack[..count]
+        } else {
+            &heap[..]
+        };
+        for (target, survivor) in arrivals(arriving) {
+            if let Some(capture) = land(&mut self.planets, target, survivor) {
+                captured(capture);
+            }
+        }
     }
 
     /// All ships a player holds on planets and in fleets.
