@@ -4,6 +4,7 @@ use std::any::Any;
 use std::marker::PhantomData;
 use std::ops::RangeInclusive;
 
+use serde_json::value::RawValue;
 use serde_json::Value;
 
 use crate::digest::digest_of;
@@ -102,8 +103,9 @@ pub trait DynState: Send + Sync {
     fn eject(&mut self, seat: Seat, reason: &str) -> EventBatch;
     fn view(&self, seat: Option<Seat>) -> Value;
     /// [`DynState::view`] written straight to JSON text (the same text the `Value`
-    /// would print): what a server sends on every step, without building a tree.
-    fn view_json(&self, seat: Option<Seat>) -> String;
+    /// would print): what a server sends on every step, without building a tree. A
+    /// `RawValue`, so that a message embeds it without parsing it again.
+    fn view_json(&self, seat: Option<Seat>) -> Box<RawValue>;
     fn legal(&self, seat: Seat) -> Vec<Value>;
     fn outcome(&self) -> Option<Outcome>;
     /// What to do about `seat` missing its deadline (the action as JSON).
@@ -258,9 +260,13 @@ impl<G: Game> DynState for ErasedState<G> {
         let seat = seat.filter(|&s| s < self.seats);
         serde_json::to_value(G::view(&self.state, seat)).unwrap_or(Value::Null)
     }
-    fn view_json(&self, seat: Option<Seat>) -> String {
+    fn view_json(&self, seat: Option<Seat>) -> Box<RawValue> {
         let seat = seat.filter(|&s| s < self.seats);
-        serde_json::to_string(&G::view(&self.state, seat)).unwrap_or_else(|_| "null".into())
+        // `to_raw_value` writes the text and wraps it as it is; `RawValue::from_string`
+        // would parse it again.
+        serde_json::value::to_raw_value(&G::view(&self.state, seat)).unwrap_or_else(|_| {
+            RawValue::from_string("null".to_string()).expect("null is one JSON document")
+        })
     }
     fn legal(&self, seat: Seat) -> Vec<Value> {
         if seat >= self.seats {

@@ -78,6 +78,11 @@ impl JsonText {
         JsonText(Arc::from(raw))
     }
 
+    /// Text already known to be one JSON document, kept without parsing it again.
+    pub fn from_raw(raw: Box<RawValue>) -> JsonText {
+        JsonText(Arc::from(raw))
+    }
+
     pub fn from_value(value: &Value) -> JsonText {
         JsonText::new(value.to_string())
     }

@@ -201,7 +201,7 @@ mod tests {
     fn view(state: &dyn DynState, seat: Seat) -> ToSeat {
         ToSeat::View {
             step: 0,
-            view: JsonText::new(state.view_json(Some(seat))),
+            view: JsonText::from_raw(state.view_json(Some(seat))),
         }
     }
 

@@ -7,6 +7,7 @@
 use std::sync::Arc;
 
 use arbiter_engine::{EventBatch, Seat};
+use serde_json::value::RawValue;
 use tokio::time::Instant;
 
 use super::{MatchTask, Player};
@@ -65,7 +66,7 @@ impl MatchTask {
     }
 
     pub(super) fn add_spectator(&mut self, mailbox: Arc<dyn Mailbox>) {
-        let view = JsonText::new(self.state.view_json(None));
+        let view = JsonText::from_raw(self.state.view_json(None));
         let step = self.record.log.len();
         let welcome = [
             self.joined(None),
@@ -195,7 +196,7 @@ impl MatchTask {
         if let Some(last) = connection
             .last_view
             .as_ref()
-            .filter(|last| last.same_text(&text))
+            .filter(|last| last.same_text(text.get()))
         {
             return Some(last.clone());
         }
@@ -222,7 +223,7 @@ impl MatchTask {
         if self
             .spectator_view
             .as_ref()
-            .is_some_and(|last| last.same_text(&text))
+            .is_some_and(|last| last.same_text(text.get()))
         {
             return;
         }
@@ -295,9 +296,9 @@ impl MatchTask {
 
 /// `shared` (a view another audience got this step) if `text` is the same view, else a
 /// new one: audiences of a full-information game share one copy.
-fn shared_or_new(shared: Option<&JsonText>, text: String) -> JsonText {
-    match shared.filter(|shared| shared.same_text(&text)) {
+fn shared_or_new(shared: Option<&JsonText>, text: Box<RawValue>) -> JsonText {
+    match shared.filter(|shared| shared.same_text(text.get())) {
         Some(shared) => shared.clone(),
-        None => JsonText::new(text),
+        None => JsonText::from_raw(text),
     }
 }
