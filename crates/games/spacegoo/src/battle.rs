@@ -219,9 +219,9 @@ pub(crate) fn battle_small(
     Some(remainders)
 }
 
-/// [`battle_small`]'s exchanges one double at a time, for every target; x86-64 runs
-/// the same operations two lanes at a time ([`sse2::exchanges`]), and the tests hold
-/// the two to the same results.
+/// [`battle_small`]'s exchanges one double at a time, as processors other than x86-64
+/// run them; x86-64 runs the same operations two lanes at a time (`sse2::exchanges`),
+/// and the tests hold the two to the same results.
 #[cfg_attr(target_arch = "x86_64", allow(dead_code))]
 fn exchanges_scalar(
     s1: [i64; SHIP_TYPES],
