@@ -253,7 +253,7 @@ impl World {
 
     /// [`World::do_round`], handing each capture to `captured` as it happens (a
     /// playout that drops them builds nothing). Allocation-free but for more than
-    /// [`STACK_ARRIVALS`] fleets landing in one round: the alive set is its first member
+    /// `STACK_ARRIVALS` (8) fleets landing in one round: the alive set is its first member
     /// and whether there is another.
     pub fn do_round_into(&mut self, mut captured: impl FnMut(Capture)) {
         // 1. Production on owned planets (after this round's sends, before landings).
