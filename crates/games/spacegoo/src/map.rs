@@ -47,9 +47,14 @@ impl Planet {
         }
     }
 
-    /// Travel time to `other`: the Euclidean distance rounded up.
+    /// Travel time to `other`: the Euclidean distance rounded up. The offsets saturate:
+    /// any offset of 2^32 or more is already the longest travel time (`u32::MAX`), so
+    /// coordinates far apart enough to overflow `i64` (a hand-made board) get it too.
     pub fn distance(&self, other: &Planet) -> u32 {
-        distance(self.x - other.x, self.y - other.y)
+        distance(
+            self.x.saturating_sub(other.x),
+            self.y.saturating_sub(other.y),
+        )
     }
 }
 
@@ -158,6 +163,10 @@ mod tests {
         assert_eq!(distance(0, 0), 0);
         assert_eq!(distance(i64::from(u32::MAX), 1), u32::MAX);
         assert_eq!(distance(1 << 40, 0), u32::MAX);
+        let far_west = Planet::new(0, i64::MIN, i64::MAX, 1, [1, 1, 1]);
+        let far_east = Planet::new(1, i64::MAX, i64::MIN, 2, [1, 1, 1]);
+        assert_eq!(far_west.distance(&far_east), u32::MAX);
+        assert_eq!(far_east.distance(&far_west), u32::MAX);
     }
 
     proptest::proptest! {
