@@ -91,7 +91,8 @@ try {
   console.log('ok reload keeps the session');
   let played = null;
   for (const [ruleset] of matches) {
-    played = await playAgainstABot(page, ruleset, ruleset === 'qgame' ? shortQgame() : null);
+    const short = { qgame: shortQgame, tae: shortTae }[ruleset];
+    played = await playAgainstABot(page, ruleset, short ? short() : null);
     console.log(`ok play ${ruleset}`);
   }
 
@@ -190,6 +191,13 @@ function shortQgame() {
       players: [{ score: 0, 'tile*': tiles(0, 6) }, { score: 0, 'tile*': tiles(6, 6) }],
     },
   };
+}
+
+/// A short T&E for the table test: a bag of 26 colonists, so that after the two hands
+/// of six it runs dry within some fourteen placements (the default bag of 143 takes a
+/// random game a hundred turns and more, over a minute and a half of clicking).
+function shortTae() {
+  return { bag: { scientist: 8, mining: 6, merchant: 6, settler: 6 } };
 }
 
 /// Start a match against the `random` bot: "Play now", or (`viaTable`) the lobby's
