@@ -91,7 +91,7 @@ try {
   console.log('ok reload keeps the session');
   let played = null;
   for (const [ruleset] of matches) {
-    const short = { qgame: shortQgame, tae: shortTae }[ruleset];
+    const short = { qgame: shortQgame, spacegoo: shortSpacegoo }[ruleset];
     played = await playAgainstABot(page, ruleset, short ? short() : null);
     console.log(`ok play ${ruleset}`);
   }
@@ -193,11 +193,11 @@ function shortQgame() {
   };
 }
 
-/// A short T&E for the table test: a bag of 26 colonists, so that after the two hands
-/// of six it runs dry within some fourteen placements (the default bag of 143 takes a
-/// random game a hundred turns and more, over a minute and a half of clicking).
-function shortTae() {
-  return { bag: { scientist: 8, mining: 6, merchant: 6, settler: 6 } };
+/// A short spacegoo game for the table test: 60 rounds at most. With the default 500
+/// a game between the page's first-move clicks and the random bot lasted anywhere
+/// from a hundred clicks to fifteen hundred (over a minute of a CI run, by chance).
+function shortSpacegoo() {
+  return { max_rounds: 60 };
 }
 
 /// Start a match against the `random` bot: "Play now", or (`viaTable`) the lobby's
@@ -254,13 +254,16 @@ async function playAgainstABot(page, ruleset, viaTable = null) {
     // a move drawn on it (a stone, a target, a Confirm), else something to select
     // first (a ship, a hand tile), else a pass-like button, and only then the list.
     const board = page.getByTestId('board');
+    // The result counts as something to wait for: otherwise the end of every match
+    // cost the full 5 s below.
     const anything = page.locator(
-      '[data-testid="board"] [data-testid^="board-"], [data-testid="move"]').first();
+      '[data-testid="board"] [data-testid^="board-"], [data-testid="move"], [data-testid="result"]').first();
     try {
       await anything.waitFor({ timeout: 5000 });
     } catch {
-      continue; // the bot is thinking, or the match just ended: look again
+      continue; // the bot is thinking: look again
     }
+    if (await result.isVisible()) break;
     let move = page.getByTestId('move').first();
     let fromBoard = false;
     for (const kind of ['board-move', 'board-select', 'board-pass']) {
