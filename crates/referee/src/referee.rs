@@ -205,6 +205,9 @@ async fn supervise(
         ),
     };
     if !panicked {
+        if let Some(task) = task.as_mut() {
+            task.tell_late_attachments(&ended);
+        }
         // As the match ends, its seats' and spectators' mailboxes go (their connections
         // learn they are released) before anyone hears how it ended.
         task = None;

@@ -6,12 +6,12 @@
 
 use std::sync::Arc;
 
-use arbiter_engine::{EventBatch, Seat};
+use arbiter_engine::{EventBatch, MatchRecord, Seat};
 use serde_json::value::RawValue;
 use tokio::time::Instant;
 
 use super::{MatchTask, Player};
-use crate::command::ConnectionId;
+use crate::command::{Command, ConnectionId};
 use crate::mailbox::{Mailbox, Undelivered};
 use crate::messages::{JsonText, ToSeat};
 use crate::sink::Unstored;
@@ -136,6 +136,28 @@ impl MatchTask {
             self.try_send_to_seat(seat, message.clone());
         }
         self.try_send_spectators(&message);
+    }
+
+    /// The match has ended (`ended`): seats whose attachment was still queued behind
+    /// the end (a seat attached while the last entry was being stored) are told how it
+    /// ended, as the attached seats were. The queue is closed first, so every later
+    /// attachment is refused with `MatchOver` and its transport tells the seat instead.
+    pub(crate) fn tell_late_attachments(&mut self, ended: &Result<MatchRecord, String>) {
+        self.commands.close();
+        let last = match ended {
+            Ok(record) => record.outcome.clone().map(|outcome| ToSeat::Outcome {
+                headline: outcome.headline(&record.seats),
+                outcome,
+            }),
+            Err(reason) => Some(ToSeat::Aborted {
+                reason: reason.clone(),
+            }),
+        };
+        while let Ok(command) = self.commands.try_recv() {
+            if let (Command::Attach { mailbox, .. }, Some(last)) = (command, &last) {
+                let _ = mailbox.post(last.clone());
+            }
+        }
     }
 
     fn joined(&self, seat: Option<Seat>) -> ToSeat {

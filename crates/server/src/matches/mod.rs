@@ -16,7 +16,7 @@ use std::time::Duration;
 use parking_lot::Mutex;
 use tokio::sync::oneshot;
 
-use arbiter_referee::MatchHandle;
+use arbiter_referee::{Mailbox, MatchAborted, MatchHandle, SeatError, ToSeat};
 use arbiter_store::AccountId;
 use serde_json::Value;
 
@@ -293,6 +293,29 @@ impl Matches {
                     outbox.clone(),
                 ));
                 true
+            }
+            Err(SeatError::MatchOver) => {
+                // The match ended before this seat's connection was attached: the seats
+                // are attached one after another, and a fast opponent can finish a
+                // short game (or resign) in between. The seat is told how it ended, as
+                // an attached seat was; without it, its client waited forever.
+                tracing::debug!(match_id = live.id, seat, "attached after the end");
+                let (mailbox, _released) = LineMailbox::new(live.id, outbox.clone());
+                let handle = live.handle.clone();
+                tokio::spawn(async move {
+                    let last = match handle.wait().await {
+                        Ok(record) => match record.outcome {
+                            Some(outcome) => ToSeat::Outcome {
+                                headline: outcome.headline(&record.seats),
+                                outcome,
+                            },
+                            None => return,
+                        },
+                        Err(MatchAborted(reason)) => ToSeat::Aborted { reason },
+                    };
+                    let _ = mailbox.post(last);
+                });
+                false
             }
             Err(error) => {
                 tracing::debug!(match_id = live.id, seat, %error, "attach refused");
