@@ -12,8 +12,8 @@ use std::time::Duration;
 
 use arbiter_engine::LogEntry;
 use arbiter_referee::{
-    MatchHandle, MatchSetup, MatchSink, RecordEvent, Referee, SeatConnection, SeatSetup, Stored,
-    StoredSignal, ToSeat, Unstored,
+    MatchHandle, MatchSetup, MatchSink, RecordEvent, Referee, SeatConnection, SeatError, SeatSetup,
+    Stored, StoredSignal, ToSeat, Unstored,
 };
 use serde_json::json;
 use tokio::sync::Notify;
@@ -156,6 +156,44 @@ async fn nothing_is_told_before_the_store_has_it() {
     assert!(
         headline.starts_with(&format!("{winner} wins")),
         "{headline}"
+    );
+}
+
+/// A seat whose connection is attached while the match is ending (its attachment queued
+/// behind the finished record, which the store has not yet taken) is still told the
+/// outcome: servers attach a match's seats one after another, and a fast opponent can
+/// end a game in between. Afterwards attaching is refused as the match being over.
+#[tokio::test(start_paused = true)]
+async fn a_seat_attached_while_the_match_ends_is_told_the_outcome() {
+    let (handle, sink) = tae_match(5, |setup| {
+        setup.deadline = Duration::from_secs(24 * 3600);
+    });
+    let first = handle.status().turn.seats()[0];
+    let second = 1 - first;
+    let mut a = handle.attach(first).await.unwrap();
+    sink.release_next().await;
+    read_until(&mut a, |m| matches!(m, ToSeat::Prompt { .. })).await;
+
+    // The second seat resigns before its connection is attached; the ejection is stored,
+    // the finished record is held, and only then does the connection come.
+    handle.resign(second).await.unwrap();
+    assert!(matches!(
+        sink.release_next().await,
+        RecordEvent::Entry { index: 0, .. }
+    ));
+    read_until(&mut a, |m| matches!(m, ToSeat::Ejected { .. })).await;
+    let mut late = handle.attach(second).await.expect("queued behind the end");
+    silent(&mut late, "before the outcome is stored").await;
+    assert!(matches!(
+        sink.release_next().await,
+        RecordEvent::Finished { .. }
+    ));
+    read_until(&mut a, |m| matches!(m, ToSeat::Outcome { .. })).await;
+    let told = read_until(&mut late, |m| matches!(m, ToSeat::Outcome { .. })).await;
+    assert_eq!(told.len(), 1, "only the outcome: {told:?}");
+    assert!(
+        matches!(handle.attach(second).await, Err(SeatError::MatchOver)),
+        "attaching after the end is refused"
     );
 }
 
