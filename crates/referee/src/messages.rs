@@ -2,7 +2,7 @@
 //! JSON (`{"type":"prompt","step":4,"deadline_ms":2950,"turn":{...}}`); everything in
 //! them went through the audience's projection (its view, its share of the events).
 
-use arbiter_engine::{Outcome, Seat, Turn};
+use arbiter_engine::{MatchRecord, Outcome, Seat, Turn};
 use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
@@ -52,6 +52,25 @@ pub enum ToSeat {
     /// of the match. Nothing after the last view was applied for anyone, and no rating
     /// moves.
     Aborted { reason: String },
+}
+
+impl ToSeat {
+    /// The last message of a match that ended with `outcome`, its headline naming the
+    /// winners by `seats` (the seat names in seat order). Every door that tells a seat
+    /// how its match ended builds it here, so they all say it the same way.
+    pub fn outcome(outcome: Outcome, seats: &[String]) -> ToSeat {
+        ToSeat::Outcome {
+            headline: outcome.headline(seats),
+            outcome,
+        }
+    }
+
+    /// The last message of the finished match `record`: its outcome, or nothing for a
+    /// record without one.
+    pub fn finished(record: &MatchRecord) -> Option<ToSeat> {
+        let outcome = record.outcome.clone()?;
+        Some(ToSeat::outcome(outcome, &record.seats))
+    }
 }
 
 /// What a seat may answer at one step of the match.

@@ -145,10 +145,7 @@ impl MatchTask {
     pub(crate) fn tell_late_attachments(&mut self, ended: &Result<MatchRecord, String>) {
         self.commands.close();
         let last = match ended {
-            Ok(record) => record.outcome.clone().map(|outcome| ToSeat::Outcome {
-                headline: outcome.headline(&record.seats),
-                outcome,
-            }),
+            Ok(record) => ToSeat::finished(record),
             Err(reason) => Some(ToSeat::Aborted {
                 reason: reason.clone(),
             }),

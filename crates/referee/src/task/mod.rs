@@ -287,8 +287,7 @@ impl MatchTask {
         }
         self.send_views();
         if let Some(outcome) = outcome {
-            let headline = outcome.headline(&self.record.seats);
-            self.send_all(&ToSeat::Outcome { outcome, headline });
+            self.send_all(&ToSeat::outcome(outcome, &self.record.seats));
         }
         if let Err(unstored) = self.deliver().await {
             return Err(self.abort_unstored(unstored));

@@ -304,11 +304,8 @@ impl Matches {
                 let handle = live.handle.clone();
                 tokio::spawn(async move {
                     let last = match handle.wait().await {
-                        Ok(record) => match record.outcome {
-                            Some(outcome) => ToSeat::Outcome {
-                                headline: outcome.headline(&record.seats),
-                                outcome,
-                            },
+                        Ok(record) => match ToSeat::finished(&record) {
+                            Some(last) => last,
                             None => return,
                         },
                         Err(MatchAborted(reason)) => ToSeat::Aborted { reason },
