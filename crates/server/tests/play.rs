@@ -189,6 +189,15 @@ async fn full_game(ruleset: &str) {
     assert_eq!(profile["ratings"][0]["ruleset"], ruleset);
     // The match leaves the live list once its store writer is done.
     assert_settled_metrics(&server.http, &ONE_MATCH_FINISHED).await;
+    // The log writer's totals count this match's entries, each once.
+    let (_, metrics) = http_get(&server.http, "/metrics", None).await;
+    let committed = metrics
+        .as_str()
+        .unwrap_or_default()
+        .lines()
+        .find_map(|line| line.strip_prefix("arbiter_log_entries_committed_total "))
+        .and_then(|value| value.parse::<u64>().ok());
+    assert_eq!(committed, stored["moves"].as_u64(), "{metrics}");
     server.stop().await;
 }
 

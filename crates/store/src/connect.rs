@@ -153,6 +153,12 @@ impl Store {
         self.backend
     }
 
+    /// The log's group commits so far (see `matches::log_commits`): shared, so a
+    /// metrics endpoint reads them as they grow.
+    pub fn log_commits(&self) -> Arc<crate::matches::LogCommits> {
+        self.appends.commits()
+    }
+
     pub fn node(&self) -> &str {
         &self.node
     }

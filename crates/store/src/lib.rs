@@ -32,8 +32,9 @@ pub use accounts::{
 pub use connect::{Backend, Store, DATABASE_FILE};
 pub use error::StoreError;
 pub use matches::{
-    FinishedMatch, MatchFilter, MatchId, MatchStatus, MatchSummary, NewMatch, SeatRecord,
-    SeatResult, SeatSummary, ABORTED_BY_RESTART, DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT,
+    FinishedMatch, LogCommitTotals, LogCommits, MatchFilter, MatchId, MatchStatus, MatchSummary,
+    NewMatch, SeatRecord, SeatResult, SeatSummary, ABORTED_BY_RESTART, DEFAULT_LIST_LIMIT,
+    MAX_LIST_LIMIT,
 };
 pub use nodes::{LiveNode, RunningSeat, ABORTED_BY_SILENT_NODE};
 pub use profiles::{PlayerCounts, PlayerProfile};

@@ -121,6 +121,7 @@ async fn refused_entries_fail_alone_in_their_batch(db: &TestDb) {
         .expect("finish");
     let unknown = finished + 1000;
 
+    let before = store.log_commits().totals();
     let held = hold_the_log(db, &[]).await;
     let results = burst(
         held,
@@ -161,6 +162,14 @@ async fn refused_entries_fail_alone_in_their_batch(db: &TestDb) {
         "{results:?}"
     );
 
+    // The totals `/metrics` shows: six entries stored, by fewer statements than the
+    // nine appends (the burst shared one), which took time.
+    let after = store.log_commits().totals();
+    assert_eq!(after.entries - before.entries, 6, "{before:?} {after:?}");
+    let statements = after.commits - before.commits;
+    assert!((1..9).contains(&statements), "{before:?} {after:?}");
+    assert!(after.busy > before.busy, "{before:?} {after:?}");
+
     for id in [lead, c, d, e] {
         assert_eq!(log_of(store, id).await, record.log[..1]);
     }
@@ -168,7 +177,7 @@ async fn refused_entries_fail_alone_in_their_batch(db: &TestDb) {
     assert!(log_of(store, b).await.is_empty());
     assert!(log_of(store, finished).await.is_empty());
 
-    // PostgreSQL shows which transaction wrote a row: the seven rows took at most
+    // PostgreSQL shows which transaction wrote a row: the six rows took at most
     // three (the first rows taken, the rest of the burst, `a`'s second entry).
     if store.backend() == Backend::Postgres {
         let mut conn = AnyConnection::connect(&db.url).await.expect("connect");
@@ -179,7 +188,7 @@ async fn refused_entries_fail_alone_in_their_batch(db: &TestDb) {
         .fetch_one(&mut conn)
         .await
         .expect("count transactions");
-        assert!(transactions <= 3, "{transactions} transactions for 7 rows");
+        assert!(transactions <= 3, "{transactions} transactions for 6 rows");
     }
 }
 

@@ -2,11 +2,16 @@
 //! Prometheus project's client library (`prometheus-client`, OpenMetrics text). Every
 //! metric is an atomic: an update on the hot path costs one uncontended add.
 
+use std::sync::Arc;
 use std::time::Duration;
 
+use arbiter_store::LogCommits;
+use prometheus_client::collector::Collector;
 use prometheus_client::encoding::text::encode;
-use prometheus_client::encoding::EncodeLabelSet;
-use prometheus_client::metrics::counter::Counter;
+use prometheus_client::encoding::{
+    DescriptorEncoder, EncodeCounterValue, EncodeLabelSet, EncodeMetric,
+};
+use prometheus_client::metrics::counter::{ConstCounter, Counter};
 use prometheus_client::metrics::family::Family;
 use prometheus_client::metrics::gauge::Gauge;
 use prometheus_client::metrics::histogram::{exponential_buckets, Histogram};
@@ -87,7 +92,15 @@ fn latency_histogram() -> Histogram {
 }
 
 impl Default for Metrics {
+    /// Metrics of a server whose log writer has written nothing (for tests).
     fn default() -> Self {
+        Metrics::new(Arc::default())
+    }
+}
+
+impl Metrics {
+    /// The metrics of a server whose store's log writer keeps `log_commits`.
+    pub fn new(log_commits: Arc<LogCommits>) -> Self {
         let mut metrics = Metrics {
             registry: Registry::default(),
             connections: Family::default(),
@@ -132,10 +145,11 @@ impl Default for Metrics {
         }
         metrics.register();
         metrics
+            .registry
+            .register_collector(Box::new(LogWriter(log_commits)));
+        metrics
     }
-}
 
-impl Metrics {
     /// Name every metric once, in the registry that renders them. A counter's
     /// exposition name gains `_total`.
     fn register(&mut self) {
@@ -365,6 +379,47 @@ impl arbiter_runner::MatchInstruments for Metrics {
     }
 }
 
+/// The store's log writer, read at each scrape: its totals are kept by the store
+/// (`arbiter_store::LogCommits`), so they are rendered from there rather than copied.
+#[derive(Debug)]
+struct LogWriter(Arc<LogCommits>);
+
+impl Collector for LogWriter {
+    fn encode(&self, mut encoder: DescriptorEncoder) -> Result<(), std::fmt::Error> {
+        let totals = self.0.totals();
+        counter(
+            &mut encoder,
+            "arbiter_log_commits",
+            "Statements the log writer ran; each commits the waiting log entries of many matches together",
+            totals.commits,
+        )?;
+        counter(
+            &mut encoder,
+            "arbiter_log_entries_committed",
+            "Log entries those statements stored (entries over commits: the group commit's batch size)",
+            totals.entries,
+        )?;
+        counter(
+            &mut encoder,
+            "arbiter_log_busy_seconds",
+            "Time the log writer spent committing. Every move waits for one of its commits and they run one at a time, so near one second a second it is the server's ceiling",
+            totals.busy.as_secs_f64(),
+        )
+    }
+}
+
+/// One counter whose value is read, not kept, here.
+fn counter<N: EncodeCounterValue>(
+    encoder: &mut DescriptorEncoder,
+    name: &str,
+    help: &str,
+    value: N,
+) -> Result<(), std::fmt::Error> {
+    let counter = ConstCounter::new(value);
+    let metric = encoder.encode_descriptor(name, help, None, counter.metric_type())?;
+    counter.encode(metric)
+}
+
 /// The content type of [`Metrics::render`]'s text.
 pub const CONTENT_TYPE: &str = "application/openmetrics-text; version=1.0.0; charset=utf-8";
 
@@ -407,6 +462,10 @@ mod tests {
             "arbiter_decision_seconds_bucket{le=\"0.0001\"} 1\n",
             "arbiter_decision_seconds_bucket{le=\"0.0032\"} 2\n",
             "arbiter_log_store_seconds_count 0\n",
+            "# TYPE arbiter_log_commits counter\n",
+            "arbiter_log_commits_total 0\n",
+            "arbiter_log_entries_committed_total 0\n",
+            "arbiter_log_busy_seconds_total 0.0\n",
             "# EOF\n",
         ] {
             assert!(text.contains(line), "{line:?} missing from:\n{text}");

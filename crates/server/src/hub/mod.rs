@@ -56,10 +56,10 @@ impl Hub {
     pub fn new(config: Config, store: Store) -> Hub {
         Hub {
             config,
-            store,
             rulesets: arbiter_rulesets::all(),
             registry: arbiter_rulesets::registry(),
-            metrics: Arc::new(Metrics::default()),
+            metrics: Arc::new(Metrics::new(store.log_commits())),
+            store,
             matches: Matches::default(),
             matchmaking: Matchmaking::default(),
             tables: Tables::default(),

@@ -36,6 +36,7 @@ use sqlx::{AnyPool, Row as _};
 use tokio::sync::{mpsc, oneshot};
 use tokio::task::JoinHandle;
 
+use super::log_commits::LogCommits;
 use super::MatchId;
 use crate::connect::Backend;
 use crate::error::is_unique_violation;
@@ -69,6 +70,8 @@ struct Append {
 #[derive(Debug, Clone)]
 pub(crate) struct LogBatcher {
     queue: mpsc::Sender<Append>,
+    /// What the task has written so far.
+    commits: Arc<LogCommits>,
 }
 
 impl LogBatcher {
@@ -83,8 +86,14 @@ impl LogBatcher {
     ) -> (LogBatcher, JoinHandle<()>) {
         let (queue, rows) = mpsc::channel(QUEUE);
         let checkpoints = checkpoints.map(Checkpoints::new);
-        let task = tokio::spawn(run(pool, backend, rows, checkpoints));
-        (LogBatcher { queue }, task)
+        let commits = Arc::new(LogCommits::default());
+        let task = tokio::spawn(run(pool, backend, rows, checkpoints, commits.clone()));
+        (LogBatcher { queue, commits }, task)
+    }
+
+    /// The totals of the task's commits, kept up as it writes.
+    pub(crate) fn commits(&self) -> Arc<LogCommits> {
+        self.commits.clone()
     }
 
     /// Queue `row` and wait until it is committed (`true`) or refused by its guards
@@ -105,6 +114,7 @@ async fn run(
     backend: Backend,
     mut queue: mpsc::Receiver<Append>,
     mut checkpoints: Option<Checkpoints>,
+    commits: Arc<LogCommits>,
 ) {
     let closed = pool.close_event();
     tokio::pin!(closed);
@@ -130,7 +140,7 @@ async fn run(
             }
         }
         let batch = next_batch(&mut waiting);
-        write(&pool, backend, batch).await;
+        write(&pool, backend, batch, &commits).await;
         if let Some(checkpoints) = &mut checkpoints {
             checkpoints.after_commit();
         }
@@ -221,9 +231,9 @@ fn next_batch(waiting: &mut Vec<Append>) -> Vec<Append> {
 
 /// Write `batch` as one statement and answer each caller; if the statement fails,
 /// write its rows one by one so each gets its own outcome.
-async fn write(pool: &AnyPool, backend: Backend, batch: Vec<Append>) {
+async fn write(pool: &AnyPool, backend: Backend, batch: Vec<Append>, commits: &LogCommits) {
     if batch.len() > 1 {
-        match insert(pool, backend, &batch).await {
+        match insert(pool, backend, &batch, commits).await {
             Ok(written) => {
                 for append in batch {
                     let committed = written.contains(&append.row.match_id);
@@ -240,7 +250,7 @@ async fn write(pool: &AnyPool, backend: Backend, batch: Vec<Append>) {
         }
     }
     for append in batch {
-        let outcome = match insert(pool, backend, std::slice::from_ref(&append)).await {
+        let outcome = match insert(pool, backend, std::slice::from_ref(&append), commits).await {
             Ok(written) => Ok(!written.is_empty()),
             // Another writer took this index between the guard and the insert.
             Err(error) if is_unique_violation(&error) => Ok(false),
@@ -251,8 +261,21 @@ async fn write(pool: &AnyPool, backend: Backend, batch: Vec<Append>) {
 }
 
 /// Insert the rows whose guards pass, in one statement; the matches whose row went in
-/// (a batch holds one row per match).
+/// (a batch holds one row per match). The statement is counted in `commits`.
 async fn insert(
+    pool: &AnyPool,
+    backend: Backend,
+    batch: &[Append],
+    commits: &LogCommits,
+) -> Result<HashSet<MatchId>, sqlx::Error> {
+    let started = std::time::Instant::now();
+    let written = insert_rows(pool, backend, batch).await;
+    let stored = written.as_ref().map_or(0, HashSet::len);
+    commits.record(stored, started.elapsed());
+    written
+}
+
+async fn insert_rows(
     pool: &AnyPool,
     backend: Backend,
     batch: &[Append],

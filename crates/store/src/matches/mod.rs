@@ -7,12 +7,14 @@ mod finish;
 mod list;
 mod log;
 mod log_batcher;
+mod log_commits;
 mod record;
 mod rows;
 
 pub use finish::ABORTED_BY_RESTART;
 pub use list::{DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT};
 pub(crate) use log_batcher::LogBatcher;
+pub use log_commits::{LogCommitTotals, LogCommits};
 
 use serde::Serialize;
 use serde_json::Value;

@@ -297,6 +297,14 @@ async fn bench(args: &Args) -> anyhow::Result<()> {
     std::fs::write(&sessions_file, sessions)?;
     let idle_rss = rss_kib()?;
     let idle_heap = live_kib();
+    let log_commits = || -> (u64, u64, Duration) {
+        hubs.iter()
+            .map(|hub| hub.store.log_commits().totals())
+            .fold((0, 0, Duration::ZERO), |(c, e, b), t| {
+                (c + t.commits, e + t.entries, b + t.busy)
+            })
+    };
+    let commits_before = log_commits();
     let exe = std::env::current_exe()?;
     let started = Instant::now();
     let child = tokio::process::Command::new(exe)
@@ -353,6 +361,7 @@ async fn bench(args: &Args) -> anyhow::Result<()> {
         }
     };
     let elapsed = started.elapsed();
+    let commits_after = log_commits();
     let playing = match (first_running, last_running) {
         (Some(first), Some(last)) if last > first => last - first,
         _ => elapsed,
@@ -420,6 +429,17 @@ async fn bench(args: &Args) -> anyhow::Result<()> {
             p99 * 1000.0
         );
     }
+    let (commits, entries, busy) = (
+        commits_after.0 - commits_before.0,
+        commits_after.1 - commits_before.1,
+        commits_after.2.saturating_sub(commits_before.2),
+    );
+    println!(
+        "log writer              {commits} commits of {:.1} entries, {:.3} ms each; busy {:.0}% of the play (per node: arbiter_log_busy_seconds)",
+        entries as f64 / commits.max(1) as f64,
+        busy.as_secs_f64() * 1000.0 / commits.max(1) as f64,
+        100.0 * busy.as_secs_f64() / playing.as_secs_f64() / hubs.len().max(1) as f64
+    );
     println!(
         "server heap (live)      idle {idle_heap} KiB, {heap_at_peak_matches} KiB with {peak_matches} matches: {per_match:.0} KiB per running match"
     );

@@ -1,0 +1,50 @@
+//! Running totals of the log's group commits, for `/metrics`.
+//!
+//! Why: every move of every match waits for its log entry's commit, and the commits are
+//! one after another (SQLite has one writer; the log has one batching task). So the
+//! log writer is the one stage of a move that cannot spread over cores: once it is
+//! busy all the time, more matches only make the batches bigger and every move slower.
+//! The time it spends writing, against the time passed, says how close a server is to
+//! that ceiling; entries over commits is the batch size that the group commit reached.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
+
+/// Totals since the store was opened. Updated once per commit (three relaxed adds).
+#[derive(Debug, Default)]
+pub struct LogCommits {
+    commits: AtomicU64,
+    entries: AtomicU64,
+    busy_nanos: AtomicU64,
+}
+
+/// One reading of [`LogCommits`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct LogCommitTotals {
+    /// Statements the log writer ran (a batch that fell back to one statement per
+    /// entry counts each).
+    pub commits: u64,
+    /// Entries those statements stored.
+    pub entries: u64,
+    /// Time the log writer spent in them, from handing a statement to the database to
+    /// its answer.
+    pub busy: Duration,
+}
+
+impl LogCommits {
+    /// Count one statement that stored `entries` entries in `took`.
+    pub(crate) fn record(&self, entries: usize, took: Duration) {
+        self.commits.fetch_add(1, Ordering::Relaxed);
+        self.entries.fetch_add(entries as u64, Ordering::Relaxed);
+        let nanos = u64::try_from(took.as_nanos()).unwrap_or(u64::MAX);
+        self.busy_nanos.fetch_add(nanos, Ordering::Relaxed);
+    }
+
+    pub fn totals(&self) -> LogCommitTotals {
+        LogCommitTotals {
+            commits: self.commits.load(Ordering::Relaxed),
+            entries: self.entries.load(Ordering::Relaxed),
+            busy: Duration::from_nanos(self.busy_nanos.load(Ordering::Relaxed)),
+        }
+    }
+}
