@@ -71,6 +71,16 @@ fn tae_match(id: i64, adjust: impl FnOnce(&mut MatchSetup)) -> (MatchHandle, Arc
     (handle, sink)
 }
 
+/// A T&E match numbered `id` whose deadline lies far beyond the virtual time the
+/// tests let pass (nobody is ejected for the store's slowness), and its first seat.
+fn patient_tae_match(id: i64) -> (MatchHandle, Arc<HeldSink>, usize) {
+    let (handle, sink) = tae_match(id, |setup| {
+        setup.deadline = Duration::from_secs(24 * 3600);
+    });
+    let first = handle.status().turn.seats()[0];
+    (handle, sink, first)
+}
+
 /// Nothing arrives on `connection` while the referee waits.
 async fn silent(connection: &mut SeatConnection, while_: &str) {
     let got = tokio::time::timeout(Duration::from_secs(5), connection.recv()).await;
@@ -98,11 +108,7 @@ async fn read_until(
 
 #[tokio::test(start_paused = true)]
 async fn nothing_is_told_before_the_store_has_it() {
-    let (handle, sink) = tae_match(3, |setup| {
-        // Far beyond the virtual time the silent windows let pass.
-        setup.deadline = Duration::from_secs(24 * 3600);
-    });
-    let first = handle.status().turn.seats()[0];
+    let (handle, sink, first) = patient_tae_match(3);
     let second = 1 - first;
     let mut a = handle.attach(first).await.unwrap();
     let mut b = handle.attach(second).await.unwrap();
@@ -165,10 +171,7 @@ async fn nothing_is_told_before_the_store_has_it() {
 /// end a game in between. Afterwards attaching is refused as the match being over.
 #[tokio::test(start_paused = true)]
 async fn a_seat_attached_while_the_match_ends_is_told_the_outcome() {
-    let (handle, sink) = tae_match(5, |setup| {
-        setup.deadline = Duration::from_secs(24 * 3600);
-    });
-    let first = handle.status().turn.seats()[0];
+    let (handle, sink, first) = patient_tae_match(5);
     let second = 1 - first;
     let mut a = handle.attach(first).await.unwrap();
     sink.release_next().await;
@@ -202,10 +205,7 @@ async fn a_seat_attached_while_the_match_ends_is_told_the_outcome() {
 /// and why, and the match ends aborted, never finished.
 #[tokio::test(start_paused = true)]
 async fn an_entry_the_store_gives_up_on_aborts_the_match_and_is_never_told() {
-    let (handle, sink) = tae_match(4, |setup| {
-        setup.deadline = Duration::from_secs(24 * 3600);
-    });
-    let first = handle.status().turn.seats()[0];
+    let (handle, sink, first) = patient_tae_match(4);
     let second = 1 - first;
     let mut a = handle.attach(first).await.unwrap();
     let mut b = handle.attach(second).await.unwrap();
@@ -270,10 +270,7 @@ async fn an_entry_the_store_gives_up_on_aborts_the_match_and_is_never_told() {
 /// An outcome the store cannot take is not told: the match ends aborted.
 #[tokio::test(start_paused = true)]
 async fn an_outcome_the_store_gives_up_on_is_never_told() {
-    let (handle, sink) = tae_match(5, |setup| {
-        setup.deadline = Duration::from_secs(24 * 3600);
-    });
-    let first = handle.status().turn.seats()[0];
+    let (handle, sink, first) = patient_tae_match(5);
     let mut a = handle.attach(first).await.unwrap();
     sink.release_next().await;
     read_until(&mut a, |m| matches!(m, ToSeat::Prompt { .. })).await;
