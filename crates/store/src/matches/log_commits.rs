@@ -48,3 +48,27 @@ impl LogCommits {
         }
     }
 }
+
+impl LogCommitTotals {
+    /// What was added between `earlier` and this reading.
+    pub fn since(self, earlier: LogCommitTotals) -> LogCommitTotals {
+        LogCommitTotals {
+            commits: self.commits.saturating_sub(earlier.commits),
+            entries: self.entries.saturating_sub(earlier.entries),
+            busy: self.busy.saturating_sub(earlier.busy),
+        }
+    }
+}
+
+/// Readings of several stores (the nodes of one deployment), added together.
+impl std::ops::Add for LogCommitTotals {
+    type Output = LogCommitTotals;
+
+    fn add(self, other: LogCommitTotals) -> LogCommitTotals {
+        LogCommitTotals {
+            commits: self.commits + other.commits,
+            entries: self.entries + other.entries,
+            busy: self.busy + other.busy,
+        }
+    }
+}

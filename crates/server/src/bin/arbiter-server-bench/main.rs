@@ -23,6 +23,7 @@ use anyhow::{bail, Context};
 use arbiter_server::client::{play, BotPlan, Decider, RandomFromView};
 use arbiter_server::heap::Counting;
 use arbiter_server::{Config, Server};
+use arbiter_store::LogCommitTotals;
 use clap::Parser;
 use serde_json::{json, Value};
 
@@ -297,12 +298,10 @@ async fn bench(args: &Args) -> anyhow::Result<()> {
     std::fs::write(&sessions_file, sessions)?;
     let idle_rss = rss_kib()?;
     let idle_heap = live_kib();
-    let log_commits = || -> (u64, u64, Duration) {
+    let log_commits = || {
         hubs.iter()
             .map(|hub| hub.store.log_commits().totals())
-            .fold((0, 0, Duration::ZERO), |(c, e, b), t| {
-                (c + t.commits, e + t.entries, b + t.busy)
-            })
+            .fold(LogCommitTotals::default(), |sum, node| sum + node)
     };
     let commits_before = log_commits();
     let exe = std::env::current_exe()?;
@@ -429,11 +428,11 @@ async fn bench(args: &Args) -> anyhow::Result<()> {
             p99 * 1000.0
         );
     }
-    let (commits, entries, busy) = (
-        commits_after.0 - commits_before.0,
-        commits_after.1 - commits_before.1,
-        commits_after.2.saturating_sub(commits_before.2),
-    );
+    let LogCommitTotals {
+        commits,
+        entries,
+        busy,
+    } = commits_after.since(commits_before);
     println!(
         "log writer              {commits} commits of {:.1} entries, {:.3} ms each; busy {:.0}% of the play (per node: arbiter_log_busy_seconds)",
         entries as f64 / commits.max(1) as f64,
