@@ -43,6 +43,11 @@ pub(crate) const SQLITE: &[MigrationFile] = &[
         "node started",
         include_str!("../migrations/sqlite/0004_node_started.sql"),
     ),
+    (
+        5,
+        "log tail",
+        include_str!("../migrations/sqlite/0005_log_tail.sql"),
+    ),
 ];
 
 /// `migrations/postgres`, in version order.
@@ -66,6 +71,11 @@ pub(crate) const POSTGRES: &[MigrationFile] = &[
         4,
         "node started",
         include_str!("../migrations/postgres/0004_node_started.sql"),
+    ),
+    (
+        5,
+        "log tail",
+        include_str!("../migrations/postgres/0005_log_tail.sql"),
     ),
 ];
 

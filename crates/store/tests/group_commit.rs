@@ -207,7 +207,8 @@ async fn an_entry_whose_insert_fails_does_not_fail_its_batch(db: &TestDb) {
     // (and, on PostgreSQL, the transaction) holding it.
     let trigger = match store.backend() {
         Backend::Sqlite => vec![format!(
-            "CREATE TRIGGER poison BEFORE INSERT ON match_log WHEN NEW.match_id = {poisoned}
+            // SQLite appends to the log's tail (see the store's `log_tail`).
+            "CREATE TRIGGER poison BEFORE INSERT ON match_log_tail WHEN NEW.match_id = {poisoned}
              BEGIN SELECT RAISE(ABORT, 'poisoned entry'); END"
         )],
         Backend::Postgres => vec![

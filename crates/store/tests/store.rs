@@ -10,6 +10,7 @@ mod common;
 mod accounts;
 mod faults;
 mod group_commit;
+mod log_tail;
 mod matches;
 mod ratings;
 

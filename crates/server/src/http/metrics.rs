@@ -401,8 +401,14 @@ impl Collector for LogWriter {
         )?;
         counter(
             &mut encoder,
+            "arbiter_log_folds",
+            "Times SQLite's log tail (entries in arrival order) was folded into the log kept by match",
+            totals.folds,
+        )?;
+        counter(
+            &mut encoder,
             "arbiter_log_busy_seconds",
-            "Time the log writer spent committing. Every move waits for one of its commits and they run one at a time, so near one second a second it is the server's ceiling",
+            "Time the log writer spent committing and folding. Every move waits for one of its commits and they run one at a time, so near one second a second it is the server's ceiling",
             totals.busy.as_secs_f64(),
         )
     }
@@ -465,6 +471,7 @@ mod tests {
             "# TYPE arbiter_log_commits counter\n",
             "arbiter_log_commits_total 0\n",
             "arbiter_log_entries_committed_total 0\n",
+            "arbiter_log_folds_total 0\n",
             "arbiter_log_busy_seconds_total 0.0\n",
             "# EOF\n",
         ] {

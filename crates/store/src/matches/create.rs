@@ -60,6 +60,7 @@ impl Store {
             })?;
         }
         tx.commit().await?;
+        self.appends.match_started(id);
         Ok(id)
     }
 }

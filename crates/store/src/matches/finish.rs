@@ -4,6 +4,7 @@
 use arbiter_engine::Outcome;
 use sqlx::Row;
 
+use super::log_tail::LOG_LENGTH_SQL;
 use super::rows::unsigned;
 use super::{FinishedMatch, MatchId, SeatResult};
 use crate::accounts::AccountId;
@@ -47,7 +48,7 @@ impl Store {
             .map(|row| row.try_get("name"))
             .collect::<Result<_, _>>()?;
         check_outcome(outcome, seats.len())?;
-        let stored: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM match_log WHERE match_id = $1")
+        let stored: i64 = sqlx::query_scalar(LOG_LENGTH_SQL)
             .bind(match_id)
             .fetch_one(&mut *tx)
             .await?;
@@ -117,6 +118,7 @@ impl Store {
             }
         }
         tx.commit().await?;
+        self.appends.match_ended(match_id);
         Ok(FinishedMatch {
             id: match_id,
             rating_changes,
@@ -137,6 +139,7 @@ impl Store {
         .execute(&self.write)
         .await?;
         if done.rows_affected() == 1 {
+            self.appends.match_ended(match_id);
             return Ok(());
         }
         let exists: Option<i64> = sqlx::query_scalar("SELECT id FROM matches WHERE id = $1")

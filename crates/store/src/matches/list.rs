@@ -16,12 +16,18 @@ pub const MAX_LIST_LIMIT: u32 = 200;
 
 const SUMMARY_COLUMNS: &str = "m.id, m.ruleset, m.status, m.rating_system, m.node, m.end_reason,
      m.created_at, m.finished_at,
-     (SELECT COUNT(*) FROM match_log l WHERE l.match_id = m.id) AS moves";
+     (SELECT COUNT(*) FROM match_log l WHERE l.match_id = m.id) + COALESCE(tail.moves, 0)
+     AS moves";
+/// The matches, each with how many of its entries are still in the log's tail (see
+/// `log_tail`): the tail has no index by match, so it is counted once per query.
+const SUMMARY_FROM: &str = "matches m LEFT JOIN
+     (SELECT match_id, COUNT(*) AS moves FROM match_log_tail GROUP BY match_id) tail
+     ON tail.match_id = m.id";
 
 impl Store {
     pub async fn match_summary(&self, id: MatchId) -> Result<Option<MatchSummary>, StoreError> {
         let row = sqlx::query(&format!(
-            "SELECT {SUMMARY_COLUMNS} FROM matches m WHERE m.id = $1"
+            "SELECT {SUMMARY_COLUMNS} FROM {SUMMARY_FROM} WHERE m.id = $1"
         ))
         .bind(id)
         .fetch_optional(&self.read)
@@ -70,7 +76,7 @@ impl Store {
             format!("WHERE {}", conditions.join(" AND "))
         };
         let sql = format!(
-            "SELECT {SUMMARY_COLUMNS} FROM matches m {where_clause} ORDER BY m.id DESC LIMIT ${}",
+            "SELECT {SUMMARY_COLUMNS} FROM {SUMMARY_FROM} {where_clause} ORDER BY m.id DESC LIMIT ${}",
             binds.len()
         );
         let mut query = sqlx::query(&sql);

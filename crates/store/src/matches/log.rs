@@ -6,6 +6,7 @@
 use arbiter_engine::LogEntry;
 
 use super::log_batcher::LogRow;
+use super::log_tail::NEXT_INDEX_SQL;
 use super::rows::{signed, unsigned};
 use super::MatchId;
 use crate::connect::Store;
@@ -52,12 +53,10 @@ impl Store {
                 StoreError::NotRunning(match_id)
             }
             Ok(Some(_)) => {
-                let next: Result<i64, _> = sqlx::query_scalar(
-                    "SELECT COALESCE(MAX(idx) + 1, 0) FROM match_log WHERE match_id = $1",
-                )
-                .bind(match_id)
-                .fetch_one(&self.write)
-                .await;
+                let next: Result<i64, _> = sqlx::query_scalar(NEXT_INDEX_SQL)
+                    .bind(match_id)
+                    .fetch_one(&self.write)
+                    .await;
                 match next {
                     Err(e) => e.into(),
                     Ok(next) => match unsigned::<u64>(next, "log length") {

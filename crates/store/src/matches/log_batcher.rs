@@ -17,7 +17,9 @@
 //! usual synchronous settings, so `append_log` returning `Ok` means what it always did.
 //!
 //! Each row carries the guards a single append has in the statement's `WHERE` (the
-//! match is running, the index is the next one), so a refused row is simply not
+//! match is running here; on PostgreSQL also that the index is the next one, which
+//! SQLite checks in memory before the statement, see `log_tail`, because its rows go to
+//! an arrival-order tail), so a refused row is simply not
 //! inserted and never aborts the statement (PostgreSQL would abort the whole
 //! transaction on any error). A batch holds at most one row per match (later ones wait
 //! for the next batch), since a row's guard cannot see rows inserted by the same
@@ -37,6 +39,7 @@ use tokio::sync::{mpsc, oneshot};
 use tokio::task::JoinHandle;
 
 use super::log_commits::LogCommits;
+use super::log_tail::{Folds, NextIndices, NEXT_INDEX_SQL};
 use super::MatchId;
 use crate::connect::Backend;
 use crate::error::is_unique_violation;
@@ -72,6 +75,8 @@ pub(crate) struct LogBatcher {
     queue: mpsc::Sender<Append>,
     /// What the task has written so far.
     commits: Arc<LogCommits>,
+    /// SQLite only: the next index of each running match's log (see `log_tail`).
+    next: Option<NextIndices>,
 }
 
 impl LogBatcher {
@@ -96,7 +101,15 @@ impl LogBatcher {
         let (queue, rows) = mpsc::channel(QUEUE);
         let checkpoints = checkpoints.map(Checkpoints::new);
         let commits = Arc::new(LogCommits::default());
-        let work: Work = Box::pin(run(pool, backend, rows, checkpoints, commits.clone()));
+        let next = (backend == Backend::Sqlite).then(NextIndices::default);
+        let work: Work = Box::pin(run(
+            pool,
+            backend,
+            rows,
+            checkpoints,
+            commits.clone(),
+            next.clone(),
+        ));
         let task = match own_thread() {
             Ok((hand, ended)) => match hand.send(work) {
                 Ok(()) => tokio::spawn(async move {
@@ -111,7 +124,28 @@ impl LogBatcher {
                 tokio::spawn(work)
             }
         };
-        (LogBatcher { queue, commits }, task)
+        (
+            LogBatcher {
+                queue,
+                commits,
+                next,
+            },
+            task,
+        )
+    }
+
+    /// A match was created: its log starts at entry 0.
+    pub(crate) fn match_started(&self, match_id: MatchId) {
+        if let Some(next) = &self.next {
+            next.started(match_id);
+        }
+    }
+
+    /// A match ended: no more entries will come.
+    pub(crate) fn match_ended(&self, match_id: MatchId) {
+        if let Some(next) = &self.next {
+            next.forget(match_id);
+        }
     }
 
     /// The totals of the task's commits, kept up as it writes.
@@ -160,8 +194,14 @@ async fn run(
     mut queue: mpsc::Receiver<Append>,
     mut checkpoints: Option<Checkpoints>,
     commits: Arc<LogCommits>,
+    next: Option<NextIndices>,
 ) {
     let closed = pool.close_event();
+    // SQLite: whatever an earlier process left in the tail is folded first.
+    let mut folds = Folds::default();
+    if next.is_some() {
+        folds.fold(&pool, &commits).await;
+    }
     tokio::pin!(closed);
     // Rows taken from the queue and not yet written: at most `MAX_BATCH` plus those a
     // batch put back.
@@ -184,8 +224,15 @@ async fn run(
                 Err(_) => break,
             }
         }
-        let batch = next_batch(&mut waiting);
-        write(&pool, backend, batch, &commits).await;
+        let mut batch = next_batch(&mut waiting);
+        if let Some(next) = &next {
+            batch = in_order(&pool, next, batch).await;
+        }
+        let stored = write(&pool, backend, batch, &commits, next.as_ref()).await;
+        folds.appended(&stored);
+        if next.is_some() && folds.due(!waiting.is_empty() || !queue.is_empty()) {
+            folds.fold(&pool, &commits).await;
+        }
         if let Some(checkpoints) = &mut checkpoints {
             checkpoints.after_commit();
         }
@@ -274,18 +321,72 @@ fn next_batch(waiting: &mut Vec<Append>) -> Vec<Append> {
     batch
 }
 
+/// SQLite's guard that each row's index is the next one (see `log_tail`): rows out of
+/// order are answered "refused" here and left out of the batch. A match the map does
+/// not know has its length read from the database first.
+async fn in_order(pool: &AnyPool, next: &NextIndices, batch: Vec<Append>) -> Vec<Append> {
+    let mut passed = Vec::with_capacity(batch.len());
+    for append in batch {
+        let match_id = append.row.match_id;
+        let expected = match next.expected(match_id) {
+            Some(expected) => expected,
+            None => match sqlx::query_scalar::<_, i64>(NEXT_INDEX_SQL)
+                .bind(match_id)
+                .fetch_one(pool)
+                .await
+            {
+                Ok(expected) => {
+                    next.committed(match_id, expected - 1);
+                    expected
+                }
+                Err(error) => {
+                    let _ = append.answer.send(Err(error));
+                    continue;
+                }
+            },
+        };
+        if append.row.idx == expected {
+            passed.push(append);
+        } else {
+            let _ = append.answer.send(Ok(false));
+        }
+    }
+    passed
+}
+
 /// Write `batch` as one statement and answer each caller; if the statement fails,
-/// write its rows one by one so each gets its own outcome.
-async fn write(pool: &AnyPool, backend: Backend, batch: Vec<Append>, commits: &LogCommits) {
+/// write its rows one by one so each gets its own outcome. Returns the matches whose row
+/// was committed, and keeps `next` (SQLite's in-memory guard) in step.
+async fn write(
+    pool: &AnyPool,
+    backend: Backend,
+    batch: Vec<Append>,
+    commits: &LogCommits,
+    next: Option<&NextIndices>,
+) -> Vec<MatchId> {
+    let mut stored = Vec::with_capacity(batch.len());
+    let mut settle = |append: Append, outcome: Result<bool, sqlx::Error>| {
+        let (match_id, idx) = (append.row.match_id, append.row.idx);
+        match (&outcome, next) {
+            (Ok(true), Some(next)) => next.committed(match_id, idx),
+            // Refused by the statement's guards: the match is not running here.
+            (Ok(false), Some(next)) => next.forget(match_id),
+            _ => {}
+        }
+        if let Ok(true) = outcome {
+            stored.push(match_id);
+        }
+        // A caller that stopped waiting needs no answer.
+        let _ = append.answer.send(outcome);
+    };
     if batch.len() > 1 {
         match insert(pool, backend, &batch, commits).await {
             Ok(written) => {
                 for append in batch {
                     let committed = written.contains(&append.row.match_id);
-                    // A caller that stopped waiting needs no answer.
-                    let _ = append.answer.send(Ok(committed));
+                    settle(append, Ok(committed));
                 }
-                return;
+                return stored;
             }
             Err(error) => tracing::warn!(
                 %error,
@@ -301,8 +402,9 @@ async fn write(pool: &AnyPool, backend: Backend, batch: Vec<Append>, commits: &L
             Err(error) if is_unique_violation(&error) => Ok(false),
             Err(error) => Err(error),
         };
-        let _ = append.answer.send(outcome);
+        settle(append, outcome);
     }
+    stored
 }
 
 /// Insert the rows whose guards pass, in one statement; the matches whose row went in
@@ -339,7 +441,8 @@ async fn insert_rows(
 }
 
 /// The statement for `rows` rows: each inserted only if its match is running on the
-/// writing node and its index is the next one. Both guards are scalar subqueries, which PostgreSQL runs per
+/// writing node and (PostgreSQL; SQLite checks it in memory) its index is the next one.
+/// The guards are scalar subqueries, which PostgreSQL runs per
 /// row on the primary keys; an `EXISTS` may be planned as a join over every running
 /// match instead.
 ///
@@ -363,14 +466,22 @@ fn insert_sql(rows: usize, backend: Backend) -> String {
         })
         .collect::<Vec<_>>()
         .join(", ");
+    // SQLite appends to the tail and checks the index in memory (see `log_tail`).
+    let (table, next_index_guard) = match backend {
+        Backend::Sqlite => ("match_log_tail", ""),
+        Backend::Postgres => (
+            "match_log",
+            "AND (SELECT COALESCE(MAX(log.idx) + 1, 0) FROM match_log log
+                WHERE log.match_id = batch.match_id) = batch.idx",
+        ),
+    };
     format!(
         "WITH batch (match_id, idx, entry, node) AS (VALUES {values})
-         INSERT INTO match_log (match_id, idx, entry)
+         INSERT INTO {table} (match_id, idx, entry)
          SELECT match_id, idx, entry FROM batch
          WHERE (SELECT status FROM matches WHERE matches.id = batch.match_id) = 'running'
            AND (SELECT node FROM matches WHERE matches.id = batch.match_id) = batch.node
-           AND (SELECT COALESCE(MAX(log.idx) + 1, 0) FROM match_log log
-                WHERE log.match_id = batch.match_id) = batch.idx
+           {next_index_guard}
          RETURNING match_id"
     )
 }

@@ -15,6 +15,7 @@ use std::time::Duration;
 pub struct LogCommits {
     commits: AtomicU64,
     entries: AtomicU64,
+    folds: AtomicU64,
     busy_nanos: AtomicU64,
 }
 
@@ -26,8 +27,10 @@ pub struct LogCommitTotals {
     pub commits: u64,
     /// Entries those statements stored.
     pub entries: u64,
-    /// Time the log writer spent in them, from handing a statement to the database to
-    /// its answer.
+    /// Times SQLite's log tail was folded into the keyed log (see `log_tail`).
+    pub folds: u64,
+    /// Time the log writer spent in its statements and folds, from handing a statement
+    /// to the database to its answer.
     pub busy: Duration,
 }
 
@@ -36,6 +39,19 @@ impl LogCommits {
     pub(crate) fn record(&self, entries: usize, took: Duration) {
         self.commits.fetch_add(1, Ordering::Relaxed);
         self.entries.fetch_add(entries as u64, Ordering::Relaxed);
+        self.add_busy(took);
+    }
+
+    /// Count the time a fold of the log tail took, and the fold itself if it `moved`
+    /// any entries.
+    pub(crate) fn record_fold(&self, moved: bool, took: Duration) {
+        if moved {
+            self.folds.fetch_add(1, Ordering::Relaxed);
+        }
+        self.add_busy(took);
+    }
+
+    fn add_busy(&self, took: Duration) {
         let nanos = u64::try_from(took.as_nanos()).unwrap_or(u64::MAX);
         self.busy_nanos.fetch_add(nanos, Ordering::Relaxed);
     }
@@ -44,6 +60,7 @@ impl LogCommits {
         LogCommitTotals {
             commits: self.commits.load(Ordering::Relaxed),
             entries: self.entries.load(Ordering::Relaxed),
+            folds: self.folds.load(Ordering::Relaxed),
             busy: Duration::from_nanos(self.busy_nanos.load(Ordering::Relaxed)),
         }
     }
@@ -55,6 +72,7 @@ impl LogCommitTotals {
         LogCommitTotals {
             commits: self.commits.saturating_sub(earlier.commits),
             entries: self.entries.saturating_sub(earlier.entries),
+            folds: self.folds.saturating_sub(earlier.folds),
             busy: self.busy.saturating_sub(earlier.busy),
         }
     }
@@ -68,6 +86,7 @@ impl std::ops::Add for LogCommitTotals {
         LogCommitTotals {
             commits: self.commits + other.commits,
             entries: self.entries + other.entries,
+            folds: self.folds + other.folds,
             busy: self.busy + other.busy,
         }
     }

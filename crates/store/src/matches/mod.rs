@@ -8,6 +8,7 @@ mod list;
 mod log;
 mod log_batcher;
 mod log_commits;
+mod log_tail;
 mod record;
 mod rows;
 
@@ -15,6 +16,7 @@ pub use finish::ABORTED_BY_RESTART;
 pub use list::{DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT};
 pub(crate) use log_batcher::LogBatcher;
 pub use log_commits::{LogCommitTotals, LogCommits};
+pub use log_tail::FOLD_AT as LOG_FOLD_AT;
 
 use serde::Serialize;
 use serde_json::Value;

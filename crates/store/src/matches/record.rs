@@ -36,11 +36,15 @@ impl Store {
                 .bind(id)
                 .fetch_all(&mut *tx)
                 .await?;
-        let entries =
-            sqlx::query("SELECT idx, entry FROM match_log WHERE match_id = $1 ORDER BY idx")
-                .bind(id)
-                .fetch_all(&mut *tx)
-                .await?;
+        // Folded entries and those still in the tail (see `log_tail`).
+        let entries = sqlx::query(
+            "SELECT idx, entry FROM match_log WHERE match_id = $1
+             UNION ALL SELECT idx, entry FROM match_log_tail WHERE match_id = $1
+             ORDER BY idx",
+        )
+        .bind(id)
+        .fetch_all(&mut *tx)
+        .await?;
         tx.commit().await?;
 
         let corrupt = |what: &str, e: &dyn std::fmt::Display| {

@@ -431,10 +431,11 @@ async fn bench(args: &Args) -> anyhow::Result<()> {
     let LogCommitTotals {
         commits,
         entries,
+        folds,
         busy,
     } = commits_after.since(commits_before);
     println!(
-        "log writer              {commits} commits of {:.1} entries, {:.3} ms each; busy {:.0}% of the play (per node: arbiter_log_busy_seconds)",
+        "log writer              {commits} commits of {:.1} entries, {folds} folds, {:.3} ms each; busy {:.0}% of the play (per node: arbiter_log_busy_seconds)",
         entries as f64 / commits.max(1) as f64,
         busy.as_secs_f64() * 1000.0 / commits.max(1) as f64,
         100.0 * busy.as_secs_f64() / playing.as_secs_f64() / hubs.len().max(1) as f64

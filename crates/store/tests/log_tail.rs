@@ -1,0 +1,155 @@
+//! SQLite's log tail (the store's `matches/log_tail.rs`): entries land in arrival order
+//! and are folded into the keyed log now and then. Whichever table an entry is in,
+//! records, listings and the length check of finishing see each entry exactly once, and
+//! a store opened on a tail a killed process left folds it.
+
+use crate::common::{new_match, played, sqlite};
+use arbiter_engine::LogEntry;
+use arbiter_store::{MatchFilter, MatchId, Store, StoreError, LOG_FOLD_AT};
+use sqlx::{AnyConnection, Connection};
+
+/// How many of `id`'s entries are folded and how many are still in the tail, read on a
+/// connection of the test's own.
+async fn where_entries_are(url: &str, id: MatchId) -> (i64, i64) {
+    let mut conn = AnyConnection::connect(url).await.expect("connect");
+    let count = |table: &str| format!("SELECT COUNT(*) FROM {table} WHERE match_id = $1");
+    let folded: i64 = sqlx::query_scalar(&count("match_log"))
+        .bind(id)
+        .fetch_one(&mut conn)
+        .await
+        .expect("count the folded entries");
+    let tail: i64 = sqlx::query_scalar(&count("match_log_tail"))
+        .bind(id)
+        .fetch_one(&mut conn)
+        .await
+        .expect("count the tail");
+    let _ = conn.close().await;
+    (folded, tail)
+}
+
+async fn moves_listed(store: &Store, id: MatchId) -> u64 {
+    let listed = store
+        .list_matches(&MatchFilter::default())
+        .await
+        .expect("list");
+    let summary = store
+        .match_summary(id)
+        .await
+        .expect("summary")
+        .expect("exists");
+    let in_list = listed.iter().find(|m| m.id == id).expect("listed");
+    assert_eq!(
+        in_list.moves, summary.moves,
+        "the list and the summary agree"
+    );
+    summary.moves
+}
+
+/// `n` entries, the played game's repeated: the store does not replay them.
+fn entries(source: &[LogEntry], n: usize) -> Vec<LogEntry> {
+    source.iter().cycle().take(n).cloned().collect()
+}
+
+#[tokio::test]
+async fn entries_read_the_same_before_and_after_a_fold() {
+    let db = sqlite().await;
+    let store = &db.store;
+    let record = played("spacegoo", 2, 31);
+    let id = store
+        .create_match(&new_match(&record, &[], None))
+        .await
+        .expect("create");
+    let total = LOG_FOLD_AT + 52;
+    let log = entries(&record.log, total);
+
+    for (index, entry) in log[..10].iter().enumerate() {
+        store.append_log(id, index, entry).await.expect("append");
+    }
+    assert_eq!(
+        where_entries_are(&db.url, id).await,
+        (0, 10),
+        "all in the tail"
+    );
+    let so_far = store.match_record(id).await.expect("read").expect("exists");
+    assert_eq!(so_far.log, log[..10]);
+    assert_eq!(moves_listed(store, id).await, 10);
+
+    for (index, entry) in log.iter().enumerate().skip(10) {
+        store.append_log(id, index, entry).await.expect("append");
+    }
+    // Folds came (when is the writer's choice: early while it is lightly loaded, at the
+    // latest at the cap), and every entry is in exactly one of the tables.
+    let (folded, tail) = where_entries_are(&db.url, id).await;
+    assert_eq!(folded + tail, total as i64, "each entry in one table");
+    assert!(folded > 0, "no fold in {total} entries");
+    assert!(
+        tail < LOG_FOLD_AT as i64,
+        "the tail outgrew its cap: {tail}"
+    );
+    let whole = store.match_record(id).await.expect("read").expect("exists");
+    assert_eq!(
+        whole.log, log,
+        "every entry once, in order, across both tables"
+    );
+    assert_eq!(moves_listed(store, id).await, total as u64);
+
+    // The guard on the index holds across the fold.
+    match store.append_log(id, 5, &log[5]).await {
+        Err(StoreError::LogOutOfOrder {
+            index, expected, ..
+        }) => {
+            assert_eq!((index, expected), (5, total as u64));
+        }
+        other => panic!("an old index was accepted: {other:?}"),
+    }
+
+    // Finishing counts both tables: one entry short is refused, the whole log accepted.
+    let outcome = record.outcome.as_ref().expect("a finished game");
+    match store.finish_match(id, outcome, total - 1).await {
+        Err(StoreError::IncompleteLog {
+            stored, expected, ..
+        }) => assert_eq!((stored, expected), (total as u64, total as u64 - 1)),
+        other => panic!("finished with the wrong length: {other:?}"),
+    }
+    store
+        .finish_match(id, outcome, total)
+        .await
+        .expect("finish");
+}
+
+#[tokio::test]
+async fn a_store_opened_on_a_left_tail_folds_it_and_goes_on_from_its_length() {
+    let db = sqlite().await;
+    let record = played("spacegoo", 2, 32);
+    let id = db
+        .store
+        .create_match(&new_match(&record, &[], None))
+        .await
+        .expect("create");
+    let log = entries(&record.log, 12);
+    for (index, entry) in log[..10].iter().enumerate() {
+        db.store.append_log(id, index, entry).await.expect("append");
+    }
+    db.store.close().await;
+
+    // A second store on the same file, as after a restart: it knows nothing of the
+    // match but what the database holds.
+    let reopened = Store::connect(&db.url).await.expect("reopen");
+    match reopened.append_log(id, 11, &log[11]).await {
+        Err(StoreError::LogOutOfOrder { expected, .. }) => assert_eq!(expected, 10),
+        other => panic!("a gap was accepted: {other:?}"),
+    }
+    reopened.append_log(id, 10, &log[10]).await.expect("append");
+    assert_eq!(
+        where_entries_are(&db.url, id).await,
+        (10, 1),
+        "the left tail folded before the first new entry"
+    );
+    let record_now = reopened
+        .match_record(id)
+        .await
+        .expect("read")
+        .expect("exists");
+    assert_eq!(record_now.log, log[..11]);
+    reopened.close().await;
+}
