@@ -35,7 +35,7 @@ use super::MatchId;
 /// [`FOLD_PER_MATCH`] entries for each match in it if that is more. The more entries a
 /// fold moves, the more of them share each match's page write, but every append waits
 /// while it runs: 2,048 entries take about 9 ms at 100 matches. Readers scan the tail
-/// too, which stays under about 200 KiB a hundred matches.
+/// too; it stays under about 160 KiB, or 1.3 MiB at 1,000 busy matches.
 pub const FOLD_AT: usize = 2048;
 /// See [`FOLD_AT`]: with one or two entries per match a fold writes as many pages as
 /// appending to `match_log` directly did (at 1,000 busy matches, folds of 2,048 entries
@@ -44,11 +44,11 @@ pub const FOLD_PER_MATCH: usize = 16;
 /// Fold as soon as the tail holds this many entries if the writer is lightly loaded: no
 /// append waits, and its recent commits held fewer than [`LIGHT_COMMIT`] entries on
 /// average (the batches grow with the load, and even a busy writer finds its queue
-/// empty for a moment after many commits). A server that is not busy thus keeps its tail short and its
-/// folds too short to delay a move noticeably (at 1,000 matches moving every second,
-/// the round trip's 99th percentile rose from 1.5 to 4.7 ms with folds of 512 entries,
-/// and stayed at 1.9 ms with these). A busy server folds at [`FOLD_AT`], and its moves
-/// queue anyway.
+/// empty for a moment after many commits). A server that is not busy thus keeps its
+/// tail short and its folds too short to delay a move noticeably (at 1,000 matches
+/// moving every second, the round trip's 99th percentile rose from 1.5 to 4.7 ms with
+/// folds of 512 entries, and stayed at 1.8–2.6 ms with these). A busy server folds at
+/// [`FOLD_AT`], and its moves queue anyway.
 pub const FOLD_WHEN_IDLE_AT: usize = 64;
 /// See [`FOLD_WHEN_IDLE_AT`].
 pub const LIGHT_COMMIT: usize = 4;
@@ -87,7 +87,8 @@ impl NextIndices {
     }
 }
 
-/// When to fold: counts what was appended since the last fold.
+/// When to fold: counts what was appended since the last fold, and how large commits
+/// have been lately (kept across folds: a busy writer stays busy after one).
 #[derive(Debug, Default)]
 pub(crate) struct Folds {
     entries: usize,
@@ -113,6 +114,12 @@ impl Folds {
         self.entries >= cap || (light && self.entries >= FOLD_WHEN_IDLE_AT)
     }
 
+    /// The tail was folded: count afresh, keeping what the recent commits were like.
+    fn emptied(&mut self) {
+        self.entries = 0;
+        self.matches.clear();
+    }
+
     /// Fold the whole tail into `match_log`, in one transaction, counted in `commits`.
     /// On failure the tail stays as it is (readers see its entries all the same) and
     /// the next commit tries again.
@@ -122,7 +129,7 @@ impl Folds {
         let moved = folded.as_ref().is_ok_and(|&rows| rows > 0);
         commits.record_fold(moved, started.elapsed());
         match folded {
-            Ok(_) => *self = Folds::default(),
+            Ok(_) => self.emptied(),
             Err(error) => {
                 tracing::warn!(%error, "the log tail could not be folded; retrying later")
             }
@@ -187,6 +194,11 @@ mod tests {
         assert!(!busy.due(false), "large commits wait for the cap");
         busy.appended(&sixteen[..1]);
         assert!(busy.due(true), "and fold there");
+        busy.emptied();
+        for _ in 0..FOLD_WHEN_IDLE_AT / 16 + 1 {
+            busy.appended(&sixteen);
+        }
+        assert!(!busy.due(false), "after a fold, still busy: no early fold");
 
         // Commits of 100 entries from 1,000 matches: the cap is 16 entries a match.
         let mut many = Folds::default();
