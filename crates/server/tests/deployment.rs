@@ -12,7 +12,7 @@ use arbiter_qgame_course::actors::{ActorLevel, ActorSpec};
 use arbiter_qgame_course::remote::client::{run_client, ClientEnd, ClientKind};
 use arbiter_qgame_course::remote::SessionEnd;
 use arbiter_server::client::{bot, BotPlan, Connection, Decider, DeciderFactory};
-use arbiter_server::Config;
+use arbiter_server::{Config, Server};
 use serde_json::{json, Value};
 use tokio::sync::watch;
 
@@ -644,4 +644,37 @@ async fn a_flood_through_a_tunnel_meets_the_ports_own_bound() {
     beta.stop().await;
     alpha.stop().await;
     drop(database);
+}
+
+/// A second server started on the data directory of a running one is refused at once,
+/// with an error that names the cause, and the running one's match plays on (a second
+/// server that opened the file would mark it aborted). Once the first stops, the
+/// directory is free again.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_second_server_on_one_sqlite_data_directory_is_refused() {
+    let first = start(|config| {
+        config.database_url = arbiter_server::config::sqlite_url(&config.data_dir);
+    })
+    .await;
+    let data_dir = first.dir.path().join("data");
+    let mut owner = registered(&first.tcp, "first-owner").await;
+    let started = match_against_a_bot(&mut owner, "tae").await;
+    let match_id = started["match"].as_i64().expect("a match");
+
+    let refused = match Server::start(Config::for_data_dir(&data_dir)).await {
+        Ok(_) => panic!("a second server started on a data directory in use"),
+        Err(error) => format!("{error:#}"),
+    };
+    assert!(
+        refused.contains("in use by another Arbiter server") && refused.contains("--data-dir"),
+        "{refused}"
+    );
+    let (_, running) = http_get(&first.http, &format!("/api/matches/{match_id}"), None).await;
+    assert_eq!(running["status"], "running", "{running}");
+
+    first.server.shutdown().await;
+    let again = Server::start(Config::for_data_dir(&data_dir))
+        .await
+        .expect("the directory is free once the first server stopped");
+    again.shutdown().await;
 }

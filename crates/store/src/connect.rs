@@ -10,6 +10,7 @@ use tokio::sync::Semaphore;
 use crate::error::StoreError;
 use crate::matches::LogBatcher;
 use crate::migrations::{self, migrator};
+use crate::writer_lock::WriterLock;
 
 /// The database file `open_data_dir` creates inside the data directory.
 pub const DATABASE_FILE: &str = "arbiter.db";
@@ -75,6 +76,9 @@ pub struct Store {
     pub(crate) hashing: Arc<Semaphore>,
     /// Failed logins per account and address (see `accounts::throttle`).
     pub(crate) throttle: Arc<crate::accounts::LoginThrottle>,
+    /// SQLite only: this store's claim to be the file's one writing process (see
+    /// `writer_lock`), released by `close`.
+    writer_lock: Option<WriterLock>,
 }
 
 impl Store {
@@ -85,9 +89,14 @@ impl Store {
     pub async fn connect(url: &str) -> Result<Store, StoreError> {
         sqlx::any::install_default_drivers();
         let backend = Backend::of_url(url)?;
+        let mut writer_lock = None;
         let (write, read, log, checkpoints) = match backend {
             Backend::Sqlite => {
-                let (write, read) = open_sqlite(&with_create_mode(url)).await?;
+                let url = with_create_mode(url);
+                // Before anything touches the file: a second server must not migrate
+                // it, nor abort the first one's matches.
+                writer_lock = Some(WriterLock::acquire_for_url(&url)?);
+                let (write, read) = open_sqlite(&url).await?;
                 (write.clone(), read.clone(), write, Some(read))
             }
             Backend::Postgres => {
@@ -127,6 +136,7 @@ impl Store {
             node: Arc::from("local"),
             hashing: Arc::new(Semaphore::new(hashers)),
             throttle: Arc::default(),
+            writer_lock,
         })
     }
 
@@ -164,11 +174,15 @@ impl Store {
     }
 
     /// Close every connection, waiting for queries in flight (a log batch being written
-    /// included). Appends still queued, and any made later, fail with `PoolClosed`.
+    /// included), then let another store open the database. Appends still queued, and
+    /// any made later, fail with `PoolClosed`.
     pub async fn close(&self) {
         self.write.close().await;
         self.read.close().await;
         self.log.close().await;
+        if let Some(lock) = &self.writer_lock {
+            lock.release();
+        }
     }
 }
 
@@ -272,6 +286,32 @@ mod tests {
     #[test]
     fn paths_are_escaped() {
         assert_eq!(escape_path("/tmp/a?b#c%d"), "/tmp/a%3Fb%23c%25d");
+    }
+
+    #[tokio::test]
+    async fn a_second_store_on_one_sqlite_file_is_refused_until_the_first_closes() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let first = Store::open_data_dir(dir.path()).await.expect("open");
+        let refused = Store::open_data_dir(dir.path())
+            .await
+            .expect_err("a second store on the same file");
+        assert!(
+            matches!(refused, StoreError::DatabaseInUse { .. }),
+            "{refused}"
+        );
+        assert!(refused
+            .to_string()
+            .contains("in use by another Arbiter server"));
+        // The first store is untouched by the refusal.
+        first.register("still-here", "pw").await.expect("write");
+        first.close().await;
+        let second = Store::open_data_dir(dir.path()).await.expect("after close");
+        assert!(second
+            .account_by_name("still-here")
+            .await
+            .expect("read")
+            .is_some());
+        second.close().await;
     }
 
     #[tokio::test]

@@ -61,6 +61,17 @@ pub enum StoreError {
         "unsupported database URL {0:?}: use sqlite:PATH, sqlite://PATH (a file) or postgres://…"
     )]
     UnsupportedUrl(String),
+    /// Another store (in this process or another) has the SQLite database open: two
+    /// servers on one file would abort each other's matches.
+    #[error(
+        "the database {} is in use by another Arbiter server (it holds {}): stop that server, or give this one its own --data-dir",
+        database.display(),
+        lock.display()
+    )]
+    DatabaseInUse {
+        database: std::path::PathBuf,
+        lock: std::path::PathBuf,
+    },
     #[error("the data directory path {0:?} is not valid UTF-8")]
     PathNotUtf8(std::path::PathBuf),
     #[error("stored data is corrupt: {0}")]
@@ -88,6 +99,7 @@ impl StoreError {
                 | StoreError::Hashing(_)
                 | StoreError::UnsupportedUrl(_)
                 | StoreError::PathNotUtf8(_)
+                | StoreError::DatabaseInUse { .. }
         )
     }
 }

@@ -25,6 +25,7 @@ mod profiles;
 mod ratings;
 #[cfg(feature = "testing")]
 pub mod testing;
+mod writer_lock;
 
 pub use accounts::{
     Account, AccountId, SessionToken, MAX_NAME_LEN, MAX_PASSWORD_LEN, SESSION_LIFETIME,

@@ -40,7 +40,7 @@ pub const FOLD_AT: usize = 2048;
 /// See [`FOLD_AT`]: with one or two entries per match a fold writes as many pages as
 /// appending to `match_log` directly did (at 1,000 busy matches, folds of 2,048 entries
 /// took most of the writer's time).
-pub const FOLD_PER_MATCH: usize = 16;
+pub(crate) const FOLD_PER_MATCH: usize = 16;
 /// Fold as soon as the tail holds this many entries if the writer is lightly loaded: no
 /// append waits, and its recent commits held fewer than [`LIGHT_COMMIT`] entries on
 /// average (the batches grow with the load, and even a busy writer finds its queue
@@ -49,9 +49,9 @@ pub const FOLD_PER_MATCH: usize = 16;
 /// moving every second, the round trip's 99th percentile rose from 1.5 to 4.7 ms with
 /// folds of 512 entries, and stayed at 1.8–2.6 ms with these). A busy server folds at
 /// [`FOLD_AT`], and its moves queue anyway.
-pub const FOLD_WHEN_IDLE_AT: usize = 64;
+pub(crate) const FOLD_WHEN_IDLE_AT: usize = 64;
 /// See [`FOLD_WHEN_IDLE_AT`].
-pub const LIGHT_COMMIT: usize = 4;
+pub(crate) const LIGHT_COMMIT: usize = 4;
 
 /// The index each running match's next log entry must have, for the matches this
 /// store's log writer knows. Shared by the writer (which checks and advances it) and
