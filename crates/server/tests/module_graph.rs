@@ -197,25 +197,3 @@ fn find_cycle(edges: &BTreeMap<Module, BTreeSet<Module>>) -> Option<Vec<Module>>
     }
     None
 }
-
-/// With `autotests = false`, a test file named in neither `tests/server.rs` nor a
-/// `[[test]]` of Cargo.toml would never be built or run: each one must be.
-#[test]
-fn every_test_file_is_built() {
-    let crate_dir = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let merged = fs::read_to_string(crate_dir.join("tests/server.rs")).expect("tests/server.rs");
-    let manifest = fs::read_to_string(crate_dir.join("Cargo.toml")).expect("Cargo.toml");
-    let entries = fs::read_dir(crate_dir.join("tests")).expect("the tests folder");
-    for entry in entries {
-        let path = entry.expect("a folder entry").path();
-        let Some(name) = path.file_stem().and_then(|s| s.to_str()) else {
-            continue;
-        };
-        if path.extension().and_then(|e| e.to_str()) != Some("rs") || name == "server" {
-            continue;
-        }
-        let as_module = merged.lines().any(|l| l == format!("mod {name};"));
-        let as_binary = manifest.contains(&format!("path = \"tests/{name}.rs\""));
-        assert!(as_module || as_binary, "tests/{name}.rs is not built");
-    }
-}

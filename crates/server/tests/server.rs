@@ -5,6 +5,8 @@
 //! (Chromium, minutes long) would crowd the timing of the tests beside it.
 //!
 //! Run one file's tests with `cargo test -p arbiter-server --test server deployment::`.
+//! A file here that is none of these modules nor a `[[test]]` of its own is never built:
+//! `crates/cli/tests/workspace.rs` checks that each one is.
 
 mod common;
 
