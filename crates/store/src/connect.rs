@@ -143,7 +143,15 @@ impl Store {
     /// The embedded default: `dir/arbiter.db`, creating the directory and the file on
     /// first run.
     pub async fn open_data_dir(dir: &Path) -> Result<Store, StoreError> {
-        std::fs::create_dir_all(dir)?;
+        std::fs::create_dir_all(dir).map_err(|error| {
+            std::io::Error::new(
+                error.kind(),
+                format!(
+                    "cannot create the data directory {}: {error}",
+                    dir.display()
+                ),
+            )
+        })?;
         let file = dir.join(DATABASE_FILE);
         let path = file
             .to_str()

@@ -80,7 +80,7 @@ pub enum StoreError {
     Database(#[from] sqlx::Error),
     #[error("database migration failed: {0}")]
     Migrate(#[from] sqlx::migrate::MigrateError),
-    #[error("cannot create the data directory: {0}")]
+    #[error("file system error: {0}")]
     Io(#[from] std::io::Error),
     #[error("password hashing failed: {0}")]
     Hashing(String),

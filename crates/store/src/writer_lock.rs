@@ -46,7 +46,8 @@ impl WriterLock {
             .create(true)
             .truncate(false)
             .write(true)
-            .open(&path)?;
+            .open(&path)
+            .map_err(|error| naming(&path, error))?;
         match file.try_lock() {
             Ok(()) => Ok(WriterLock {
                 held: Arc::new(Mutex::new(Some(file))),
@@ -55,7 +56,18 @@ impl WriterLock {
                 database: database.to_path_buf(),
                 lock: path,
             }),
-            Err(TryLockError::Error(error)) => Err(StoreError::Io(error)),
+            // A file system without locks (some network mounts): serve all the same,
+            // as before there was a lock, and say what is not guarded.
+            Err(TryLockError::Error(error)) if error.kind() == std::io::ErrorKind::Unsupported => {
+                tracing::warn!(
+                    lock = %path.display(),
+                    "this file system cannot lock files: nothing stops a second server from opening the same database"
+                );
+                Ok(WriterLock {
+                    held: Arc::new(Mutex::new(None)),
+                })
+            }
+            Err(TryLockError::Error(error)) => Err(naming(&path, error).into()),
         }
     }
 
@@ -68,6 +80,14 @@ impl WriterLock {
             .unwrap_or_else(|poisoned| poisoned.into_inner());
         held.take();
     }
+}
+
+/// `error`, saying which lock file it is about.
+fn naming(path: &Path, error: std::io::Error) -> std::io::Error {
+    std::io::Error::new(
+        error.kind(),
+        format!("cannot lock {}: {error}", path.display()),
+    )
 }
 
 fn lock_path(database: &Path) -> PathBuf {
@@ -95,6 +115,18 @@ mod tests {
         let again = WriterLock::acquire(&database).expect("after release");
         drop(again);
         WriterLock::acquire(&database).expect("after drop");
+    }
+
+    #[test]
+    fn a_lock_that_cannot_be_made_says_which_file() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let database = dir.path().join("missing/arbiter.db");
+        let error = WriterLock::acquire(&database).expect_err("no such folder");
+        let message = error.to_string();
+        assert!(
+            message.contains("cannot lock") && message.contains("missing/arbiter.db.lock"),
+            "{message}"
+        );
     }
 
     #[test]
