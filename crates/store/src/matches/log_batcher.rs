@@ -197,9 +197,10 @@ async fn run(
     next: Option<NextIndices>,
 ) {
     let closed = pool.close_event();
-    // SQLite: whatever an earlier process left in the tail is folded first.
-    let mut folds = Folds::default();
-    if next.is_some() {
+    // SQLite's log goes through its tail (see `log_tail`): the next indices kept in
+    // memory, and the folds, the first of them for whatever an earlier process left.
+    let mut tail = next.map(|next| (next, Folds::default()));
+    if let Some((_, folds)) = &mut tail {
         folds.fold(&pool, &commits).await;
     }
     tokio::pin!(closed);
@@ -225,13 +226,16 @@ async fn run(
             }
         }
         let mut batch = next_batch(&mut waiting);
-        if let Some(next) = &next {
+        let next = tail.as_ref().map(|(next, _)| next);
+        if let Some(next) = next {
             batch = in_order(&pool, next, batch).await;
         }
-        let stored = write(&pool, backend, batch, &commits, next.as_ref()).await;
-        folds.appended(&stored);
-        if next.is_some() && folds.due(!waiting.is_empty() || !queue.is_empty()) {
-            folds.fold(&pool, &commits).await;
+        let stored = write(&pool, backend, batch, &commits, next).await;
+        if let Some((_, folds)) = &mut tail {
+            folds.appended(&stored);
+            if folds.due(!waiting.is_empty() || !queue.is_empty()) {
+                folds.fold(&pool, &commits).await;
+            }
         }
         if let Some(checkpoints) = &mut checkpoints {
             checkpoints.after_commit();
