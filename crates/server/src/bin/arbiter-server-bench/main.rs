@@ -1,6 +1,8 @@
 //! Load benchmark of the server over loopback: many concurrent matches between network
 //! clients, measuring moves per second end to end, the decision round trip (an action
-//! sent → the next message of that match received), and the server's memory per match.
+//! sent → the next message of that match received), the server's memory per match, and
+//! the CPU the server and the clients used per move (which says whether the cores or one
+//! stage of the server bounded the run).
 //!
 //! Clients are light by default: each answers every prompt with one fixed action
 //! (`nop` in spacegoo, `pass` elsewhere; `--answer` to choose), deciding in place, so
@@ -17,6 +19,7 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+mod cpu;
 mod light;
 
 use anyhow::{bail, Context};
@@ -25,6 +28,7 @@ use arbiter_server::heap::Counting;
 use arbiter_server::{Config, Server};
 use arbiter_store::LogCommitTotals;
 use clap::Parser;
+use cpu::CpuReading;
 use serde_json::{json, Value};
 
 /// The `arbiter` binary's allocator (mimalloc), counting the bytes live on the heap:
@@ -335,12 +339,17 @@ async fn bench(args: &Args) -> anyhow::Result<()> {
         .arg(&sessions_file)
         .stdout(std::process::Stdio::piped())
         .spawn()?;
+    let clients_pid = child.id().map(|pid| pid.to_string());
+    let read_clients = || clients_pid.as_deref().and_then(CpuReading::of);
     let output = child.wait_with_output();
     tokio::pin!(output);
     let (mut peak_rss, mut peak_matches) = (idle_rss, 0usize);
     let mut heap_at_peak_matches = idle_heap;
     // The window in which matches were running (registration and pairing excluded).
     let (mut first_running, mut last_running) = (None, None);
+    // Both processes' CPU over the same window: (at its start, at its latest tick).
+    let mut server_cpu: Option<(CpuReading, CpuReading)> = None;
+    let mut clients_cpu: Option<(CpuReading, CpuReading)> = None;
     let output = loop {
         tokio::select! {
             output = &mut output => break output?,
@@ -350,6 +359,14 @@ async fn bench(args: &Args) -> anyhow::Result<()> {
                 if running > 0 {
                     first_running.get_or_insert_with(Instant::now);
                     last_running = Some(Instant::now());
+                    for (window, now) in [
+                        (&mut server_cpu, CpuReading::of("self")),
+                        (&mut clients_cpu, read_clients()),
+                    ] {
+                        if let Some(now) = now {
+                            window.get_or_insert((now, now)).1 = now;
+                        }
+                    }
                 }
                 peak_rss = peak_rss.max(rss);
                 if running >= peak_matches {
@@ -440,6 +457,17 @@ async fn bench(args: &Args) -> anyhow::Result<()> {
         busy.as_secs_f64() * 1000.0 / commits.max(1) as f64,
         100.0 * busy.as_secs_f64() / playing.as_secs_f64() / hubs.len().max(1) as f64
     );
+    // Read at the ticks that bound `playing`, so over the same window as the moves.
+    let window = |cpu: Option<(CpuReading, CpuReading)>| cpu.map(|(start, end)| end.since(start));
+    for (name, cpu) in [
+        ("server CPU", window(server_cpu)),
+        ("clients' CPU", window(clients_cpu)),
+    ] {
+        match cpu {
+            Some(cpu) => println!("{name:<24}{}", cpu.describe(playing, decisions)),
+            None => println!("{name:<24}not read (no /proc, or the play was too short)"),
+        }
+    }
     println!(
         "server heap (live)      idle {idle_heap} KiB, {heap_at_peak_matches} KiB with {peak_matches} matches: {per_match:.0} KiB per running match"
     );
