@@ -10,8 +10,8 @@
 //!
 //! How: callers queue their row with a oneshot for the answer and wait. The task waits
 //! for the first row, takes whatever else is queued (up to [`MAX_BATCH`]) and writes
-//! them all in one `INSERT … SELECT … RETURNING`, a single statement and so a single
-//! commit, then answers each caller. Nothing waits on a timer: a lone entry is written
+//! them all in one `INSERT … SELECT`, a single statement and so a single commit, then
+//! answers each caller. Nothing waits on a timer: a lone entry is written
 //! at once, and batches grow only because entries arrive while a write runs. An answer
 //! is sent only once the statement has returned, that is committed with the pool's
 //! usual synchronous settings, so `append_log` returning `Ok` means what it always did.
@@ -440,8 +440,31 @@ async fn insert_rows(
             .bind(row.entry.as_str())
             .bind(&*row.node);
     }
-    let written = query.fetch_all(pool).await?;
-    written.iter().map(|row| row.try_get(0)).collect()
+    if backend == Backend::Postgres {
+        let written = query.fetch_all(pool).await?;
+        return written.iter().map(|row| row.try_get(0)).collect();
+    }
+    // SQLite: no `RETURNING`, which SQLx's SQLite thread answers with a message per
+    // row (a thread wake-up each); the count of rows tells whether every guard passed,
+    // as it nearly always does. Only when some row was refused are the batch's rows
+    // looked up, to learn which: this task is the tail's only writer, so what it finds
+    // there is what the statement put in.
+    let inserted = query.execute(pool).await?.rows_affected();
+    if inserted == batch.len() as u64 {
+        return Ok(batch.iter().map(|append| append.row.match_id).collect());
+    }
+    if inserted == 0 {
+        return Ok(HashSet::new());
+    }
+    let pairs = vec!["(?, ?)"; batch.len()].join(", ");
+    let sql = format!(
+        "SELECT match_id FROM match_log_tail WHERE (match_id, idx) IN (VALUES {pairs})"
+    );
+    let mut query = sqlx::query_scalar::<_, MatchId>(&sql);
+    for Append { row, .. } in batch {
+        query = query.bind(row.match_id).bind(row.idx);
+    }
+    Ok(query.fetch_all(pool).await?.into_iter().collect())
 }
 
 /// The statement for `rows` rows: each inserted only if its match is running on the
@@ -479,6 +502,11 @@ fn insert_sql(rows: usize, backend: Backend) -> String {
                 WHERE log.match_id = batch.match_id) = batch.idx",
         ),
     };
+    // PostgreSQL returns the rows it inserted; SQLite's are counted (see `insert_rows`).
+    let returning = match backend {
+        Backend::Sqlite => "",
+        Backend::Postgres => "RETURNING match_id",
+    };
     format!(
         "WITH batch (match_id, idx, entry, node) AS (VALUES {values})
          INSERT INTO {table} (match_id, idx, entry)
@@ -486,7 +514,7 @@ fn insert_sql(rows: usize, backend: Backend) -> String {
          WHERE (SELECT status FROM matches WHERE matches.id = batch.match_id) = 'running'
            AND (SELECT node FROM matches WHERE matches.id = batch.match_id) = batch.node
            {next_index_guard}
-         RETURNING match_id"
+         {returning}"
     )
 }
 
