@@ -457,9 +457,8 @@ async fn insert_rows(
         return Ok(HashSet::new());
     }
     let pairs = vec!["(?, ?)"; batch.len()].join(", ");
-    let sql = format!(
-        "SELECT match_id FROM match_log_tail WHERE (match_id, idx) IN (VALUES {pairs})"
-    );
+    let sql =
+        format!("SELECT match_id FROM match_log_tail WHERE (match_id, idx) IN (VALUES {pairs})");
     let mut query = sqlx::query_scalar::<_, MatchId>(&sql);
     for Append { row, .. } in batch {
         query = query.bind(row.match_id).bind(row.idx);
