@@ -34,8 +34,8 @@ pub use connect::{Backend, Store, DATABASE_FILE};
 pub use error::StoreError;
 pub use matches::{
     FinishedMatch, LogCommitTotals, LogCommits, MatchFilter, MatchId, MatchStatus, MatchSummary,
-    NewMatch, SeatRecord, SeatResult, SeatSummary, ABORTED_BY_RESTART, DEFAULT_LIST_LIMIT,
-    LOG_FOLD_AT, MAX_LIST_LIMIT,
+    NewMatch, QueuedEntry, SeatRecord, SeatResult, SeatSummary, ABORTED_BY_RESTART,
+    DEFAULT_LIST_LIMIT, LOG_FOLD_AT, MAX_LIST_LIMIT,
 };
 pub use nodes::{LiveNode, RunningSeat, ABORTED_BY_SILENT_NODE};
 pub use profiles::{PlayerCounts, PlayerProfile};

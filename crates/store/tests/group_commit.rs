@@ -203,19 +203,22 @@ async fn an_entry_whose_insert_fails_does_not_fail_its_batch(db: &TestDb) {
     let [lead, a, poisoned, c] = ids[..] else {
         unreachable!("four matches")
     };
-    // A trigger refuses one match's rows with an error, which aborts the statement
-    // (and, on PostgreSQL, the transaction) holding it.
+    // A trigger refuses one match's first entry with an error, which aborts the
+    // statement (and, on PostgreSQL, the transaction) holding it.
     let trigger = match store.backend() {
         Backend::Sqlite => vec![format!(
             // SQLite appends to the log's tail (see the store's `log_tail`).
-            "CREATE TRIGGER poison BEFORE INSERT ON match_log_tail WHEN NEW.match_id = {poisoned}
+            "CREATE TRIGGER poison BEFORE INSERT ON match_log_tail
+             WHEN NEW.match_id = {poisoned} AND NEW.idx = 0
              BEGIN SELECT RAISE(ABORT, 'poisoned entry'); END"
         )],
         Backend::Postgres => vec![
             format!(
                 "CREATE FUNCTION poison() RETURNS trigger LANGUAGE plpgsql AS $$
                  BEGIN
-                     IF NEW.match_id = {poisoned} THEN RAISE EXCEPTION 'poisoned entry'; END IF;
+                     IF NEW.match_id = {poisoned} AND NEW.idx = 0 THEN
+                         RAISE EXCEPTION 'poisoned entry';
+                     END IF;
                      RETURN NEW;
                  END $$"
             ),
@@ -232,6 +235,9 @@ async fn an_entry_whose_insert_fails_does_not_fail_its_batch(db: &TestDb) {
             Box::pin(store.append_log(a, 0, entry)),
             Box::pin(store.append_log(poisoned, 0, entry)),
             Box::pin(store.append_log(c, 0, entry)),
+            // Queued behind the failing entry (on SQLite in the same batch, where
+            // nothing in the statement guards its index): never written past the gap.
+            Box::pin(store.append_log(poisoned, 1, &record.log[1])),
         ],
     )
     .await;
@@ -242,10 +248,82 @@ async fn an_entry_whose_insert_fails_does_not_fail_its_batch(db: &TestDb) {
         matches!(&results[2], Err(e @ StoreError::Database(_)) if e.to_string().contains("poisoned entry")),
         "{results:?}"
     );
+    assert!(
+        matches!(
+            results[4],
+            Err(StoreError::LogOutOfOrder {
+                index: 1,
+                expected: 0,
+                ..
+            })
+        ),
+        "{results:?}"
+    );
     for id in [lead, a, c] {
         assert_eq!(log_of(store, id).await, record.log[..1]);
     }
     assert!(log_of(store, poisoned).await.is_empty());
+}
+
+/// Entries one caller queues without waiting (a match's sealed round, see
+/// `Store::queue_log`) are written in order; on SQLite they share a commit. An entry
+/// queued out of order is refused, and so is every later one of its match.
+async fn a_matchs_queued_entries_keep_their_order_and_share_a_commit(db: &TestDb) {
+    let store = &db.store;
+    let record = played("spacegoo", 2, 25);
+    let log = &record.log;
+    let (steady, broken) = (create(store, &record).await, create(store, &record).await);
+    let before = store.log_commits().totals();
+    let held = hold_the_log(db, &[]).await;
+    let mut queued = Vec::new();
+    for (id, index) in [
+        (steady, 0),
+        (steady, 1),
+        (broken, 0),
+        (steady, 2),
+        (broken, 2),
+        (broken, 3),
+    ] {
+        queued.push(
+            store
+                .queue_log(id, index, &log[index])
+                .await
+                .expect("queued"),
+        );
+    }
+    let results = burst(
+        held,
+        queued
+            .into_iter()
+            .map(|entry| Box::pin(entry.stored()))
+            .collect(),
+    )
+    .await;
+    for stored in [0, 1, 2, 3] {
+        assert!(results[stored].is_ok(), "{stored}: {results:?}");
+    }
+    for (refused, index) in [(4, 2), (5, 3)] {
+        assert!(
+            matches!(
+                results[refused],
+                Err(StoreError::LogOutOfOrder { index: i, expected: 1, .. }) if i == index
+            ),
+            "{refused}: {results:?}"
+        );
+    }
+    assert_eq!(log_of(store, steady).await, log[..3]);
+    assert_eq!(log_of(store, broken).await, log[..1]);
+    // All were queued while the log was held, so the batcher took at most the first
+    // before the lock was released and the rest as one batch: one statement on SQLite,
+    // and on PostgreSQL (one row of a match a statement) one for each of `steady`'s.
+    let after = store.log_commits().totals();
+    assert_eq!(after.entries - before.entries, 4, "{before:?} {after:?}");
+    let statements = after.commits - before.commits;
+    let most = match store.backend() {
+        Backend::Sqlite => 2,
+        Backend::Postgres => 4,
+    };
+    assert!((1..=most).contains(&statements), "{statements} statements");
 }
 
 async fn a_lone_append_is_written_at_once(db: &TestDb) {
@@ -268,6 +346,7 @@ on_both_backends!(
     many_matches_appending_at_once_keep_every_entry_in_order,
     refused_entries_fail_alone_in_their_batch,
     an_entry_whose_insert_fails_does_not_fail_its_batch,
+    a_matchs_queued_entries_keep_their_order_and_share_a_commit,
     a_lone_append_is_written_at_once,
 );
 

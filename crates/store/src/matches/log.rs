@@ -5,7 +5,7 @@
 
 use arbiter_engine::LogEntry;
 
-use super::log_batcher::LogRow;
+use super::log_batcher::{Answer, LogRow};
 use super::log_tail::NEXT_INDEX_SQL;
 use super::rows::{signed, unsigned};
 use super::MatchId;
@@ -22,6 +22,21 @@ impl Store {
         index: usize,
         entry: &LogEntry,
     ) -> Result<(), StoreError> {
+        self.queue_log(match_id, index, entry).await?.stored().await
+    }
+
+    /// Queue log entry `index` for writing and return at once (unless many appends
+    /// wait already); [`QueuedEntry::stored`] then waits for its commit. Entries one
+    /// caller queues are written in the order queued, so a match may queue its next
+    /// entry before the last is committed, and on SQLite both share a commit. An
+    /// entry queued after one that is refused or fails is refused too (the log never
+    /// has a gap).
+    pub async fn queue_log(
+        &self,
+        match_id: MatchId,
+        index: usize,
+        entry: &LogEntry,
+    ) -> Result<QueuedEntry, StoreError> {
         let idx = signed(index, "log index")?;
         let entry = serde_json::to_string(entry)
             .map_err(|e| StoreError::InvalidMatch(format!("unserializable log entry: {e}")))?;
@@ -33,11 +48,13 @@ impl Store {
             entry,
             node: self.node.clone(),
         };
-        match self.appends.append(row).await {
-            Ok(true) => Ok(()),
-            Ok(false) => Err(self.why_not_appended(match_id, index).await),
-            Err(e) => Err(e.into()),
-        }
+        let answer = self.appends.queue(row).await?;
+        Ok(QueuedEntry {
+            store: self.clone(),
+            match_id,
+            index,
+            answer,
+        })
     }
 
     async fn why_not_appended(&self, match_id: MatchId, index: usize) -> StoreError {
@@ -69,6 +86,26 @@ impl Store {
                     },
                 }
             }
+        }
+    }
+}
+
+/// A log entry queued by [`Store::queue_log`], not yet known to be committed.
+#[derive(Debug)]
+pub struct QueuedEntry {
+    store: Store,
+    match_id: MatchId,
+    index: usize,
+    answer: Answer,
+}
+
+impl QueuedEntry {
+    /// Wait until the entry is committed, or learn why it was not.
+    pub async fn stored(self) -> Result<(), StoreError> {
+        match self.answer.committed().await {
+            Ok(true) => Ok(()),
+            Ok(false) => Err(self.store.why_not_appended(self.match_id, self.index).await),
+            Err(e) => Err(e.into()),
         }
     }
 }

@@ -30,7 +30,7 @@
 //! The task ends when every handle is dropped (the queue closes) or the log pool is
 //! closed by `Store::close`; callers still queued then get `PoolClosed`.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
@@ -153,15 +153,27 @@ impl LogBatcher {
         self.commits.clone()
     }
 
-    /// Queue `row` and wait until it is committed (`true`) or refused by its guards
-    /// (`false`). Once queued, the row is written even if this future is dropped.
-    pub(crate) async fn append(&self, row: LogRow) -> Result<bool, sqlx::Error> {
+    /// Queue `row`; the answer says once it is committed (`true`) or refused by its
+    /// guards (`false`). Once queued, the row is written even if the answer is dropped.
+    /// Rows one caller queues are written in the order queued.
+    pub(crate) async fn queue(&self, row: LogRow) -> Result<Answer, sqlx::Error> {
         let (answer, answered) = oneshot::channel();
         self.queue
             .send(Append { row, answer })
             .await
             .map_err(|_| sqlx::Error::PoolClosed)?;
-        answered.await.map_err(|_| sqlx::Error::PoolClosed)?
+        Ok(Answer(answered))
+    }
+}
+
+/// The answer to one queued row (see [`LogBatcher::queue`]).
+#[derive(Debug)]
+pub(crate) struct Answer(oneshot::Receiver<Result<bool, sqlx::Error>>);
+
+impl Answer {
+    /// Wait until the row is committed (`true`) or refused by its guards (`false`).
+    pub(crate) async fn committed(self) -> Result<bool, sqlx::Error> {
+        self.0.await.map_err(|_| sqlx::Error::PoolClosed)?
     }
 }
 
@@ -225,7 +237,7 @@ async fn run(
                 Err(_) => break,
             }
         }
-        let mut batch = next_batch(&mut waiting);
+        let mut batch = next_batch(&mut waiting, backend);
         let next = tail.as_ref().map(|(next, _)| next);
         if let Some(next) = next {
             batch = in_order(&pool, next, batch).await;
@@ -310,13 +322,19 @@ impl Checkpoints {
     }
 }
 
-/// Take the oldest row of each match, up to `MAX_BATCH` rows, leaving the rest in
-/// `waiting` in their order.
-fn next_batch(waiting: &mut Vec<Append>) -> Vec<Append> {
+/// Take up to `MAX_BATCH` rows in their order, leaving the rest in `waiting`. On
+/// PostgreSQL only the oldest row of each match: its statement's guard that a row's
+/// index is the next one cannot see rows the same statement inserts. SQLite's guard is
+/// in memory (see `in_order`) and follows a match's rows through the batch, so a match
+/// whose moves came quickly (both seats of a sealed round) has them all committed at
+/// once.
+fn next_batch(waiting: &mut Vec<Append>, backend: Backend) -> Vec<Append> {
+    let several_per_match = backend == Backend::Sqlite;
     let mut matches = HashSet::new();
     let mut batch = Vec::new();
     for append in std::mem::take(waiting) {
-        if batch.len() < MAX_BATCH && matches.insert(append.row.match_id) {
+        let first_of_match = matches.insert(append.row.match_id);
+        if batch.len() < MAX_BATCH && (first_of_match || several_per_match) {
             batch.push(append);
         } else {
             waiting.push(append);
@@ -327,12 +345,18 @@ fn next_batch(waiting: &mut Vec<Append>) -> Vec<Append> {
 
 /// SQLite's guard that each row's index is the next one (see `log_tail`): rows out of
 /// order are answered "refused" here and left out of the batch. A match the map does
-/// not know has its length read from the database first.
+/// not know has its length read from the database first. A match's later rows in the
+/// batch must follow its earlier ones that passed.
 async fn in_order(pool: &AnyPool, next: &NextIndices, batch: Vec<Append>) -> Vec<Append> {
     let mut passed = Vec::with_capacity(batch.len());
+    let mut in_batch: HashMap<MatchId, i64> = HashMap::new();
     for append in batch {
         let match_id = append.row.match_id;
-        let expected = match next.expected(match_id) {
+        let known = in_batch
+            .get(&match_id)
+            .copied()
+            .or_else(|| next.expected(match_id));
+        let expected = match known {
             Some(expected) => expected,
             None => match sqlx::query_scalar::<_, i64>(NEXT_INDEX_SQL)
                 .bind(match_id)
@@ -350,8 +374,10 @@ async fn in_order(pool: &AnyPool, next: &NextIndices, batch: Vec<Append>) -> Vec
             },
         };
         if append.row.idx == expected {
+            in_batch.insert(match_id, expected + 1);
             passed.push(append);
         } else {
+            in_batch.insert(match_id, expected);
             let _ = append.answer.send(Ok(false));
         }
     }
@@ -359,8 +385,9 @@ async fn in_order(pool: &AnyPool, next: &NextIndices, batch: Vec<Append>) -> Vec
 }
 
 /// Write `batch` as one statement and answer each caller; if the statement fails,
-/// write its rows one by one so each gets its own outcome. Returns the matches whose row
-/// was committed, and keeps `next` (SQLite's in-memory guard) in step.
+/// write its rows one by one so each gets its own outcome (a match's row after one of
+/// its rows that did not go in is refused: it would leave a gap). Returns the matches
+/// of the rows committed, and keeps `next` (SQLite's in-memory guard) in step.
 async fn write(
     pool: &AnyPool,
     backend: Backend,
@@ -387,7 +414,7 @@ async fn write(
         match insert(pool, backend, &batch, commits).await {
             Ok(written) => {
                 for append in batch {
-                    let committed = written.contains(&append.row.match_id);
+                    let committed = written.contains(&(append.row.match_id, append.row.idx));
                     settle(append, Ok(committed));
                 }
                 return stored;
@@ -399,26 +426,38 @@ async fn write(
             ),
         }
     }
+    let mut gaps = HashSet::new();
     for append in batch {
+        let match_id = append.row.match_id;
+        if gaps.contains(&match_id) {
+            settle(append, Ok(false));
+            continue;
+        }
         let outcome = match insert(pool, backend, std::slice::from_ref(&append), commits).await {
             Ok(written) => Ok(!written.is_empty()),
             // Another writer took this index between the guard and the insert.
             Err(error) if is_unique_violation(&error) => Ok(false),
             Err(error) => Err(error),
         };
+        if !matches!(outcome, Ok(true)) {
+            gaps.insert(match_id);
+        }
         settle(append, outcome);
     }
     stored
 }
 
-/// Insert the rows whose guards pass, in one statement; the matches whose row went in
-/// (a batch holds one row per match). The statement is counted in `commits`.
+/// A stored row's key: its match and index.
+type RowKey = (MatchId, i64);
+
+/// Insert the rows whose guards pass, in one statement; the keys of the rows that went
+/// in. The statement is counted in `commits`.
 async fn insert(
     pool: &AnyPool,
     backend: Backend,
     batch: &[Append],
     commits: &LogCommits,
-) -> Result<HashSet<MatchId>, sqlx::Error> {
+) -> Result<HashSet<RowKey>, sqlx::Error> {
     let started = std::time::Instant::now();
     let written = insert_rows(pool, backend, batch).await;
     let stored = written.as_ref().map_or(0, HashSet::len);
@@ -430,7 +469,7 @@ async fn insert_rows(
     pool: &AnyPool,
     backend: Backend,
     batch: &[Append],
-) -> Result<HashSet<MatchId>, sqlx::Error> {
+) -> Result<HashSet<RowKey>, sqlx::Error> {
     let sql = insert_sql(batch.len(), backend);
     let mut query = sqlx::query(&sql);
     for Append { row, .. } in batch {
@@ -442,7 +481,10 @@ async fn insert_rows(
     }
     if backend == Backend::Postgres {
         let written = query.fetch_all(pool).await?;
-        return written.iter().map(|row| row.try_get(0)).collect();
+        return written
+            .iter()
+            .map(|row| Ok((row.try_get(0)?, row.try_get(1)?)))
+            .collect();
     }
     // SQLite: no `RETURNING`, which SQLx's SQLite thread answers with a message per
     // row (a thread wake-up each); the count of rows tells whether every guard passed,
@@ -451,15 +493,19 @@ async fn insert_rows(
     // there is what the statement put in.
     let inserted = query.execute(pool).await?.rows_affected();
     if inserted == batch.len() as u64 {
-        return Ok(batch.iter().map(|append| append.row.match_id).collect());
+        return Ok(batch
+            .iter()
+            .map(|append| (append.row.match_id, append.row.idx))
+            .collect());
     }
     if inserted == 0 {
         return Ok(HashSet::new());
     }
     let pairs = vec!["(?, ?)"; batch.len()].join(", ");
-    let sql =
-        format!("SELECT match_id FROM match_log_tail WHERE (match_id, idx) IN (VALUES {pairs})");
-    let mut query = sqlx::query_scalar::<_, MatchId>(&sql);
+    let sql = format!(
+        "SELECT match_id, idx FROM match_log_tail WHERE (match_id, idx) IN (VALUES {pairs})"
+    );
+    let mut query = sqlx::query_as::<_, RowKey>(&sql);
     for Append { row, .. } in batch {
         query = query.bind(row.match_id).bind(row.idx);
     }
@@ -504,7 +550,7 @@ fn insert_sql(rows: usize, backend: Backend) -> String {
     // PostgreSQL returns the rows it inserted; SQLite's are counted (see `insert_rows`).
     let returning = match backend {
         Backend::Sqlite => "",
-        Backend::Postgres => "RETURNING match_id",
+        Backend::Postgres => "RETURNING match_id, idx",
     };
     format!(
         "WITH batch (match_id, idx, entry, node) AS (VALUES {values})
@@ -544,29 +590,43 @@ mod tests {
             .collect()
     }
 
-    #[test]
-    fn a_batch_takes_one_row_per_match_and_keeps_the_rest_in_order() {
-        let mut waiting = vec![
+    fn waiting() -> Vec<Append> {
+        vec![
             append(1, 0),
             append(2, 0),
             append(1, 1),
             append(1, 2),
             append(3, 4),
-        ];
-        let batch = next_batch(&mut waiting);
+        ]
+    }
+
+    #[test]
+    fn a_postgres_batch_takes_one_row_per_match_and_keeps_the_rest_in_order() {
+        let mut waiting = waiting();
+        let batch = next_batch(&mut waiting, Backend::Postgres);
         assert_eq!(rows(&batch), [(1, 0), (2, 0), (3, 4)]);
         assert_eq!(rows(&waiting), [(1, 1), (1, 2)]);
-        assert_eq!(rows(&next_batch(&mut waiting)), [(1, 1)]);
-        assert_eq!(rows(&next_batch(&mut waiting)), [(1, 2)]);
+        assert_eq!(rows(&next_batch(&mut waiting, Backend::Postgres)), [(1, 1)]);
+        assert_eq!(rows(&next_batch(&mut waiting, Backend::Postgres)), [(1, 2)]);
+        assert!(waiting.is_empty());
+    }
+
+    #[test]
+    fn a_sqlite_batch_takes_every_row_in_order() {
+        let mut waiting = waiting();
+        let batch = next_batch(&mut waiting, Backend::Sqlite);
+        assert_eq!(rows(&batch), rows(&self::waiting()));
         assert!(waiting.is_empty());
     }
 
     #[test]
     fn a_batch_holds_at_most_max_batch_rows() {
         let full = MAX_BATCH as MatchId;
-        let mut waiting: Vec<_> = (0..full + 2).map(|m| append(m, 0)).collect();
-        assert_eq!(next_batch(&mut waiting).len(), MAX_BATCH);
-        assert_eq!(rows(&waiting), [(full, 0), (full + 1, 0)]);
+        for backend in [Backend::Sqlite, Backend::Postgres] {
+            let mut waiting: Vec<_> = (0..full + 2).map(|m| append(m, 0)).collect();
+            assert_eq!(next_batch(&mut waiting, backend).len(), MAX_BATCH);
+            assert_eq!(rows(&waiting), [(full, 0), (full + 1, 0)]);
+        }
     }
 
     #[test]
@@ -616,7 +676,7 @@ mod tests {
             node: "local".into(),
         };
         assert!(matches!(
-            batcher.append(row).await,
+            batcher.queue(row).await,
             Err(sqlx::Error::PoolClosed)
         ));
     }
