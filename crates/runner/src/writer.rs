@@ -2,6 +2,13 @@
 //! killed server keeps it), then the outcome with its rating changes, or the abort. One
 //! task per match keeps the entries in order and signals each event once written.
 //!
+//! Entries are queued in the store as they come, without waiting for the one before to
+//! be committed (the store writes one caller's entries in order, and never one past an
+//! entry that did not go in): the entries of a sealed round, which the referee takes
+//! one after the other without telling anyone anything in between, then share one
+//! commit instead of waiting for one each. The outcome and the abort wait for every
+//! entry before them.
+//!
 //! A store fault (the database unreachable or restarting, locked, its disk full) is
 //! retried, more slowly each time, for up to the match's patience; the referee tells
 //! nobody anything meanwhile, and its clocks stand still. A store that comes back in
@@ -12,11 +19,14 @@
 //! once), so a store that comes back later holds the match as aborted without a
 //! restart; a restart marks it so in any case.
 
+use std::collections::VecDeque;
 use std::future::Future;
+use std::pin::Pin;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use arbiter_referee::{PendingEvent, RecordEvent, Unstored};
+use arbiter_engine::LogEntry;
+use arbiter_referee::{PendingEvent, RecordEvent, StoredSignal, Unstored};
 use arbiter_store::{FinishedMatch, Store, StoreError};
 use tokio::sync::mpsc;
 
@@ -61,24 +71,59 @@ pub(crate) fn spawn(
             given_up: None,
         };
         let mut ended = None;
-        while let Some((event, stored)) = events.recv().await {
-            let started = Instant::now();
-            let entry = matches!(event, RecordEvent::Entry { .. });
+        let mut in_flight = VecDeque::new();
+        loop {
+            let (event, stored) = tokio::select! {
+                biased;
+                committed = oldest(&mut in_flight) => {
+                    writer.settle_oldest(&mut in_flight, committed).await;
+                    continue;
+                }
+                event = events.recv() => match event {
+                    Some(event) => event,
+                    None => break,
+                },
+            };
+            let (event, stored) = match writer.queue(event, stored).await {
+                Ok(queued) => {
+                    in_flight.push_back(queued);
+                    continue;
+                }
+                Err(not_an_entry) => not_an_entry,
+            };
+            // The outcome or the abort: every entry before it first.
+            writer.settle_all(&mut in_flight).await;
             let (result, end) = writer.persist(event).await;
             if let Some(end) = end {
                 ended = Some(end);
             }
-            if let (true, Ok(()), Some(instruments)) = (entry, &result, &writer.instruments) {
-                instruments.log_stored(started.elapsed());
-            }
             // Written, or given up (the referee then aborts the match): it may go on.
             let _ = stored.send(result);
         }
+        writer.settle_all(&mut in_flight).await;
         ended.unwrap_or_else(|| Recorded::Aborted {
             reason: "the referee stopped without a result".to_string(),
         })
     });
     (sender, task)
+}
+
+/// A log entry queued in the store whose commit is not yet known.
+struct InFlight {
+    match_id: i64,
+    index: usize,
+    entry: LogEntry,
+    committed: Pin<Box<dyn Future<Output = Result<(), StoreError>> + Send>>,
+    received: Instant,
+    stored: StoredSignal,
+}
+
+/// The oldest entry's commit (never, while none is in flight).
+async fn oldest(in_flight: &mut VecDeque<InFlight>) -> Result<(), StoreError> {
+    match in_flight.front_mut() {
+        Some(entry) => entry.committed.as_mut().await,
+        None => std::future::pending().await,
+    }
 }
 
 #[derive(Clone)]
@@ -92,6 +137,104 @@ struct Writer {
 }
 
 impl Writer {
+    /// Queue a log entry in the store (not waiting for its commit); any other event,
+    /// or an entry after one given up on, comes back to be handled in order.
+    async fn queue(
+        &mut self,
+        event: RecordEvent,
+        stored: StoredSignal,
+    ) -> Result<InFlight, (RecordEvent, StoredSignal)> {
+        let RecordEvent::Entry {
+            match_id,
+            index,
+            entry,
+        } = event
+        else {
+            return Err((event, stored));
+        };
+        if self.given_up.is_some() {
+            return Err((
+                RecordEvent::Entry {
+                    match_id,
+                    index,
+                    entry,
+                },
+                stored,
+            ));
+        }
+        let committed: Pin<Box<dyn Future<Output = Result<(), StoreError>> + Send>> =
+            match self.store.queue_log(match_id, index, &entry).await {
+                Ok(queued) => Box::pin(queued.stored()),
+                // Not even queued (the store is closing, the entry unwritable): the
+                // error is settled, with retries, as a failed commit is.
+                Err(error) => Box::pin(std::future::ready(Err(error))),
+            };
+        Ok(InFlight {
+            match_id,
+            index,
+            entry,
+            committed,
+            received: Instant::now(),
+            stored,
+        })
+    }
+
+    /// The oldest entry in flight was `committed` (or not): signal it. If it failed,
+    /// every later one in flight failed with it (the store writes nothing past a gap),
+    /// and all are settled in order, retrying.
+    async fn settle_oldest(
+        &mut self,
+        in_flight: &mut VecDeque<InFlight>,
+        committed: Result<(), StoreError>,
+    ) {
+        let Some(entry) = in_flight.pop_front() else {
+            return;
+        };
+        match committed {
+            Ok(()) => self.signal_stored(entry),
+            Err(error) => {
+                self.failed();
+                tracing::warn!(match_id = entry.match_id, %error, "cannot store a log entry; trying again");
+                self.settle_retrying(entry).await;
+                while let Some(mut later) = in_flight.pop_front() {
+                    match later.committed.as_mut().await {
+                        Ok(()) => self.signal_stored(later),
+                        Err(_) => self.settle_retrying(later).await,
+                    }
+                }
+            }
+        }
+    }
+
+    /// Wait for every entry in flight, in order.
+    async fn settle_all(&mut self, in_flight: &mut VecDeque<InFlight>) {
+        while !in_flight.is_empty() {
+            let committed = oldest(in_flight).await;
+            self.settle_oldest(in_flight, committed).await;
+        }
+    }
+
+    fn signal_stored(&self, entry: InFlight) {
+        if let Some(instruments) = &self.instruments {
+            instruments.log_stored(entry.received.elapsed());
+        }
+        let _ = entry.stored.send(Ok(()));
+    }
+
+    /// An entry whose queued write did not go in: append it again, with the usual
+    /// patience, unless an earlier one was given up on.
+    async fn settle_retrying(&mut self, entry: InFlight) {
+        let result = self
+            .append_entry(entry.match_id, entry.index, &entry.entry, true)
+            .await;
+        match result {
+            Ok(()) => self.signal_stored(entry),
+            Err(unstored) => {
+                let _ = entry.stored.send(Err(unstored));
+            }
+        }
+    }
+
     /// Store one event: whether it was stored, and the match's end when it is one.
     async fn persist(&mut self, event: RecordEvent) -> (Result<(), Unstored>, Option<Recorded>) {
         match event {
@@ -102,31 +245,8 @@ impl Writer {
                 index,
                 entry,
             } => {
-                if let Some(unstored) = &self.given_up {
-                    return (Err(unstored.clone()), None);
-                }
-                let (store, entry) = (&self.store, &entry);
-                let written = self
-                    .retrying(
-                        match_id,
-                        "a log entry",
-                        Some(self.patience),
-                        |retry| async move {
-                            match store.append_log(match_id, index, entry).await {
-                                // A retry finds its own entry stored: the earlier attempt
-                                // committed but its answer was lost with the connection
-                                // (one writer per match, so the entry there is this one).
-                                Err(StoreError::LogOutOfOrder { expected, .. })
-                                    if retry && expected == index as u64 + 1 =>
-                                {
-                                    Ok(())
-                                }
-                                other => other,
-                            }
-                        },
-                    )
-                    .await;
-                (self.give_up_on(written), None)
+                let appended = self.append_entry(match_id, index, &entry, false).await;
+                (appended, None)
             }
             RecordEvent::Finished { match_id, record } => {
                 if let Some(unstored) = &self.given_up {
@@ -201,6 +321,43 @@ impl Writer {
         }
     }
 
+    /// Append log entry `index`, retrying with the match's patience. `tried`: a write of
+    /// it was queued before and did not answer yes.
+    async fn append_entry(
+        &mut self,
+        match_id: i64,
+        index: usize,
+        entry: &LogEntry,
+        tried: bool,
+    ) -> Result<(), Unstored> {
+        if let Some(unstored) = &self.given_up {
+            return Err(unstored.clone());
+        }
+        let store = &self.store;
+        let written = self
+            .retrying(
+                match_id,
+                "a log entry",
+                Some(self.patience),
+                |retry| async move {
+                    match store.append_log(match_id, index, entry).await {
+                        // A retry finds its own entry stored: the earlier attempt
+                        // committed but its answer was lost with the connection (one
+                        // writer per match, so the entry there is this one, and any
+                        // after it are its own later ones).
+                        Err(StoreError::LogOutOfOrder { expected, .. })
+                            if (retry || tried) && expected > index as u64 =>
+                        {
+                            Ok(())
+                        }
+                        other => other,
+                    }
+                },
+            )
+            .await;
+        self.give_up_on(written)
+    }
+
     /// `attempt` until it succeeds, fails for a reason retrying cannot mend, or
     /// `patience` (from the first failure; `None`: for ever) runs out. `attempt` is told
     /// whether it is a retry.
@@ -269,5 +426,109 @@ fn describe(error: &StoreError) -> String {
         "the server's database stayed unavailable".to_string()
     } else {
         "the server's database refused it".to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use arbiter_store::{NewMatch, SeatRecord};
+    use serde_json::json;
+    use tokio::sync::oneshot;
+
+    use super::*;
+
+    async fn store_with_a_match() -> (tempfile::TempDir, Store, i64) {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let store = Store::open_data_dir(dir.path()).await.expect("open");
+        let seat = |name: &str| SeatRecord {
+            name: name.to_string(),
+            account_id: None,
+            bot: None,
+        };
+        let new = NewMatch {
+            ruleset: "nim".to_string(),
+            config: json!({}),
+            seed: 1,
+            initial_digest: String::new(),
+            seats: vec![seat("ann"), seat("bob")],
+            rating: None,
+        };
+        let id = store.create_match(&new).await.expect("create");
+        (dir, store, id)
+    }
+
+    fn entry(i: usize) -> LogEntry {
+        LogEntry::Act {
+            seat: i % 2,
+            action: json!(i),
+            digest: String::new(),
+        }
+    }
+
+    /// Hand the writer entries `indices` of match `id` at once, before any is stored;
+    /// their answers in order.
+    async fn hand_over(
+        sink: &mpsc::UnboundedSender<PendingEvent>,
+        id: i64,
+        indices: &[usize],
+    ) -> Vec<Result<(), Unstored>> {
+        let mut answers = Vec::new();
+        for &index in indices {
+            let (done, answer) = oneshot::channel();
+            let event = RecordEvent::Entry {
+                match_id: id,
+                index,
+                entry: entry(index),
+            };
+            sink.send((event, done)).expect("the writer runs");
+            answers.push(answer);
+        }
+        let mut results = Vec::new();
+        for answer in answers {
+            results.push(answer.await.expect("answered"));
+        }
+        results
+    }
+
+    async fn stored_log(store: &Store, id: i64) -> Vec<LogEntry> {
+        store
+            .match_record(id)
+            .await
+            .expect("read")
+            .expect("exists")
+            .log
+    }
+
+    #[tokio::test]
+    async fn entries_handed_over_at_once_are_stored_in_order() {
+        let (_dir, store, id) = store_with_a_match().await;
+        let (sink, recorded) = spawn(store.clone(), DEFAULT_STORE_PATIENCE, None);
+        let results = hand_over(&sink, id, &[0, 1, 2, 3, 4]).await;
+        assert!(results.iter().all(Result::is_ok), "{results:?}");
+        let expected: Vec<LogEntry> = (0..5).map(entry).collect();
+        assert_eq!(stored_log(&store, id).await, expected);
+        drop(sink);
+        assert!(matches!(
+            recorded.await.expect("the writer ends"),
+            Recorded::Aborted { .. }
+        ));
+        store.close().await;
+    }
+
+    /// An entry the store refuses is given up on, and so is every entry handed over
+    /// after it, though they were queued before the refusal was known: the stored log
+    /// never has a gap or an entry past one.
+    #[tokio::test]
+    async fn entries_after_a_refused_one_are_given_up_too() {
+        let (_dir, store, id) = store_with_a_match().await;
+        let (sink, _recorded) = spawn(store.clone(), DEFAULT_STORE_PATIENCE, None);
+        let results = hand_over(&sink, id, &[0, 1, 3, 4]).await;
+        assert!(results[0].is_ok() && results[1].is_ok(), "{results:?}");
+        assert!(results[2].is_err() && results[3].is_err(), "{results:?}");
+        assert_eq!(stored_log(&store, id).await, vec![entry(0), entry(1)]);
+        // Given up for good: a later entry, even the right one, is refused unwritten.
+        assert!(hand_over(&sink, id, &[2]).await[0].is_err());
+        assert_eq!(stored_log(&store, id).await.len(), 2);
+        store.close().await;
     }
 }
