@@ -165,6 +165,69 @@ async fn nothing_is_told_before_the_store_has_it() {
     );
 }
 
+/// Both seats of a sealed round answer at once: the second answer is taken while the
+/// first one's entry waits for the store (both entries reach the sink before either is
+/// stored, so a store can commit them together), and still nothing that follows from
+/// an entry is told before it is stored: the next round's prompts wait for the second.
+#[tokio::test(start_paused = true)]
+async fn a_sealed_rounds_second_answer_is_taken_while_the_first_is_stored() {
+    let ruleset = arbiter_rulesets::find("spacegoo").expect("spacegoo");
+    let seats = vec![SeatSetup::remote("ann"), SeatSetup::remote("bob")];
+    let mut setup = MatchSetup::new(7, ruleset, 8, seats);
+    setup.deadline = Duration::from_secs(24 * 3600);
+    let sink = Arc::new(HeldSink::default());
+    let handle = Referee::start(setup, sink.clone()).expect("a valid setup");
+    let mut a = handle.attach(0).await.unwrap();
+    let mut b = handle.attach(1).await.unwrap();
+    sink.release_next().await;
+    read_until(&mut a, |m| matches!(m, ToSeat::Prompt { .. })).await;
+    read_until(&mut b, |m| matches!(m, ToSeat::Prompt { .. })).await;
+
+    handle.act(0, json!("nop")).await.unwrap();
+    handle.act(1, json!("nop")).await.unwrap();
+    let both_entries_held = async {
+        loop {
+            let held = sink.held.lock().unwrap_or_else(|p| p.into_inner()).len();
+            if held >= 2 {
+                break;
+            }
+            sink.arrived.notified().await;
+        }
+    };
+    // On paused time the bound passes at once if the referee waits for the store.
+    tokio::time::timeout(Duration::from_secs(60), both_entries_held)
+        .await
+        .expect("the second answer is taken before the first entry is stored");
+    silent(&mut a, "before either entry is stored").await;
+    silent(&mut b, "before either entry is stored").await;
+    assert!(matches!(
+        sink.release_next().await,
+        RecordEvent::Entry { index: 0, .. }
+    ));
+    // What the first entry decided may be told now (ann's view shows her command);
+    // the round the second one closed may not.
+    for (who, connection) in [("ann", &mut a), ("bob", &mut b)] {
+        while let Ok(message) =
+            tokio::time::timeout(Duration::from_secs(5), connection.recv()).await
+        {
+            let message = message.expect("open");
+            assert!(
+                matches!(
+                    message,
+                    ToSeat::Events { .. } | ToSeat::View { step: 1, .. }
+                ),
+                "{who}, before the second entry is stored: {message:?}"
+            );
+        }
+    }
+    assert!(matches!(
+        sink.release_next().await,
+        RecordEvent::Entry { index: 1, .. }
+    ));
+    read_until(&mut a, |m| matches!(m, ToSeat::Prompt { .. })).await;
+    read_until(&mut b, |m| matches!(m, ToSeat::Prompt { .. })).await;
+}
+
 /// A seat whose connection is attached while the match is ending (its attachment queued
 /// behind the finished record, which the store has not yet taken) is still told the
 /// outcome: servers attach a match's seats one after another, and a fast opponent can

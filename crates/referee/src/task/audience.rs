@@ -1,6 +1,6 @@
 //! Talking to seats and spectators. Everything sent is the audience's own projection
 //! (its view, its share of the events). Messages are queued as the task decides them and
-//! delivered by [`MatchTask::deliver`] once the record they follow from is stored. Sends
+//! sent once the record they follow from is stored (see `storing`). Sends
 //! never wait: a reader that is gone or has fallen a whole buffer behind loses its
 //! connection, and the match goes on.
 
@@ -8,7 +8,6 @@ use std::sync::Arc;
 
 use arbiter_engine::{EventBatch, MatchRecord, Seat};
 use serde_json::value::RawValue;
-use tokio::time::Instant;
 
 use super::{MatchTask, Player};
 use crate::command::{Command, ConnectionId};
@@ -84,22 +83,9 @@ impl MatchTask {
         self.publish_status();
     }
 
-    /// Wait until every record event so far is stored, then send what was queued.
-    ///
-    /// Nobody could act on what was not yet sent, so the time spent waiting for the
-    /// store is added to every open deadline: a slow or recovering database never costs
-    /// a seat its clock. When the sink gave up, nothing queued is sent.
-    pub(super) async fn deliver(&mut self) -> Result<(), Unstored> {
-        if let Some(stored) = self.unstored.take() {
-            let waiting = Instant::now();
-            let stored = stored.await;
-            self.postpone_deadlines(waiting.elapsed());
-            if let Err(unstored) = stored {
-                self.outgoing.clear();
-                return Err(unstored);
-            }
-        }
-        for message in std::mem::take(&mut self.outgoing) {
+    /// Send messages whose record is stored.
+    pub(super) fn send_messages(&mut self, messages: Vec<Outgoing>) {
+        for message in messages {
             match message {
                 Outgoing::Seat(seat, message) => self.try_send_to_seat(seat, message),
                 Outgoing::Spectators(message) => self.try_send_spectators(&message),
@@ -112,10 +98,6 @@ impl MatchTask {
                 }
             }
         }
-        if let (Some(at), Some(instruments)) = (self.answered_at.take(), &self.instruments) {
-            instruments.decision_handled(at.elapsed());
-        }
-        Ok(())
     }
 
     /// The match cannot be recorded: tell every seat and spectator now (there is no

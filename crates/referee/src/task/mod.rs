@@ -1,35 +1,37 @@
 //! The match task: the only owner of a match's state. It waits for whichever comes
-//! first — a command from a handle, a bot's answer, or the earliest deadline — and
-//! handles it to completion before looking again, so the state never has two writers.
+//! first — a command from a handle, a bot's answer, the store taking a record event, or
+//! the earliest deadline — and handles it to completion before looking again, so the
+//! state never has two writers.
 //!
 //! The task's work is split by concern: `answers` applies, refuses and ejects;
 //! `decisions` tracks who owes what by when; `audience` talks to seats and spectators;
-//! `house` runs bots on the blocking pool.
+//! `storing` holds messages until what they follow from is stored; `house` runs bots
+//! on the blocking pool.
 //!
-//! Write first, announce after: handlers only queue what they would tell anyone; after
-//! each one the task waits until the sink has stored every record event so far, then
-//! delivers the queue (`audience::deliver`). A crash can lose a message, never a fact
-//! that a message announced.
+//! Write first, announce after: handlers only queue what they would tell anyone, and a
+//! message leaves only once the sink has stored every record event before it
+//! (`storing`). A crash can lose a message, never a fact that a message announced.
 
 mod answers;
 mod audience;
 mod decisions;
 mod house;
+mod storing;
 
 use std::sync::Arc;
 use std::time::Duration;
 
 use arbiter_engine::record::DigestChain;
-use arbiter_engine::{DynState, EventBatch, LogEntry, MatchRecord};
+use arbiter_engine::{DynState, EventBatch, LogEntry, MatchRecord, Seat};
 use arbiter_rulesets::{HouseBot, Ruleset};
-use tokio::sync::{mpsc, watch};
+use tokio::sync::{mpsc, oneshot, watch};
 use tokio::time::{self, Instant};
 
 use crate::command::Command;
 use crate::instruments::Instruments;
 use crate::mailbox::Mailbox;
 use crate::messages::{LegalActions, ToSeat};
-use crate::sink::{MatchSink, RecordEvent, Stored};
+use crate::sink::{MatchSink, RecordEvent};
 use crate::status::{MatchStatus, Phase, PlayerKind, SeatStatus};
 use arbiter_engine::{IllegalAnswer, Policy};
 
@@ -37,6 +39,7 @@ use audience::{Connection, Outgoing};
 use decisions::Decision;
 pub(crate) use house::{describe_panic, BotMaker};
 use house::{BotReply, HouseSeat};
+use storing::Storing;
 
 /// A seat's player as [`crate::Referee::start`] built it.
 pub(crate) enum PlayerSetup {
@@ -107,10 +110,13 @@ pub(crate) struct MatchTask {
     bot_sender: mpsc::UnboundedSender<BotReply>,
     status: Arc<watch::Sender<MatchStatus>>,
     next_decision: u64,
-    /// The latest record event not yet known to be stored.
-    unstored: Option<Stored>,
-    /// Messages waiting for `unstored` before they may leave.
+    /// The record events not yet known to be stored, with what follows from them.
+    storing: Storing,
+    /// Messages that follow from the latest record event (see `storing`).
     outgoing: Vec<Outgoing>,
+    /// A command other than an answer that came while something waited for the store,
+    /// handled once everything is told.
+    held: Option<Command>,
     instruments: Option<Arc<dyn Instruments>>,
     /// When the remote answer being handled arrived, until what follows it is delivered.
     answered_at: Option<Instant>,
@@ -183,7 +189,8 @@ impl MatchTask {
             bot_sender,
             status: Arc::new(watch::channel(initial).0),
             next_decision: 0,
-            unstored: None,
+            storing: Storing::default(),
+            held: None,
             outgoing: Vec::new(),
             instruments,
             answered_at: None,
@@ -201,11 +208,16 @@ impl MatchTask {
             match_id: self.match_id,
             record: self.record.clone(),
         });
-        self.unstored = Some(started);
+        self.wait_for(started);
         self.refresh_decisions();
         loop {
-            if let Err(unstored) = self.deliver().await {
-                return Err(self.abort_unstored(unstored));
+            // Nothing waits (what is queued leaves now), too much waits, or a command
+            // that needs everything told: wait for the store.
+            let waiting = self.storing.waiting();
+            if waiting == 0 || waiting >= storing::MOST_WAITING || self.held.is_some() {
+                if let Err(unstored) = self.deliver().await {
+                    return Err(self.abort_unstored(unstored));
+                }
             }
             let turn = self.state.to_act();
             if turn.is_over() {
@@ -217,17 +229,30 @@ impl MatchTask {
                     self.record.log.len()
                 ));
             }
+            if let Some(command) = self.held.take() {
+                self.on_command(command);
+                continue;
+            }
+            let storing = self.storing.waiting() > 0;
             let wake = self
                 .next_deadline()
                 .unwrap_or_else(|| Instant::now() + self.clock.per_decision);
             tokio::select! {
+                stored = self.storing.oldest(), if storing => {
+                    if let Err(unstored) = self.oldest_stored(stored) {
+                        return Err(self.abort_unstored(unstored));
+                    }
+                }
                 command = self.commands.recv(), if self.commands_open => match command {
+                    Some(command @ Command::Act { .. }) => self.on_command(command),
+                    Some(command) if storing => self.held = Some(command),
                     Some(command) => self.on_command(command),
                     // Every handle is gone: the match plays on by its deadlines.
                     None => self.commands_open = false,
                 },
                 Some(reply) = self.bot_replies.recv() => self.on_bot_reply(reply),
-                () = time::sleep_until(wake) => self.expire_due(),
+                // Deadlines stand still while anything waits for the store.
+                () = time::sleep_until(wake), if !storing => self.expire_due(),
             }
         }
     }
@@ -250,19 +275,9 @@ impl MatchTask {
                 }
             }
             Command::Spectate { mailbox } => self.add_spectator(mailbox),
-            Command::Legal { seat, reply } => {
-                let owes = self.seats.get(seat).is_some_and(|slot| slot.owed.is_some());
-                let _ = reply.send(LegalActions {
-                    step: self.record.log.len(),
-                    // The seat's own moves, from the state it is playing: they tell it
-                    // nothing its view does not (its own hand, its own options).
-                    actions: if owes {
-                        self.state.legal(seat)
-                    } else {
-                        Vec::new()
-                    },
-                });
-            }
+            // Taken only while nothing waits for the store (see `storing`): the
+            // answer follows from the stored record.
+            Command::Legal { seat, reply } => self.answer_legal(seat, reply),
         }
     }
 
@@ -277,7 +292,7 @@ impl MatchTask {
             match_id: self.match_id,
             record: self.record.clone(),
         });
-        self.unstored = Some(finished);
+        self.wait_for(finished);
         if let Some(outcome) = &outcome {
             for (seat, reason) in outcome.ejected.iter().enumerate() {
                 if let (Some(slot), Some(reason)) = (self.seats.get_mut(seat), reason) {
@@ -310,8 +325,22 @@ impl MatchTask {
             index,
             entry: entry.clone(),
         });
-        self.unstored = Some(stored);
+        self.wait_for(stored);
         self.record.log.push(entry);
+    }
+
+    /// A seat's legal actions now. Its own moves, from the state it is playing: they
+    /// tell it nothing its view does not (its own hand, its own options).
+    pub(super) fn answer_legal(&self, seat: Seat, reply: oneshot::Sender<LegalActions>) {
+        let owes = self.seats.get(seat).is_some_and(|slot| slot.owed.is_some());
+        let _ = reply.send(LegalActions {
+            step: self.record.log.len(),
+            actions: if owes {
+                self.state.legal(seat)
+            } else {
+                Vec::new()
+            },
+        });
     }
 
     fn snapshot(&self) -> MatchStatus {
