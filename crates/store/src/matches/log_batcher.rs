@@ -400,8 +400,9 @@ async fn write(
         let (match_id, idx) = (append.row.match_id, append.row.idx);
         match (&outcome, next) {
             (Ok(true), Some(next)) => next.committed(match_id, idx),
-            // Refused by the statement's guards: the match is not running here.
-            (Ok(false), Some(next)) => next.forget(match_id),
+            // Refused by the statement's guards: the match is not running here. Or
+            // failed: whether anything went in is read from the database next time.
+            (Ok(false) | Err(_), Some(next)) => next.forget(match_id),
             _ => {}
         }
         if let Ok(true) = outcome {
