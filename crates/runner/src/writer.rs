@@ -195,11 +195,11 @@ impl Writer {
             Err(error) => {
                 self.failed();
                 tracing::warn!(match_id = entry.match_id, %error, "cannot store a log entry; trying again");
-                self.settle_retrying(entry).await;
+                self.settle_retrying(entry, error.is_transient()).await;
                 while let Some(mut later) = in_flight.pop_front() {
                     match later.committed.as_mut().await {
                         Ok(()) => self.signal_stored(later),
-                        Err(_) => self.settle_retrying(later).await,
+                        Err(error) => self.settle_retrying(later, error.is_transient()).await,
                     }
                 }
             }
@@ -222,10 +222,11 @@ impl Writer {
     }
 
     /// An entry whose queued write did not go in: append it again, with the usual
-    /// patience, unless an earlier one was given up on.
-    async fn settle_retrying(&mut self, entry: InFlight) {
+    /// patience, unless an earlier one was given up on. `maybe_written`: its write
+    /// failed in a way that may have committed it all the same (a lost answer).
+    async fn settle_retrying(&mut self, entry: InFlight, maybe_written: bool) {
         let result = self
-            .append_entry(entry.match_id, entry.index, &entry.entry, true)
+            .append_entry(entry.match_id, entry.index, &entry.entry, maybe_written)
             .await;
         match result {
             Ok(()) => self.signal_stored(entry),
@@ -322,7 +323,7 @@ impl Writer {
     }
 
     /// Append log entry `index`, retrying with the match's patience. `tried`: a write of
-    /// it was queued before and did not answer yes.
+    /// it was made before and may have committed though it did not say so.
     async fn append_entry(
         &mut self,
         match_id: i64,
