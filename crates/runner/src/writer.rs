@@ -144,24 +144,14 @@ impl Writer {
         event: RecordEvent,
         stored: StoredSignal,
     ) -> Result<InFlight, (RecordEvent, StoredSignal)> {
-        let RecordEvent::Entry {
-            match_id,
-            index,
-            entry,
-        } = event
-        else {
-            return Err((event, stored));
+        let (match_id, index, entry) = match event {
+            RecordEvent::Entry {
+                match_id,
+                index,
+                entry,
+            } if self.given_up.is_none() => (match_id, index, entry),
+            other => return Err((other, stored)),
         };
-        if self.given_up.is_some() {
-            return Err((
-                RecordEvent::Entry {
-                    match_id,
-                    index,
-                    entry,
-                },
-                stored,
-            ));
-        }
         let committed: Pin<Box<dyn Future<Output = Result<(), StoreError>> + Send>> =
             match self.store.queue_log(match_id, index, &entry).await {
                 Ok(queued) => Box::pin(queued.stored()),

@@ -78,13 +78,11 @@ impl MatchTask {
                 std::mem::take(&mut self.outgoing)
             }
         };
+        self.send_messages(messages);
         if self.storing.waiting() == 0 {
             if let Some(since) = self.storing.since.take() {
                 self.postpone_deadlines(since.elapsed());
             }
-        }
-        self.send_messages(messages);
-        if self.storing.waiting() == 0 {
             if let (Some(at), Some(instruments)) = (self.answered_at.take(), &self.instruments) {
                 instruments.decision_handled(at.elapsed());
             }

@@ -8,7 +8,9 @@
 //! everyone else's commits. A commit holding every waiting entry costs little more
 //! than one holding a single entry.
 //!
-//! How: callers queue their row with a oneshot for the answer and wait. The task waits
+//! How: callers queue their row with a oneshot for the answer (`Store::queue_log`
+//! returns once it is queued, so a match may queue its next entry before the last is
+//! committed) and wait for it. The task waits
 //! for the first row, takes whatever else is queued (up to [`MAX_BATCH`]) and writes
 //! them all in one `INSERT … SELECT`, a single statement and so a single commit, then
 //! answers each caller. Nothing waits on a timer: a lone entry is written
@@ -21,11 +23,13 @@
 //! SQLite checks in memory before the statement, see `log_tail`, because its rows go to
 //! an arrival-order tail), so a refused row is simply not
 //! inserted and never aborts the statement (PostgreSQL would abort the whole
-//! transaction on any error). A batch holds at most one row per match (later ones wait
-//! for the next batch), since a row's guard cannot see rows inserted by the same
-//! statement. Should the statement fail anyway (a unique violation from another server
-//! writing the same match, a database fault), its rows are written again one by one,
-//! so one bad row fails only itself.
+//! transaction on any error). On PostgreSQL a batch holds at most one row per match
+//! (later ones wait for the next batch), since a row's guard cannot see rows inserted
+//! by the same statement; SQLite's in-memory guard follows a match's rows through a
+//! batch, so it takes them all. Should the statement fail anyway (a unique violation
+//! from another server writing the same match, a database fault), its rows are written
+//! again one by one, so one bad row fails only itself and its match's later rows
+//! (which would leave a gap).
 //!
 //! The task ends when every handle is dropped (the queue closes) or the log pool is
 //! closed by `Store::close`; callers still queued then get `PoolClosed`.
