@@ -3,8 +3,8 @@
 use std::any::Any;
 use std::marker::PhantomData;
 use std::ops::RangeInclusive;
+use std::sync::Arc;
 
-use serde_json::value::RawValue;
 use serde_json::Value;
 
 use crate::digest::digest_of;
@@ -19,8 +19,11 @@ use crate::turn::Turn;
 /// Events of one step, already projected for every audience.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct EventBatch {
-    /// Index 0 is the spectators' share; index `seat + 1` is that seat's.
-    audiences: Vec<Vec<Value>>,
+    /// Index 0 is the spectators' share; index `seat + 1` is that seat's: the events
+    /// the audience may see as one JSON array, written once, or `None` if it sees none.
+    /// Text, not `Value`s: the referee sends it as it is, and building, cloning and
+    /// writing a tree of every event showed in a busy server's profile.
+    audiences: Vec<Option<Arc<str>>>,
     /// The digest of the events as the rules produced them, secrets included: for the
     /// record's digest chain only, never sent.
     fingerprint: String,
@@ -28,12 +31,21 @@ pub struct EventBatch {
 
 impl EventBatch {
     fn project<G: Game>(events: &[G::Event], seats: usize) -> Self {
-        let audience = |seat: Option<Seat>| -> Vec<Value> {
-            events
-                .iter()
-                .filter_map(|event| G::event_for(event, seat))
-                .filter_map(|event| serde_json::to_value(event).ok())
-                .collect()
+        let audience = |seat: Option<Seat>| -> Option<Arc<str>> {
+            let mut text = Vec::new();
+            for event in events.iter().filter_map(|event| G::event_for(event, seat)) {
+                let before = text.len();
+                text.push(if before == 0 { b'[' } else { b',' });
+                if serde_json::to_writer(&mut text, &event).is_err() {
+                    // An event that cannot be written is left out, as it always was.
+                    text.truncate(before);
+                }
+            }
+            if text.is_empty() {
+                return None;
+            }
+            text.push(b']');
+            String::from_utf8(text).ok().map(Arc::from)
         };
         let mut audiences = vec![audience(None)];
         audiences.extend((0..seats).map(|seat| audience(Some(seat))));
@@ -49,10 +61,11 @@ impl EventBatch {
         &self.fingerprint
     }
 
-    /// What `seat` (or a spectator, `None`) may see of these events.
-    pub fn for_audience(&self, seat: Option<Seat>) -> &[Value] {
+    /// What `seat` (or a spectator, `None`) may see of these events, as a JSON array;
+    /// `None` if nothing.
+    pub fn for_audience(&self, seat: Option<Seat>) -> Option<&Arc<str>> {
         let index = seat.map_or(0, |s| s + 1);
-        self.audiences.get(index).map_or(&[], Vec::as_slice)
+        self.audiences.get(index).and_then(Option::as_ref)
     }
 }
 
@@ -103,9 +116,9 @@ pub trait DynState: Send + Sync {
     fn eject(&mut self, seat: Seat, reason: &str) -> EventBatch;
     fn view(&self, seat: Option<Seat>) -> Value;
     /// [`DynState::view`] written straight to JSON text (the same text the `Value`
-    /// would print): what a server sends on every step, without building a tree. A
-    /// `RawValue`, so that a message embeds it without parsing it again.
-    fn view_json(&self, seat: Option<Seat>) -> Box<RawValue>;
+    /// would print, one JSON document): what a server sends on every step, without
+    /// building a tree, and embedded in a message as it is.
+    fn view_json(&self, seat: Option<Seat>) -> String;
     fn legal(&self, seat: Seat) -> Vec<Value>;
     fn outcome(&self) -> Option<Outcome>;
     /// What to do about `seat` missing its deadline (the action as JSON).
@@ -260,12 +273,10 @@ impl<G: Game> DynState for ErasedState<G> {
         let seat = seat.filter(|&s| s < self.seats);
         serde_json::to_value(G::view(&self.state, seat)).unwrap_or(Value::Null)
     }
-    fn view_json(&self, seat: Option<Seat>) -> Box<RawValue> {
+    fn view_json(&self, seat: Option<Seat>) -> String {
         let seat = seat.filter(|&s| s < self.seats);
-        // `to_raw_value` writes the text and wraps it as it is; `RawValue::from_string`
-        // would parse it again.
-        serde_json::value::to_raw_value(&G::view(&self.state, seat)).unwrap_or_else(|_| {
-            RawValue::from_string("null".to_string()).expect("null is one JSON document")
+        G::view_text(&self.state, seat).unwrap_or_else(|| {
+            serde_json::to_string(&G::view(&self.state, seat)).unwrap_or_else(|_| "null".into())
         })
     }
     fn legal(&self, seat: Seat) -> Vec<Value> {

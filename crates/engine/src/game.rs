@@ -120,6 +120,15 @@ pub trait Game: Send + Sync + 'static {
     /// What `seat` may see; `None` is a spectator. The only projection to the outside.
     fn view(state: &Self::State, seat: Option<Seat>) -> Self::View;
 
+    /// [`Game::view`] written straight to JSON text, byte for byte what serialising the
+    /// view would write: for a ruleset whose view a server writes on every step and
+    /// whose serialisation shows in the server's profile (spacegoo's, a round's every
+    /// decision). `None`, the default, lets the engine serialise the view. The test
+    /// battery holds the text to the serialised view at every step it replays.
+    fn view_text(_state: &Self::State, _seat: Option<Seat>) -> Option<String> {
+        None
+    }
+
     /// The part of an event `seat` may see (`None` = spectator), or nothing.
     fn event_for(event: &Self::Event, _seat: Option<Seat>) -> Option<Self::Event> {
         Some(event.clone())

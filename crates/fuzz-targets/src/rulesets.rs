@@ -66,7 +66,7 @@ pub fn ruleset_play(data: &[u8]) {
     for audience in (0..seats).map(Some).chain([None]) {
         let view = state.view_json(audience);
         assert!(
-            serde_json::from_str::<Value>(view.get()).is_ok(),
+            serde_json::from_str::<Value>(&view).is_ok(),
             "{audience:?}'s view is not JSON"
         );
     }

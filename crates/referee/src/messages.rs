@@ -5,6 +5,7 @@
 use arbiter_engine::{MatchRecord, Outcome, Seat, Turn};
 use std::sync::Arc;
 
+use serde::de::IgnoredAny;
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 use serde_json::Value;
@@ -35,8 +36,8 @@ pub enum ToSeat {
         time_bank_ms: u64,
         turn: Turn,
     },
-    /// What the audience may see of the events of one step.
-    Events { events: Vec<Value> },
+    /// What the audience may see of the events of one step, as a JSON array.
+    Events { events: JsonText },
     /// An answer was refused: `code` is the ruleset's (or `not_your_turn`,
     /// `malformed_action`, `ejected`, `reserved_action`).
     Rejected { code: String, message: String },
@@ -86,28 +87,33 @@ pub struct LegalActions {
 /// as text with the last one sent, and copied into each line as they are: no
 /// `serde_json::Value` tree is built, compared, cloned or dropped on a move.
 #[derive(Clone)]
-pub struct JsonText(Arc<RawValue>);
+pub struct JsonText(Arc<str>);
 
 impl JsonText {
-    /// `text` must be one JSON document (as `serde_json` writes one); anything else is
-    /// kept as `null`.
+    /// `text` must be one JSON document; anything else is kept as `null`. Checks the
+    /// text by reading it through.
     pub fn new(text: String) -> JsonText {
-        let raw = RawValue::from_string(text)
-            .unwrap_or_else(|_| RawValue::from_string("null".to_string()).expect("null is JSON"));
-        JsonText(Arc::from(raw))
+        if serde_json::from_str::<IgnoredAny>(&text).is_ok() {
+            JsonText(Arc::from(text))
+        } else {
+            JsonText(Arc::from("null"))
+        }
     }
 
-    /// Text already known to be one JSON document, kept without parsing it again.
-    pub fn from_raw(raw: Box<RawValue>) -> JsonText {
-        JsonText(Arc::from(raw))
+    /// Text the engine wrote as one JSON document (a view,
+    /// [`arbiter_engine::DynState::view_json`], which the engine's test battery holds
+    /// to the typed view; a step's events, [`arbiter_engine::EventBatch`]), kept without
+    /// reading it through again: checking a view cost about as much as writing it.
+    pub fn written(text: impl Into<Arc<str>>) -> JsonText {
+        JsonText(text.into())
     }
 
     pub fn from_value(value: &Value) -> JsonText {
-        JsonText::new(value.to_string())
+        JsonText(Arc::from(value.to_string()))
     }
 
     pub fn text(&self) -> &str {
-        self.0.get()
+        &self.0
     }
 
     /// The document as a tree, for code that reads into it.
@@ -134,8 +140,12 @@ impl std::fmt::Debug for JsonText {
 }
 
 impl Serialize for JsonText {
+    /// Embedded as it is. serde_json embeds text only as a `RawValue`, and making one
+    /// reads the text through; the server's line encoder writes views without this.
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        self.0.serialize(serializer)
+        RawValue::from_string(self.text().to_owned())
+            .map_err(serde::ser::Error::custom)?
+            .serialize(serializer)
     }
 }
 

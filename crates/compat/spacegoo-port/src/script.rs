@@ -129,10 +129,9 @@ impl SeatScript {
                 }
             }
             ToSeat::Events { events } => {
+                let events: Vec<Event> = serde_json::from_str(events.text())
+                    .map_err(|e| ScriptError(format!("events that are not spacegoo's: {e}")))?;
                 for event in events {
-                    let event: Event = serde_json::from_value(event.clone()).map_err(|e| {
-                        ScriptError(format!("an event that is not spacegoo's: {e}"))
-                    })?;
                     match event {
                         Event::CommandReceived { seat, .. } if seat == self.seat => {
                             say.push(Say::Line(replies::COMMAND_RECEIVED.to_string()));
@@ -201,7 +200,7 @@ mod tests {
     fn view(state: &dyn DynState, seat: Seat) -> ToSeat {
         ToSeat::View {
             step: 0,
-            view: JsonText::from_raw(state.view_json(Some(seat))),
+            view: JsonText::written(state.view_json(Some(seat))),
         }
     }
 
@@ -239,7 +238,12 @@ mod tests {
         // Seat 1 answers first: its own event, then its view echoing the command.
         let batch = state.apply(1, &Value::from("nop")).expect("nop");
         let events = ToSeat::Events {
-            events: batch.for_audience(Some(1)).to_vec(),
+            events: JsonText::written(
+                batch
+                    .for_audience(Some(1))
+                    .cloned()
+                    .unwrap_or_else(|| "[]".into()),
+            ),
         };
         assert_eq!(
             lines(script.on_message(&events).expect("events")),
@@ -253,7 +257,12 @@ mod tests {
         // Seat 0 completes the round: seat 1 sees the tick and the next state.
         let batch = state.apply(0, &Value::from("nop")).expect("nop");
         let events = ToSeat::Events {
-            events: batch.for_audience(Some(1)).to_vec(),
+            events: JsonText::written(
+                batch
+                    .for_audience(Some(1))
+                    .cloned()
+                    .unwrap_or_else(|| "[]".into()),
+            ),
         };
         assert_eq!(
             lines(script.on_message(&events).expect("events")),
@@ -268,7 +277,12 @@ mod tests {
         state.apply(0, &Value::from("nop")).expect("nop");
         let batch = state.apply(1, &Value::from("nop")).expect("nop");
         let events = ToSeat::Events {
-            events: batch.for_audience(Some(1)).to_vec(),
+            events: JsonText::written(
+                batch
+                    .for_audience(Some(1))
+                    .cloned()
+                    .unwrap_or_else(|| "[]".into()),
+            ),
         };
         assert_eq!(
             lines(script.on_message(&events).expect("events")),

@@ -383,7 +383,7 @@ fn assert_replay_equals_live<G: Ruleset>(played: &Played) {
                     // What a server sends is written straight from the typed view; it
                     // must be the text of the view as a tree.
                     assert_eq!(
-                        state.view_json(audience).get(),
+                        state.view_json(audience),
                         text,
                         "{}: seed {}: view_json differs from the view at step {step}",
                         G::ID,

@@ -198,6 +198,10 @@ impl Game for Spacegoo {
         view::view(state, seat)
     }
 
+    fn view_text(state: &State, seat: Option<Seat>) -> Option<String> {
+        Some(view::view(state, seat).to_json())
+    }
+
     fn event_for(event: &Event, seat: Option<Seat>) -> Option<Event> {
         event.for_audience(seat)
     }

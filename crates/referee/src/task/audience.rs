@@ -7,7 +7,6 @@
 use std::sync::Arc;
 
 use arbiter_engine::{EventBatch, MatchRecord, Seat};
-use serde_json::value::RawValue;
 
 use super::{MatchTask, Player};
 use crate::command::{Command, ConnectionId};
@@ -65,7 +64,7 @@ impl MatchTask {
     }
 
     pub(super) fn add_spectator(&mut self, mailbox: Arc<dyn Mailbox>) {
-        let view = JsonText::from_raw(self.state.view_json(None));
+        let view = JsonText::written(self.state.view_json(None));
         let step = self.record.log.len();
         let welcome = [
             self.joined(None),
@@ -197,7 +196,7 @@ impl MatchTask {
         if let Some(last) = connection
             .last_view
             .as_ref()
-            .filter(|last| last.same_text(text.get()))
+            .filter(|last| last.same_text(&text))
         {
             return Some(last.clone());
         }
@@ -224,7 +223,7 @@ impl MatchTask {
         if self
             .spectator_view
             .as_ref()
-            .is_some_and(|last| last.same_text(text.get()))
+            .is_some_and(|last| last.same_text(&text))
         {
             return;
         }
@@ -267,9 +266,8 @@ impl MatchTask {
     pub(super) fn broadcast(&mut self, batch: &EventBatch) {
         let mut shared: Option<JsonText> = None;
         for seat in 0..self.seats.len() {
-            let events = batch.for_audience(Some(seat));
-            if !events.is_empty() {
-                let events = events.to_vec();
+            if let Some(events) = batch.for_audience(Some(seat)) {
+                let events = JsonText::written(events.clone());
                 self.send_to_seat(seat, ToSeat::Events { events });
             }
             if let Some(view) = self.send_view_sharing(seat, shared.as_ref()) {
@@ -277,9 +275,8 @@ impl MatchTask {
             }
         }
         if !self.spectators.is_empty() {
-            let events = batch.for_audience(None);
-            if !events.is_empty() {
-                let events = events.to_vec();
+            if let Some(events) = batch.for_audience(None) {
+                let events = JsonText::written(events.clone());
                 self.send_spectators(&ToSeat::Events { events });
             }
         }
@@ -297,9 +294,9 @@ impl MatchTask {
 
 /// `shared` (a view another audience got this step) if `text` is the same view, else a
 /// new one: audiences of a full-information game share one copy.
-fn shared_or_new(shared: Option<&JsonText>, text: Box<RawValue>) -> JsonText {
-    match shared.filter(|shared| shared.same_text(text.get())) {
+fn shared_or_new(shared: Option<&JsonText>, text: String) -> JsonText {
+    match shared.filter(|shared| shared.same_text(&text)) {
         Some(shared) => shared.clone(),
-        None => JsonText::from_raw(text),
+        None => JsonText::written(text),
     }
 }

@@ -269,10 +269,9 @@ pub fn expected_stream(
                     reason: reason.clone(),
                 });
             }
-            let events = batch.for_audience(audience);
-            if !events.is_empty() {
+            if let Some(events) = batch.for_audience(audience) {
                 expected.push(ToSeat::Events {
-                    events: events.to_vec(),
+                    events: arbiter_referee::JsonText::written(events.clone()),
                 });
             }
         }

@@ -3,6 +3,7 @@
 //! referee's task. Nothing sits between the referee and the socket writer, so a move
 //! costs no extra task wake-up per message.
 
+use std::fmt::Write;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
@@ -98,9 +99,31 @@ pub(super) async fn watch_seat(
 /// written straight to text and `"match":id` spliced in after the tag, rather than
 /// rebuilt as a `Value` tree first (which deep-copied each view once more).
 pub fn encode(match_id: i64, message: &ToSeat) -> String {
-    // `joined` carries its own `match_id`, which the line names `match`; it is rare.
-    if matches!(message, ToSeat::Joined { .. }) {
-        return encode_as_value(match_id, message);
+    match message {
+        // `joined` carries its own `match_id`, which the line names `match`; it is rare.
+        ToSeat::Joined { .. } => return encode_as_value(match_id, message),
+        // A view is the engine's text, which serde_json would embed only after reading
+        // it through: written around it instead, as serde_json would.
+        ToSeat::View { step, view } => {
+            let mut line = String::with_capacity(view.text().len() + 64);
+            let _ = write!(
+                line,
+                r#"{{"type":"view","match":{match_id},"step":{step},"view":{}}}"#,
+                view.text()
+            );
+            return line;
+        }
+        // A step's events, likewise written once by the engine.
+        ToSeat::Events { events } => {
+            let mut line = String::with_capacity(events.text().len() + 48);
+            let _ = write!(
+                line,
+                r#"{{"type":"events","match":{match_id},"events":{}}}"#,
+                events.text()
+            );
+            return line;
+        }
+        _ => {}
     }
     let Ok(body) = serde_json::to_string(message) else {
         return encode_as_value(match_id, message);
@@ -143,6 +166,30 @@ fn encode_as_value(match_id: i64, message: &ToSeat) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use arbiter_referee::JsonText;
+
+    /// Views and events are written around the engine's text, byte for byte as the
+    /// serialised message with `match` spliced in after the type.
+    #[test]
+    fn view_and_event_lines_are_the_serialised_messages_with_the_match_spliced_in() {
+        let view = ToSeat::View {
+            step: 3,
+            view: JsonText::new(r#"{"round":2,"names":["a","b"]}"#.into()),
+        };
+        let events = ToSeat::Events {
+            events: JsonText::new(r#"[{"type":"round_resolved","round":2}]"#.into()),
+        };
+        for (message, kind) in [(&view, "view"), (&events, "events")] {
+            let serialised = serde_json::to_string(message).unwrap();
+            let tag = format!(r#""type":"{kind}","#);
+            let spliced = serialised.replacen(&tag, &format!(r#"{tag}"match":9,"#), 1);
+            assert_eq!(encode(9, message), spliced);
+        }
+        assert_eq!(
+            encode(9, &view),
+            r#"{"type":"view","match":9,"step":3,"view":{"round":2,"names":["a","b"]}}"#
+        );
+    }
 
     #[test]
     fn referee_messages_get_the_match_id_after_the_type() {
@@ -185,6 +232,13 @@ mod tests {
             ToSeat::Ejected {
                 seat: 1,
                 reason: "gone".into(),
+            },
+            ToSeat::View {
+                step: 12,
+                view: JsonText::new(r#"{"board":[1,"a\"b"],"n":null}"#.into()),
+            },
+            ToSeat::Events {
+                events: JsonText::new(r#"[{"type":"moved","to":"}"},{"type":"done"}]"#.into()),
             },
             ToSeat::Joined {
                 match_id: 3,
