@@ -475,7 +475,8 @@ async fn insert_rows(
     backend: Backend,
     batch: &[Append],
 ) -> Result<HashSet<RowKey>, sqlx::Error> {
-    let sql = insert_sql(batch.len(), backend);
+    let rows = statement_rows(batch.len());
+    let sql = insert_sql(rows, backend);
     let mut query = sqlx::query(&sql);
     for Append { row, .. } in batch {
         query = query
@@ -483,6 +484,13 @@ async fn insert_rows(
             .bind(row.idx)
             .bind(row.entry.as_str())
             .bind(&*row.node);
+    }
+    for _padding in batch.len()..rows {
+        query = query
+            .bind(None::<MatchId>)
+            .bind(None::<i64>)
+            .bind(None::<&str>)
+            .bind(None::<&str>);
     }
     if backend == Backend::Postgres {
         let written = query.fetch_all(pool).await?;
@@ -515,6 +523,23 @@ async fn insert_rows(
         query = query.bind(row.match_id).bind(row.idx);
     }
     Ok(query.fetch_all(pool).await?.into_iter().collect())
+}
+
+/// The rows of the statement that writes a batch of `rows`: `rows` itself up to 16,
+/// then the next of eight sizes an octave (18, 20, …, 32, 36, …, 512), the rest padded
+/// with rows of NULLs, which no guard lets in. SQLx keeps a connection's last 100
+/// prepared statements, and a statement per batch size (up to 512 of them) made it
+/// prepare batches of new sizes again and again, parsing hundreds of rows each time
+/// (3% of a busy server's CPU at 100 matches). Now there are 56 sizes, and a batch
+/// carries at most an eighth of padding.
+fn statement_rows(rows: usize) -> usize {
+    if rows <= 16 {
+        return rows;
+    }
+    // For `rows` in [2^k, 2^(k+1)), steps of 2^(k-3): eight sizes an octave.
+    let octave = usize::BITS - rows.leading_zeros() - 1;
+    let step = 1 << (octave - 3);
+    rows.div_ceil(step) * step
 }
 
 /// The statement for `rows` rows: each inserted only if its match is running on the
@@ -622,6 +647,25 @@ mod tests {
         let batch = next_batch(&mut waiting, Backend::Sqlite);
         assert_eq!(rows(&batch), rows(&self::waiting()));
         assert!(waiting.is_empty());
+    }
+
+    #[test]
+    fn batches_are_written_by_few_statements_with_little_padding() {
+        let sizes: HashSet<usize> = (1..=MAX_BATCH).map(statement_rows).collect();
+        assert_eq!(sizes.len(), 56);
+        for rows in 1..=MAX_BATCH {
+            let padded = statement_rows(rows);
+            assert!(padded >= rows && padded <= MAX_BATCH, "{rows} -> {padded}");
+            assert!(
+                8 * (padded - rows) <= rows,
+                "{rows} -> {padded}: over an eighth"
+            );
+            assert!(statement_rows(rows + 1) >= padded, "monotone at {rows}");
+        }
+        assert_eq!(
+            [16, 17, 18, 19, 33, 100, 500].map(statement_rows),
+            [16, 18, 18, 20, 36, 104, 512]
+        );
     }
 
     #[test]
