@@ -12,8 +12,8 @@ use std::time::Duration;
 
 use arbiter_engine::LogEntry;
 use arbiter_referee::{
-    MatchHandle, MatchSetup, MatchSink, RecordEvent, Referee, SeatConnection, SeatError, SeatSetup,
-    Stored, StoredSignal, ToSeat, Unstored,
+    Instruments, MatchHandle, MatchSetup, MatchSink, RecordEvent, Referee, SeatConnection,
+    SeatError, SeatSetup, Stored, StoredSignal, ToSeat, Unstored,
 };
 use serde_json::json;
 use tokio::sync::Notify;
@@ -165,16 +165,35 @@ async fn nothing_is_told_before_the_store_has_it() {
     );
 }
 
+/// Counts the decisions the referee reports handled.
+#[derive(Default)]
+struct HandledDecisions(Mutex<usize>);
+
+impl HandledDecisions {
+    fn count(&self) -> usize {
+        *self.0.lock().unwrap_or_else(|p| p.into_inner())
+    }
+}
+
+impl Instruments for HandledDecisions {
+    fn decision_handled(&self, _took: Duration) {
+        *self.0.lock().unwrap_or_else(|p| p.into_inner()) += 1;
+    }
+}
+
 /// Both seats of a sealed round answer at once: the second answer is taken while the
 /// first one's entry waits for the store (both entries reach the sink before either is
 /// stored, so a store can commit them together), and still nothing that follows from
 /// an entry is told before it is stored: the next round's prompts wait for the second.
+/// Each answer counts as handled when what follows from it is told, one by one.
 #[tokio::test(start_paused = true)]
 async fn a_sealed_rounds_second_answer_is_taken_while_the_first_is_stored() {
     let ruleset = arbiter_rulesets::find("spacegoo").expect("spacegoo");
     let seats = vec![SeatSetup::remote("ann"), SeatSetup::remote("bob")];
     let mut setup = MatchSetup::new(7, ruleset, 8, seats);
     setup.deadline = Duration::from_secs(24 * 3600);
+    let handled = Arc::new(HandledDecisions::default());
+    setup.instruments = Some(handled.clone());
     let sink = Arc::new(HeldSink::default());
     let handle = Referee::start(setup, sink.clone()).expect("a valid setup");
     let mut a = handle.attach(0).await.unwrap();
@@ -200,6 +219,11 @@ async fn a_sealed_rounds_second_answer_is_taken_while_the_first_is_stored() {
         .expect("the second answer is taken before the first entry is stored");
     silent(&mut a, "before either entry is stored").await;
     silent(&mut b, "before either entry is stored").await;
+    assert_eq!(
+        handled.count(),
+        0,
+        "no decision is handled before it is told"
+    );
     assert!(matches!(
         sink.release_next().await,
         RecordEvent::Entry { index: 0, .. }
@@ -220,12 +244,18 @@ async fn a_sealed_rounds_second_answer_is_taken_while_the_first_is_stored() {
             );
         }
     }
+    assert_eq!(
+        handled.count(),
+        1,
+        "ann's answer, told before bob's is stored"
+    );
     assert!(matches!(
         sink.release_next().await,
         RecordEvent::Entry { index: 1, .. }
     ));
     read_until(&mut a, |m| matches!(m, ToSeat::Prompt { .. })).await;
     read_until(&mut b, |m| matches!(m, ToSeat::Prompt { .. })).await;
+    assert_eq!(handled.count(), 2, "both answers handled");
 }
 
 /// A seat whose connection is attached while the match is ending (its attachment queued

@@ -118,8 +118,6 @@ pub(crate) struct MatchTask {
     /// handled once everything is told.
     held: Option<Command>,
     instruments: Option<Arc<dyn Instruments>>,
-    /// When the remote answer being handled arrived, until what follows it is delivered.
-    answered_at: Option<Instant>,
 }
 
 impl MatchTask {
@@ -193,7 +191,6 @@ impl MatchTask {
             held: None,
             outgoing: Vec::new(),
             instruments,
-            answered_at: None,
         }
     }
 
@@ -266,8 +263,13 @@ impl MatchTask {
             } => self.attach(seat, connection, mailbox),
             Command::Detach { seat, connection } => self.detach(seat, connection),
             Command::Act { seat, action } => {
-                self.answered_at = Some(Instant::now());
-                self.remote_answer(seat, action)
+                let arrived = Instant::now();
+                let recorded = self.storing.recorded();
+                self.remote_answer(seat, action);
+                // Timed only if it was taken: a refused answer records nothing.
+                if self.storing.recorded() > recorded {
+                    self.storing.answered_with_latest(arrived);
+                }
             }
             Command::Eject { seat, reason } => {
                 if seat < self.seats.len() {

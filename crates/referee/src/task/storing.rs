@@ -29,12 +29,23 @@ pub(super) const MOST_WAITING: usize = 8;
 #[derive(Default)]
 pub(super) struct Storing {
     /// Older events and their messages, oldest first.
-    earlier: VecDeque<(Stored, Vec<Outgoing>)>,
+    earlier: VecDeque<Segment>,
     /// The latest event; its messages are `MatchTask::outgoing`.
-    latest: Option<Stored>,
+    latest: Option<(Stored, Answered)>,
     /// Since when something has been waiting.
     since: Option<Instant>,
+    /// Record events handed to the sink so far: tells whether handling an answer
+    /// recorded one.
+    recorded: u64,
 }
+
+/// An event waiting for the store, the messages that follow from it, and when the
+/// answer arrived whose handling ended with it.
+type Segment = (Stored, Vec<Outgoing>, Answered);
+
+/// When a remote answer arrived, for the segment that ends what follows from it: its
+/// decision is handled (`Instruments::decision_handled`) when that segment leaves.
+type Answered = Option<Instant>;
 
 impl Storing {
     pub(super) fn waiting(&self) -> usize {
@@ -45,8 +56,22 @@ impl Storing {
     /// waits. It can be dropped and polled again.
     pub(super) async fn oldest(&mut self) -> Result<(), Unstored> {
         match (self.earlier.front_mut(), self.latest.as_mut()) {
-            (Some((stored, _)), _) | (None, Some(stored)) => stored.await,
+            (Some((stored, _, _)), _) | (None, Some((stored, _))) => stored.await,
             (None, None) => std::future::pending().await,
+        }
+    }
+
+    /// Record events handed to the sink so far.
+    pub(super) fn recorded(&self) -> u64 {
+        self.recorded
+    }
+
+    /// The answer that arrived `at` ended with the latest event: its decision is
+    /// handled when that event's messages leave. A sealed round's two answers wait in
+    /// two segments and are timed one by one.
+    pub(super) fn answered_with_latest(&mut self, at: Instant) {
+        if let Some((_, answered)) = self.latest.as_mut() {
+            *answered = Some(at);
         }
     }
 }
@@ -55,11 +80,12 @@ impl MatchTask {
     /// A record event was handed to the sink: what is queued from now on follows from it.
     pub(super) fn wait_for(&mut self, stored: Stored) {
         let storing = &mut self.storing;
-        if let Some(previous) = storing.latest.take() {
+        if let Some((previous, answered)) = storing.latest.take() {
             let messages = std::mem::take(&mut self.outgoing);
-            storing.earlier.push_back((previous, messages));
+            storing.earlier.push_back((previous, messages, answered));
         }
-        storing.latest = Some(stored);
+        storing.latest = Some((stored, None));
+        storing.recorded += 1;
         storing.since.get_or_insert_with(Instant::now);
     }
 
@@ -71,20 +97,24 @@ impl MatchTask {
             self.outgoing.clear();
             return Err(unstored);
         }
-        let messages = match self.storing.earlier.pop_front() {
-            Some((_, messages)) => messages,
+        let (messages, answered) = match self.storing.earlier.pop_front() {
+            Some((_, messages, answered)) => (messages, answered),
             None => {
-                self.storing.latest = None;
-                std::mem::take(&mut self.outgoing)
+                let answered = self
+                    .storing
+                    .latest
+                    .take()
+                    .and_then(|(_, answered)| answered);
+                (std::mem::take(&mut self.outgoing), answered)
             }
         };
         self.send_messages(messages);
+        if let (Some(at), Some(instruments)) = (answered, &self.instruments) {
+            instruments.decision_handled(at.elapsed());
+        }
         if self.storing.waiting() == 0 {
             if let Some(since) = self.storing.since.take() {
                 self.postpone_deadlines(since.elapsed());
-            }
-            if let (Some(at), Some(instruments)) = (self.answered_at.take(), &self.instruments) {
-                instruments.decision_handled(at.elapsed());
             }
         }
         Ok(())
