@@ -48,10 +48,7 @@ impl Mailbox for LineMailbox {
         if !self.open.load(Ordering::Relaxed) || self.outbox.is_closed() {
             return Err(Undelivered::Gone);
         }
-        if self
-            .outbox
-            .send_line(encode(self.match_id, &message).into())
-        {
+        if self.outbox.send_line(encode(self.match_id, &message)) {
             Ok(())
         } else if self.outbox.is_closed() {
             // The outbox closes itself when a line would pass its byte bound.

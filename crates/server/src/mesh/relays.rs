@@ -120,7 +120,7 @@ async fn forward<S: LineSink>(
             biased;
             line = receiver.recv() => match line {
                 Some(line) => {
-                    if !sink.publish(&to, bytes::Bytes::copy_from_slice(line.as_bytes())).await {
+                    if !sink.publish(&to, bytes::Bytes::from(line.into_bytes())).await {
                         break;
                     }
                 }
@@ -129,7 +129,7 @@ async fn forward<S: LineSink>(
             _ = close.cancelled() => {
                 // Lines queued before the close still go, as a socket writer would.
                 while let Some(line) = receiver.try_recv() {
-                    if !sink.publish(&to, bytes::Bytes::copy_from_slice(line.as_bytes())).await {
+                    if !sink.publish(&to, bytes::Bytes::from(line.into_bytes())).await {
                         break;
                     }
                 }

@@ -17,7 +17,7 @@ pub type ConnId = u64;
 
 static NEXT_CONN: AtomicU64 = AtomicU64::new(1);
 
-/// What a queued line costs beyond its text (the `Arc`, the queue's slot): so that a
+/// What a queued line costs beyond its text (the `String`, the queue's slot): so that a
 /// flood of tiny lines is bounded too.
 const LINE_OVERHEAD: usize = 64;
 
@@ -25,7 +25,7 @@ const LINE_OVERHEAD: usize = 64;
 #[derive(Clone, Debug)]
 pub struct Outbox {
     conn: ConnId,
-    lines: mpsc::UnboundedSender<Arc<str>>,
+    lines: mpsc::UnboundedSender<String>,
     /// Bytes queued and not yet taken by the transport.
     queued: Arc<AtomicUsize>,
     max_bytes: usize,
@@ -34,21 +34,21 @@ pub struct Outbox {
 
 /// The transport's side: lines to write and the signal to stop.
 pub struct OutboxReceiver {
-    lines: mpsc::UnboundedReceiver<Arc<str>>,
+    lines: mpsc::UnboundedReceiver<String>,
     queued: Arc<AtomicUsize>,
     pub close: CancellationToken,
 }
 
 impl OutboxReceiver {
     /// The next line to write; `None` once every sender is gone.
-    pub async fn recv(&mut self) -> Option<Arc<str>> {
+    pub async fn recv(&mut self) -> Option<String> {
         let line = self.lines.recv().await?;
         self.taken(&line);
         Some(line)
     }
 
     /// A line already queued, if any.
-    pub fn try_recv(&mut self) -> Option<Arc<str>> {
+    pub fn try_recv(&mut self) -> Option<String> {
         let line = self.lines.try_recv().ok()?;
         self.taken(&line);
         Some(line)
@@ -95,7 +95,7 @@ impl Outbox {
     /// Queue one line. A client so far behind that its queue would pass its byte bound
     /// is disconnected (it can log in again and resume from a fresh view) instead of
     /// holding memory or slowing anyone down. False when the line was not queued.
-    pub fn send_line(&self, line: Arc<str>) -> bool {
+    pub fn send_line(&self, line: String) -> bool {
         if self.close.is_cancelled() {
             return false;
         }
@@ -119,7 +119,7 @@ impl Outbox {
     }
 
     pub fn send(&self, message: &ServerMessage) -> bool {
-        self.send_line(Arc::from(message.to_line()))
+        self.send_line(message.to_line())
     }
 
     /// Ask the transport to close the connection once the queued lines are written.
@@ -161,7 +161,7 @@ mod tests {
     #[tokio::test]
     async fn the_bound_is_in_bytes_and_taking_lines_frees_them() {
         let (outbox, mut receiver) = Outbox::new(10_000);
-        let big: Arc<str> = Arc::from("x".repeat(4_000));
+        let big = "x".repeat(4_000);
         assert!(outbox.send_line(big.clone()));
         assert!(outbox.send_line(big.clone()));
         assert_eq!(outbox.queued_bytes(), 2 * (4_000 + LINE_OVERHEAD));

@@ -186,10 +186,7 @@ async fn write_lines(write: OwnedWriteHalf, mut receiver: OutboxReceiver) {
     .await;
 }
 
-async fn write_batch(
-    out: &mut BufWriter<OwnedWriteHalf>,
-    lines: &[Arc<str>],
-) -> std::io::Result<()> {
+async fn write_batch(out: &mut BufWriter<OwnedWriteHalf>, lines: &[String]) -> std::io::Result<()> {
     for line in lines {
         out.write_all(line.as_bytes()).await?;
         out.write_all(b"\n").await?;

@@ -211,7 +211,7 @@ async fn write_messages(
         let close = receiver.close.clone();
         let message = tokio::select! {
             biased;
-            line = receiver.recv() => line.map(|line| Message::Text(line.as_ref().into())),
+            line = receiver.recv() => line.map(|line| Message::Text(line.into())),
             _ = close.cancelled() => None,
             _ = ping.tick() => Some(Message::Ping(Default::default())),
         };
@@ -231,11 +231,7 @@ async fn write_messages(
     }
     let _ = tokio::time::timeout(Duration::from_millis(500), async {
         while let Some(line) = receiver.try_recv() {
-            if sink
-                .send(Message::Text(line.as_ref().into()))
-                .await
-                .is_err()
-            {
+            if sink.send(Message::Text(line.into())).await.is_err() {
                 return;
             }
         }
