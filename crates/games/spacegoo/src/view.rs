@@ -94,7 +94,7 @@ impl View {
     /// This view as JSON text, byte for byte what serde_json writes for it (the
     /// engine's test battery holds the two together at every step it replays, and a
     /// test here on hand-made views): a server writes a view for each seat on every
-    /// round, and serde's writer took three times as long.
+    /// round, and serde's writer took more than twice as long (2.0 against 0.8 µs).
     pub fn to_json(&self) -> String {
         let mut out =
             String::with_capacity(160 + 112 * self.planets.len() + 112 * self.fleets.len());
