@@ -165,14 +165,20 @@ impl MatchHandle {
 
     /// Wait for the end of the match and return its complete record.
     pub async fn wait(&self) -> Result<MatchRecord, MatchAborted> {
+        self.ended().await.map(|record| (*record).clone())
+    }
+
+    /// [`Self::wait`], the record shared rather than copied: a finished match's record
+    /// holds every entry (thousands in a long game), and most callers only read it.
+    pub async fn ended(&self) -> Result<Arc<MatchRecord>, MatchAborted> {
         let mut finish = self.finish.clone();
         loop {
             if let Some(done) = finish.borrow_and_update().clone() {
-                return done.map(|record| (*record).clone()).map_err(MatchAborted);
+                return done.map_err(MatchAborted);
             }
             if finish.changed().await.is_err() {
                 return match finish.borrow().clone() {
-                    Some(done) => done.map(|record| (*record).clone()).map_err(MatchAborted),
+                    Some(done) => done.map_err(MatchAborted),
                     None => Err(MatchAborted("the match task stopped".to_string())),
                 };
             }

@@ -14,7 +14,7 @@ use std::future::Future;
 use std::pin::Pin;
 use std::task::{Context, Poll};
 
-use arbiter_engine::{LogEntry, MatchRecord};
+use arbiter_engine::{LogEntry, MatchRecord, Outcome};
 use tokio::sync::{mpsc, oneshot};
 
 /// One thing to persist, in the order the referee produced it.
@@ -29,8 +29,14 @@ pub enum RecordEvent {
         index: usize,
         entry: LogEntry,
     },
-    /// The game ended; `record` is complete, with its outcome.
-    Finished { match_id: i64, record: MatchRecord },
+    /// The game ended with `outcome` (`None` only from a defective ruleset) after
+    /// `entries` log entries, all sent before. Only what the store takes: the record
+    /// itself (a thousand entries and more) is not copied for it.
+    Finished {
+        match_id: i64,
+        outcome: Option<Outcome>,
+        entries: usize,
+    },
     /// The match stopped without an outcome (a ruleset defect, never a seat's doing).
     /// Entries already sent stay valid.
     Aborted { match_id: i64, reason: String },

@@ -151,7 +151,7 @@ async fn nothing_is_told_before_the_store_has_it() {
         );
     }
     match sink.release_next().await {
-        RecordEvent::Finished { record, .. } => assert!(record.outcome.is_some()),
+        RecordEvent::Finished { outcome, .. } => assert!(outcome.is_some()),
         other => panic!("expected the finished record, got {other:?}"),
     }
     let told = read_until(&mut a, |m| matches!(m, ToSeat::Outcome { .. })).await;

@@ -239,11 +239,15 @@ impl Writer {
                 let appended = self.append_entry(match_id, index, &entry, false).await;
                 (appended, None)
             }
-            RecordEvent::Finished { match_id, record } => {
+            RecordEvent::Finished {
+                match_id,
+                outcome,
+                entries,
+            } => {
                 if let Some(unstored) = &self.given_up {
                     return (Err(unstored.clone()), None);
                 }
-                let Some(outcome) = record.outcome.as_ref() else {
+                let Some(outcome) = outcome.as_ref() else {
                     self.failed();
                     tracing::error!(match_id, "a finished match came without an outcome");
                     let why = "the record has no outcome".to_string();
@@ -255,7 +259,7 @@ impl Writer {
                 let store = &self.store;
                 let finished = self
                     .retrying(match_id, "the outcome", Some(self.patience), |_| {
-                        store.finish_match(match_id, outcome, record.log.len())
+                        store.finish_match(match_id, outcome, entries)
                     })
                     .await;
                 match finished {
@@ -263,7 +267,7 @@ impl Writer {
                         tracing::info!(
                             match_id,
                             summary = %outcome.summary,
-                            moves = record.log.len(),
+                            moves = entries,
                             rating_changes = finished.rating_changes.len(),
                             "match finished"
                         );

@@ -292,7 +292,8 @@ impl MatchTask {
         self.record.outcome = outcome.clone();
         let finished = self.sink.record(RecordEvent::Finished {
             match_id: self.match_id,
-            record: self.record.clone(),
+            outcome: outcome.clone(),
+            entries: self.record.log.len(),
         });
         self.wait_for(finished);
         if let Some(outcome) = &outcome {
@@ -310,7 +311,11 @@ impl MatchTask {
             return Err(self.abort_unstored(unstored));
         }
         self.publish_status();
-        Ok(self.record.clone())
+        // The task is done with its record: it leaves whole, not copied.
+        Ok(MatchRecord {
+            log: std::mem::take(&mut self.record.log),
+            ..self.record.clone()
+        })
     }
 
     /// Seal `entry` with its digest (it produced `events`), append it to the record and

@@ -173,7 +173,12 @@ pub async fn finish(handle: &MatchHandle, mirror: &Mirror) -> MatchRecord {
         Some(RecordEvent::Started { .. })
     ));
     match inner.events.last() {
-        Some(RecordEvent::Finished { record: sunk, .. }) => assert_eq!(sunk, &record),
+        Some(RecordEvent::Finished {
+            outcome, entries, ..
+        }) => {
+            assert_eq!(outcome, &record.outcome);
+            assert_eq!(*entries, record.log.len());
+        }
         other => panic!("the sink's last event is {other:?}"),
     }
     assert_eq!(inner.step, record.log.len());

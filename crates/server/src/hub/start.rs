@@ -267,7 +267,7 @@ impl Hub {
         let hub = self.clone();
         let match_id = live.id;
         tokio::spawn(async move {
-            let ended = live.handle.wait().await;
+            let ended = live.handle.ended().await;
             // The record is durable once the writer has drained the sink.
             let _ = recorded.await;
             hub.matches.remove(match_id);

@@ -303,7 +303,7 @@ impl Matches {
                 let (mailbox, _released) = LineMailbox::new(live.id, outbox.clone());
                 let handle = live.handle.clone();
                 tokio::spawn(async move {
-                    let last = match handle.wait().await {
+                    let last = match handle.ended().await {
                         Ok(record) => match ToSeat::finished(&record) {
                             Some(last) => last,
                             None => return,
