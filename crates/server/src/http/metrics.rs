@@ -410,6 +410,12 @@ impl Collector for LogWriter {
             "arbiter_log_busy_seconds",
             "Time the log writer spent committing and folding. Every move waits for one of its commits and they run one at a time, so near one second a second it is the server's ceiling",
             totals.busy.as_secs_f64(),
+        )?;
+        counter(
+            &mut encoder,
+            "arbiter_log_fold_seconds",
+            "The part of arbiter_log_busy_seconds spent folding SQLite's log tail; appends arriving during a fold wait for it",
+            totals.folding.as_secs_f64(),
         )
     }
 }
@@ -473,6 +479,7 @@ mod tests {
             "arbiter_log_entries_committed_total 0\n",
             "arbiter_log_folds_total 0\n",
             "arbiter_log_busy_seconds_total 0.0\n",
+            "arbiter_log_fold_seconds_total 0.0\n",
             "# EOF\n",
         ] {
             assert!(text.contains(line), "{line:?} missing from:\n{text}");

@@ -17,6 +17,7 @@ pub struct LogCommits {
     entries: AtomicU64,
     folds: AtomicU64,
     busy_nanos: AtomicU64,
+    fold_nanos: AtomicU64,
 }
 
 /// One reading of [`LogCommits`].
@@ -32,6 +33,10 @@ pub struct LogCommitTotals {
     /// Time the log writer spent in its statements and folds, from handing a statement
     /// to the database to its answer.
     pub busy: Duration,
+    /// The part of `busy` spent folding. A fold holds SQLite's one writer, so every
+    /// append that arrives meanwhile waits for it: their length, not only their
+    /// number, says what folds add to a move's wait.
+    pub folding: Duration,
 }
 
 impl LogCommits {
@@ -48,12 +53,12 @@ impl LogCommits {
         if moved {
             self.folds.fetch_add(1, Ordering::Relaxed);
         }
+        self.fold_nanos.fetch_add(nanos(took), Ordering::Relaxed);
         self.add_busy(took);
     }
 
     fn add_busy(&self, took: Duration) {
-        let nanos = u64::try_from(took.as_nanos()).unwrap_or(u64::MAX);
-        self.busy_nanos.fetch_add(nanos, Ordering::Relaxed);
+        self.busy_nanos.fetch_add(nanos(took), Ordering::Relaxed);
     }
 
     pub fn totals(&self) -> LogCommitTotals {
@@ -62,8 +67,13 @@ impl LogCommits {
             entries: self.entries.load(Ordering::Relaxed),
             folds: self.folds.load(Ordering::Relaxed),
             busy: Duration::from_nanos(self.busy_nanos.load(Ordering::Relaxed)),
+            folding: Duration::from_nanos(self.fold_nanos.load(Ordering::Relaxed)),
         }
     }
+}
+
+fn nanos(took: Duration) -> u64 {
+    u64::try_from(took.as_nanos()).unwrap_or(u64::MAX)
 }
 
 impl LogCommitTotals {
@@ -74,6 +84,7 @@ impl LogCommitTotals {
             entries: self.entries.saturating_sub(earlier.entries),
             folds: self.folds.saturating_sub(earlier.folds),
             busy: self.busy.saturating_sub(earlier.busy),
+            folding: self.folding.saturating_sub(earlier.folding),
         }
     }
 }
@@ -88,6 +99,30 @@ impl std::ops::Add for LogCommitTotals {
             entries: self.entries + other.entries,
             folds: self.folds + other.folds,
             busy: self.busy + other.busy,
+            folding: self.folding + other.folding,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn folding_is_counted_apart_within_the_busy_time() {
+        let commits = LogCommits::default();
+        commits.record(3, Duration::from_millis(2));
+        let before = commits.totals();
+        commits.record_fold(true, Duration::from_millis(5));
+        commits.record_fold(false, Duration::from_millis(1));
+        commits.record(1, Duration::from_millis(1));
+        let totals = commits.totals();
+        assert_eq!(totals.busy, Duration::from_millis(9));
+        assert_eq!(totals.folding, Duration::from_millis(6));
+        assert_eq!(totals.folds, 1, "a fold that moved nothing is not a fold");
+        let since = totals.since(before);
+        assert_eq!((since.commits, since.entries, since.folds), (1, 1, 1));
+        assert_eq!(since.busy, Duration::from_millis(7));
+        assert_eq!(since.folding, Duration::from_millis(6));
     }
 }

@@ -376,7 +376,11 @@ async fn play_group(hub: Arc<Hub>, group: Vec<(Recruit, AddressSlot)>) {
         }
     };
     give_handle.send_replace(Some(handle.clone()));
-    let outcome = handle.ended().await.ok().and_then(|record| record.outcome.clone());
+    let outcome = handle
+        .ended()
+        .await
+        .ok()
+        .and_then(|record| record.outcome.clone());
     if let Some(outcome) = outcome {
         let survivors: Vec<usize> = (0..outcome.ranks.len())
             .filter(|&seat| outcome.ejected.get(seat).is_none_or(Option::is_none))
