@@ -1,7 +1,8 @@
 //! What the server pays the store per move and per match, on both backends: appending
 //! one log entry (one committed row), many matches appending at once (what group commit
-//! is for), storing a whole played match, rebuilding a record for a replay, and the
-//! Argon2id cost of an account.
+//! is for) or taking turns (a lightly loaded writer serving many matches), storing a
+//! whole played match, rebuilding a record for a replay, and the Argon2id cost of an
+//! account.
 
 #[path = "../tests/common/mod.rs"]
 mod common;
@@ -40,9 +41,10 @@ fn store_benches(c: &mut Criterion) {
             })
         });
 
-        for (matches, entries) in [(1, 200), (100, 50)] {
-            concurrent_appends(c, &rt, (backend, db), &game, matches, entries);
+        for size in [(1, 200), (100, 50)] {
+            appends(c, &rt, (backend, db), &game, size, Turns::AtOnce);
         }
+        appends(c, &rt, (backend, db), &game, (1000, 4), Turns::Rotating);
 
         c.bench_function(
             &format!("{backend}/store_match_{}_entries", game.log.len()),
@@ -73,19 +75,35 @@ fn store_benches(c: &mut Criterion) {
     });
 }
 
-/// `matches` matches at once, each with its own writer task appending `entries` entries
-/// in order and waiting for each, as the runner's writer tasks do: one match is a lone
-/// writer (an append's latency as the server sees it), a hundred a busy server. Only the
-/// appends are timed (creating the matches is not).
-fn concurrent_appends(
+/// How the matches of [`appends`] take their turns.
+#[derive(Clone, Copy)]
+enum Turns {
+    /// Each match its own writer task appending its entries in order, waiting for
+    /// each, as the runner's writer tasks do: one match is a lone writer (an append's
+    /// latency as the server sees it), a hundred a busy server.
+    AtOnce,
+    /// The matches one after another, one entry at a time, each append awaited: the
+    /// writer commits single entries for many matches, as a server whose thousand
+    /// matches move once a second each does (every commit light, none waiting). The
+    /// mean per entry includes whatever the writer does besides the commits (folds).
+    Rotating,
+}
+
+/// `matches` matches appending `entries` entries each, taking turns as `turns` says.
+/// Only the appends are timed (creating the matches is not).
+fn appends(
     c: &mut Criterion,
     rt: &Runtime,
     (backend, db): (&str, &TestDb),
     game: &arbiter_engine::MatchRecord,
-    matches: usize,
-    entries: usize,
+    (matches, entries): (usize, usize),
+    turns: Turns,
 ) {
-    let mut group = c.benchmark_group(format!("{backend}/concurrent_appends"));
+    let name = match turns {
+        Turns::AtOnce => "concurrent_appends",
+        Turns::Rotating => "rotating_appends",
+    };
+    let mut group = c.benchmark_group(format!("{backend}/{name}"));
     group.sample_size(10);
     group.throughput(Throughput::Elements((matches * entries) as u64));
     group.bench_function(format!("{matches}_matches_x_{entries}_entries"), |b| {
@@ -103,21 +121,16 @@ fn concurrent_appends(
                         ids.push(id);
                     }
                     let started = Instant::now();
-                    let writers: Vec<_> = ids
-                        .into_iter()
-                        .map(|id| {
-                            let store = db.store.clone();
-                            let log = game.log.clone();
-                            tokio::spawn(async move {
-                                for index in 0..entries {
-                                    let entry = &log[index % log.len()];
-                                    store.append_log(id, index, entry).await.expect("append");
+                    match turns {
+                        Turns::AtOnce => at_once(&db.store, ids, &game.log, entries).await,
+                        Turns::Rotating => {
+                            for index in 0..entries {
+                                let entry = &game.log[index % game.log.len()];
+                                for &id in &ids {
+                                    db.store.append_log(id, index, entry).await.expect("append");
                                 }
-                            })
-                        })
-                        .collect();
-                    for writer in writers {
-                        writer.await.expect("writer");
+                            }
+                        }
                     }
                     total += started.elapsed();
                 }
@@ -126,6 +139,31 @@ fn concurrent_appends(
         })
     });
     group.finish();
+}
+
+/// [`Turns::AtOnce`]: a writer task per match.
+async fn at_once(
+    store: &arbiter_store::Store,
+    ids: Vec<arbiter_store::MatchId>,
+    log: &[arbiter_engine::LogEntry],
+    entries: usize,
+) {
+    let writers: Vec<_> = ids
+        .into_iter()
+        .map(|id| {
+            let store = store.clone();
+            let log = log.to_vec();
+            tokio::spawn(async move {
+                for index in 0..entries {
+                    let entry = &log[index % log.len()];
+                    store.append_log(id, index, entry).await.expect("append");
+                }
+            })
+        })
+        .collect();
+    for writer in writers {
+        writer.await.expect("writer");
+    }
 }
 
 criterion_group! {

@@ -72,6 +72,22 @@ async fn burst<F: Future + Unpin>(mut held: AnyConnection, calls: Vec<F>) -> Vec
     outputs
 }
 
+/// Queue `entries` (match, index, entry) with `Store::queue_log` while the log is held,
+/// then release it and wait for each to be stored: the batcher takes at most the first
+/// alone, and the rest together.
+pub(crate) async fn queued_while_held(
+    db: &TestDb,
+    entries: &[(MatchId, usize, &arbiter_engine::LogEntry)],
+) -> Vec<Result<(), StoreError>> {
+    let held = hold_the_log(db, &[]).await;
+    let mut queued = Vec::new();
+    for &(id, index, entry) in entries {
+        queued.push(db.store.queue_log(id, index, entry).await.expect("queued"));
+    }
+    let stored = queued.into_iter().map(|entry| Box::pin(entry.stored()));
+    burst(held, stored.collect()).await
+}
+
 async fn many_matches_appending_at_once_keep_every_entry_in_order(db: &TestDb) {
     const MATCHES: usize = 40;
     const ENTRIES: usize = 30;
@@ -220,12 +236,17 @@ async fn an_entry_whose_insert_fails_does_not_fail_its_batch(db: &TestDb) {
     // A trigger refuses one match's first entry with an error, which aborts the
     // statement (and, on PostgreSQL, the transaction) holding it.
     let trigger = match store.backend() {
-        Backend::Sqlite => vec![format!(
-            // SQLite appends to the log's tail (see the store's `log_tail`).
-            "CREATE TRIGGER poison BEFORE INSERT ON match_log_tail
-             WHEN NEW.match_id = {poisoned} AND NEW.idx = 0
-             BEGIN SELECT RAISE(ABORT, 'poisoned entry'); END"
-        )],
+        // SQLite appends to the log's tail, or to the log itself when the commit is
+        // light (see the store's `log_tail`).
+        Backend::Sqlite => ["match_log_tail", "match_log"]
+            .map(|table| {
+                format!(
+                    "CREATE TRIGGER poison_{table} BEFORE INSERT ON {table}
+                     WHEN NEW.match_id = {poisoned} AND NEW.idx = 0
+                     BEGIN SELECT RAISE(ABORT, 'poisoned entry'); END"
+                )
+            })
+            .to_vec(),
         Backend::Postgres => vec![
             format!(
                 "CREATE FUNCTION poison() RETURNS trigger LANGUAGE plpgsql AS $$
@@ -288,31 +309,16 @@ async fn a_matchs_queued_entries_keep_their_order_and_share_a_commit(db: &TestDb
     let log = &record.log;
     let (steady, broken) = (create(store, &record).await, create(store, &record).await);
     let before = store.log_commits().totals();
-    let held = hold_the_log(db, &[]).await;
-    let mut queued = Vec::new();
-    for (id, index) in [
+    let entries = [
         (steady, 0),
         (steady, 1),
         (broken, 0),
         (steady, 2),
         (broken, 2),
         (broken, 3),
-    ] {
-        queued.push(
-            store
-                .queue_log(id, index, &log[index])
-                .await
-                .expect("queued"),
-        );
-    }
-    let results = burst(
-        held,
-        queued
-            .into_iter()
-            .map(|entry| Box::pin(entry.stored()))
-            .collect(),
-    )
-    .await;
+    ]
+    .map(|(id, index)| (id, index, &log[index]));
+    let results = queued_while_held(db, &entries).await;
     for stored in [0, 1, 2, 3] {
         assert!(results[stored].is_ok(), "{stored}: {results:?}");
     }
@@ -365,28 +371,37 @@ on_both_backends!(
 );
 
 /// SQLite's WAL, checkpointed beside the writer while log entries are committed one by
-/// one, still restarts at the writer's threshold (1,000 pages, about 4 MB): it stays
-/// bounded. (The gain, shorter slow commits, is a latency: `docs/benchmarks.md`.)
+/// one, still restarts at the writer's threshold (1,000 pages, about 4 MB) again and
+/// again: it stays bounded. 4,000 light commits (each into its match's page of
+/// `match_log`, over 4 KiB of WAL apiece) would grow a WAL that never restarted past
+/// 16 MB. A restart waits while a side checkpoint still runs, so on a loaded machine
+/// the WAL overshoots the threshold now and then (up to 10 MB seen, with the log tail
+/// as before and with light commits skipping it); the bound is three times the
+/// threshold. (The gain, shorter slow commits, is a latency: `docs/benchmarks.md`.)
 #[tokio::test]
 async fn sqlite_checkpoints_the_log_beside_the_writer() {
+    const MATCHES: usize = 160;
+    const ENTRIES: usize = 25;
     let db = crate::common::sqlite().await;
     let store = &db.store;
     let record = played("spacegoo", 2, 25);
+    assert!(record.log.len() >= ENTRIES);
     let wal = db
         .url
         .strip_prefix("sqlite://")
         .map(|path| format!("{path}-wal"))
         .expect("a sqlite URL");
     let mut largest = 0;
-    for _ in 0..40 {
+    for _ in 0..MATCHES {
         let id = create(store, &record).await;
-        for (index, entry) in record.log.iter().take(25).enumerate() {
+        for (index, entry) in record.log.iter().take(ENTRIES).enumerate() {
             store.append_log(id, index, entry).await.expect("append");
+            largest = largest.max(std::fs::metadata(&wal).map_or(0, |m| m.len()));
         }
-        largest = largest.max(std::fs::metadata(&wal).map_or(0, |m| m.len()));
     }
     assert!(
-        largest < 6 * 1024 * 1024,
-        "the WAL grew to {largest} bytes over 1,000 commits"
+        largest < 12 * 1024 * 1024,
+        "the WAL grew to {largest} bytes over {} commits",
+        MATCHES * ENTRIES
     );
 }

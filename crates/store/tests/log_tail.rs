@@ -4,6 +4,7 @@
 //! a store opened on a tail a killed process left folds it.
 
 use crate::common::{new_match, played, sqlite};
+use crate::group_commit::queued_while_held;
 use arbiter_engine::LogEntry;
 use arbiter_store::{MatchFilter, MatchId, Store, StoreError, LOG_FOLD_AT};
 use sqlx::{AnyConnection, Connection};
@@ -50,8 +51,31 @@ fn entries(source: &[LogEntry], n: usize) -> Vec<LogEntry> {
     source.iter().cycle().take(n).cloned().collect()
 }
 
+/// Moves `id`'s entries from `from` on out of `match_log` into the tail, in one
+/// transaction on a connection of the test's own: where a busy writer's commits would
+/// have put them (a lone test's appends are light, and go to `match_log`).
+async fn into_the_tail(url: &str, id: MatchId, from: usize) {
+    let mut conn = AnyConnection::connect(url).await.expect("connect");
+    let mut tx = conn.begin().await.expect("begin");
+    for sql in [
+        "INSERT INTO match_log_tail (match_id, idx, entry)
+         SELECT match_id, idx, entry FROM match_log WHERE match_id = $1 AND idx >= $2
+         ORDER BY idx",
+        "DELETE FROM match_log WHERE match_id = $1 AND idx >= $2",
+    ] {
+        sqlx::query(sql)
+            .bind(id)
+            .bind(from as i64)
+            .execute(&mut *tx)
+            .await
+            .expect("move into the tail");
+    }
+    tx.commit().await.expect("commit");
+    let _ = conn.close().await;
+}
+
 #[tokio::test]
-async fn entries_read_the_same_before_and_after_a_fold() {
+async fn entries_read_the_same_in_either_table() {
     let db = sqlite().await;
     let store = &db.store;
     let record = played("spacegoo", 2, 31);
@@ -59,33 +83,32 @@ async fn entries_read_the_same_before_and_after_a_fold() {
         .create_match(&new_match(&record, &[], None))
         .await
         .expect("create");
-    let total = LOG_FOLD_AT + 52;
+    let total = 2 * LOG_FOLD_AT + 52;
     let log = entries(&record.log, total);
 
-    for (index, entry) in log[..10].iter().enumerate() {
+    // One entry at a time, each awaited: light commits, straight into `match_log`.
+    for (index, entry) in log[..LOG_FOLD_AT].iter().enumerate() {
         store.append_log(id, index, entry).await.expect("append");
     }
     assert_eq!(
         where_entries_are(&db.url, id).await,
-        (0, 10),
-        "all in the tail"
+        (LOG_FOLD_AT as i64, 0),
+        "light commits skip the tail"
+    );
+    into_the_tail(&db.url, id, 10).await;
+    assert_eq!(
+        where_entries_are(&db.url, id).await,
+        (10, LOG_FOLD_AT as i64 - 10)
     );
     let so_far = store.match_record(id).await.expect("read").expect("exists");
-    assert_eq!(so_far.log, log[..10]);
-    assert_eq!(moves_listed(store, id).await, 10);
+    assert_eq!(so_far.log, log[..LOG_FOLD_AT]);
+    assert_eq!(moves_listed(store, id).await, LOG_FOLD_AT as u64);
 
-    for (index, entry) in log.iter().enumerate().skip(10) {
+    for (index, entry) in log.iter().enumerate().skip(LOG_FOLD_AT) {
         store.append_log(id, index, entry).await.expect("append");
     }
-    // Folds came (when is the writer's choice: early while it is lightly loaded, at the
-    // latest at the cap), and every entry is in exactly one of the tables.
     let (folded, tail) = where_entries_are(&db.url, id).await;
     assert_eq!(folded + tail, total as i64, "each entry in one table");
-    assert!(folded > 0, "no fold in {total} entries");
-    assert!(
-        tail < LOG_FOLD_AT as i64,
-        "the tail outgrew its cap: {tail}"
-    );
     let whole = store.match_record(id).await.expect("read").expect("exists");
     assert_eq!(
         whole.log, log,
@@ -93,14 +116,16 @@ async fn entries_read_the_same_before_and_after_a_fold() {
     );
     assert_eq!(moves_listed(store, id).await, total as u64);
 
-    // The guard on the index holds across the fold.
-    match store.append_log(id, 5, &log[5]).await {
-        Err(StoreError::LogOutOfOrder {
-            index, expected, ..
-        }) => {
-            assert_eq!((index, expected), (5, total as u64));
+    // The guard on the index holds for entries in either table.
+    for old in [5, LOG_FOLD_AT - 1, total - 1] {
+        match store.append_log(id, old, &log[old]).await {
+            Err(StoreError::LogOutOfOrder {
+                index, expected, ..
+            }) => {
+                assert_eq!((index, expected), (old as u64, total as u64));
+            }
+            other => panic!("an old index was accepted: {other:?}"),
         }
-        other => panic!("an old index was accepted: {other:?}"),
     }
 
     // Finishing counts both tables: one entry short is refused, the whole log accepted.
@@ -131,6 +156,9 @@ async fn a_store_opened_on_a_left_tail_folds_it_and_goes_on_from_its_length() {
         db.store.append_log(id, index, entry).await.expect("append");
     }
     db.store.close().await;
+    // What a busy process killed before its next fold leaves.
+    into_the_tail(&db.url, id, 4).await;
+    assert_eq!(where_entries_are(&db.url, id).await, (4, 6));
 
     // A second store on the same file, as after a restart: it knows nothing of the
     // match but what the database holds.
@@ -142,8 +170,8 @@ async fn a_store_opened_on_a_left_tail_folds_it_and_goes_on_from_its_length() {
     reopened.append_log(id, 10, &log[10]).await.expect("append");
     assert_eq!(
         where_entries_are(&db.url, id).await,
-        (10, 1),
-        "the left tail folded before the first new entry"
+        (11, 0),
+        "the left tail folded before the first new entry, which went to the log"
     );
     let record_now = reopened
         .match_record(id)
@@ -152,4 +180,33 @@ async fn a_store_opened_on_a_left_tail_folds_it_and_goes_on_from_its_length() {
         .expect("exists");
     assert_eq!(record_now.log, log[..11]);
     reopened.close().await;
+}
+
+#[tokio::test]
+async fn a_commit_of_many_entries_goes_to_the_tail() {
+    const MATCHES: usize = 8;
+    let db = sqlite().await;
+    let store = &db.store;
+    let record = played("spacegoo", 2, 33);
+    let mut ids = Vec::new();
+    for _ in 0..MATCHES {
+        let id = store
+            .create_match(&new_match(&record, &[], None))
+            .await
+            .expect("create");
+        ids.push(id);
+    }
+    // Queued while the log is held: the writer takes at most the first alone.
+    let entries: Vec<_> = ids.iter().map(|&id| (id, 0, &record.log[0])).collect();
+    let results = queued_while_held(&db, &entries).await;
+    assert!(results.iter().all(Result::is_ok), "{results:?}");
+    let mut in_tail = 0;
+    for &id in &ids {
+        let (folded, tail) = where_entries_are(&db.url, id).await;
+        assert_eq!(folded + tail, 1, "match {id}");
+        in_tail += tail;
+        let stored = store.match_record(id).await.expect("read").expect("exists");
+        assert_eq!(stored.log, record.log[..1]);
+    }
+    assert!(in_tail >= MATCHES as i64 - 1, "{in_tail} in the tail");
 }

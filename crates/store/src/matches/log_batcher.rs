@@ -43,7 +43,7 @@ use tokio::sync::{mpsc, oneshot};
 use tokio::task::JoinHandle;
 
 use super::log_commits::LogCommits;
-use super::log_tail::{Folds, NextIndices, NEXT_INDEX_SQL};
+use super::log_tail::{Folds, LogTable, NextIndices, NEXT_INDEX_SQL};
 use super::MatchId;
 use crate::connect::Backend;
 use crate::error::is_unique_violation;
@@ -246,9 +246,15 @@ async fn run(
         if let Some(next) = next {
             batch = in_order(&pool, next, batch).await;
         }
-        let stored = write(&pool, backend, batch, &commits, next).await;
+        // PostgreSQL writes to `match_log` always, SQLite to its tail unless the
+        // commit is light (see `Folds::table_for`).
+        let more = !waiting.is_empty() || !queue.is_empty();
+        let table = tail.as_ref().map_or(LogTable::Log, |(_, folds)| {
+            folds.table_for(batch.len(), more)
+        });
+        let stored = write(&pool, backend, table, batch, &commits, next).await;
         if let Some((_, folds)) = &mut tail {
-            folds.appended(&stored);
+            folds.appended(&stored, table);
             if folds.due(!waiting.is_empty() || !queue.is_empty()) {
                 folds.fold(&pool, &commits).await;
             }
@@ -395,6 +401,7 @@ async fn in_order(pool: &AnyPool, next: &NextIndices, batch: Vec<Append>) -> Vec
 async fn write(
     pool: &AnyPool,
     backend: Backend,
+    table: LogTable,
     batch: Vec<Append>,
     commits: &LogCommits,
     next: Option<&NextIndices>,
@@ -416,7 +423,7 @@ async fn write(
         let _ = append.answer.send(outcome);
     };
     if batch.len() > 1 {
-        match insert(pool, backend, &batch, commits).await {
+        match insert(pool, backend, table, &batch, commits).await {
             Ok(written) => {
                 for append in batch {
                     let committed = written.contains(&(append.row.match_id, append.row.idx));
@@ -438,12 +445,13 @@ async fn write(
             settle(append, Ok(false));
             continue;
         }
-        let outcome = match insert(pool, backend, std::slice::from_ref(&append), commits).await {
-            Ok(written) => Ok(!written.is_empty()),
-            // Another writer took this index between the guard and the insert.
-            Err(error) if is_unique_violation(&error) => Ok(false),
-            Err(error) => Err(error),
-        };
+        let outcome =
+            match insert(pool, backend, table, std::slice::from_ref(&append), commits).await {
+                Ok(written) => Ok(!written.is_empty()),
+                // Another writer took this index between the guard and the insert.
+                Err(error) if is_unique_violation(&error) => Ok(false),
+                Err(error) => Err(error),
+            };
         if !matches!(outcome, Ok(true)) {
             gaps.insert(match_id);
         }
@@ -460,11 +468,12 @@ type RowKey = (MatchId, i64);
 async fn insert(
     pool: &AnyPool,
     backend: Backend,
+    table: LogTable,
     batch: &[Append],
     commits: &LogCommits,
 ) -> Result<HashSet<RowKey>, sqlx::Error> {
     let started = std::time::Instant::now();
-    let written = insert_rows(pool, backend, batch).await;
+    let written = insert_rows(pool, backend, table, batch).await;
     let stored = written.as_ref().map_or(0, HashSet::len);
     commits.record(stored, started.elapsed());
     written
@@ -473,10 +482,11 @@ async fn insert(
 async fn insert_rows(
     pool: &AnyPool,
     backend: Backend,
+    table: LogTable,
     batch: &[Append],
 ) -> Result<HashSet<RowKey>, sqlx::Error> {
     let rows = statement_rows(batch.len());
-    let sql = insert_sql(rows, backend);
+    let sql = insert_sql(rows, backend, table);
     let mut query = sqlx::query(&sql);
     for Append { row, .. } in batch {
         query = query
@@ -502,7 +512,7 @@ async fn insert_rows(
     // SQLite: no `RETURNING`, which SQLx's SQLite thread answers with a message per
     // row (a thread wake-up each); the count of rows tells whether every guard passed,
     // as it nearly always does. Only when some row was refused are the batch's rows
-    // looked up, to learn which: this task is the tail's only writer, so what it finds
+    // looked up, to learn which: this task is the log's only writer, so what it finds
     // there is what the statement put in.
     let inserted = query.execute(pool).await?.rows_affected();
     if inserted == batch.len() as u64 {
@@ -516,7 +526,8 @@ async fn insert_rows(
     }
     let pairs = vec!["(?, ?)"; batch.len()].join(", ");
     let sql = format!(
-        "SELECT match_id, idx FROM match_log_tail WHERE (match_id, idx) IN (VALUES {pairs})"
+        "SELECT match_id, idx FROM {} WHERE (match_id, idx) IN (VALUES {pairs})",
+        table.name()
     );
     let mut query = sqlx::query_as::<_, RowKey>(&sql);
     for Append { row, .. } in batch {
@@ -554,7 +565,7 @@ fn statement_rows(rows: usize) -> usize {
 /// statement's list of names, so binding a batch of numbered parameters took time
 /// growing with the square of its rows (11% of a server's CPU with batches of 500
 /// rows, 2,000 parameters, at 1,000 matches). An anonymous parameter has no name to find.
-fn insert_sql(rows: usize, backend: Backend) -> String {
+fn insert_sql(rows: usize, backend: Backend, table: LogTable) -> String {
     let values = (0..rows)
         .map(|i| match backend {
             Backend::Sqlite => "(?, ?, ?, ?)".to_string(),
@@ -568,15 +579,15 @@ fn insert_sql(rows: usize, backend: Backend) -> String {
         })
         .collect::<Vec<_>>()
         .join(", ");
-    // SQLite appends to the tail and checks the index in memory (see `log_tail`).
-    let (table, next_index_guard) = match backend {
-        Backend::Sqlite => ("match_log_tail", ""),
-        Backend::Postgres => (
-            "match_log",
+    // SQLite checks the index in memory (see `log_tail`).
+    let next_index_guard = match backend {
+        Backend::Sqlite => "",
+        Backend::Postgres => {
             "AND (SELECT COALESCE(MAX(log.idx) + 1, 0) FROM match_log log
-                WHERE log.match_id = batch.match_id) = batch.idx",
-        ),
+                WHERE log.match_id = batch.match_id) = batch.idx"
+        }
     };
+    let table = table.name();
     // PostgreSQL returns the rows it inserted; SQLite's are counted (see `insert_rows`).
     let returning = match backend {
         Backend::Sqlite => "",
@@ -680,14 +691,20 @@ mod tests {
 
     #[test]
     fn the_statement_has_four_parameters_a_row_numbered_for_postgres_only() {
-        let sql = insert_sql(2, Backend::Postgres);
+        let sql = insert_sql(2, Backend::Postgres, LogTable::Log);
         assert!(
             sql.contains("VALUES ($1, $2, $3, $4), ($5, $6, $7, $8))"),
             "{sql}"
         );
-        let sql = insert_sql(2, Backend::Sqlite);
-        assert!(sql.contains("VALUES (?, ?, ?, ?), (?, ?, ?, ?))"), "{sql}");
-        assert!(!sql.contains('$'), "{sql}");
+        for table in [LogTable::Tail, LogTable::Log] {
+            let sql = insert_sql(2, Backend::Sqlite, table);
+            assert!(sql.contains("VALUES (?, ?, ?, ?), (?, ?, ?, ?))"), "{sql}");
+            assert!(!sql.contains('$'), "{sql}");
+            assert!(
+                sql.contains(&format!("INSERT INTO {} ", table.name())),
+                "{sql}"
+            );
+        }
     }
 
     /// Waits for a task that must end; a bound turns a hang into a failure.

@@ -5,10 +5,13 @@
 //! of a hundred matches changed a hundred leaf pages, and SQLite wrote each of them
 //! whole to its WAL (two `pwrite`s of a 4 KiB page per entry, a third of the log
 //! writer's thread). In the tail a commit's entries share a page or two. A fold then
-//! writes each match's page once for many entries (see [`FOLD_AT`] for when).
+//! writes each match's page once for many entries (see [`FOLD_AT`] for when). That pays
+//! only for commits of many entries: a light commit of one or two goes straight to
+//! `match_log` (see [`Folds::table_for`]), where it costs a page or two as well.
 //!
 //! What stays true:
-//! - An entry is committed before `append_log` returns, as before: it is in the tail.
+//! - An entry is committed before `append_log` returns, as before: it is in the tail
+//!   or in `match_log`.
 //! - Readers (records, listings, the length check that finishing does) take the union
 //!   of both tables, in one statement or one snapshot, and a fold moves rows in one
 //!   transaction, so a reader sees each entry exactly once.
@@ -44,14 +47,32 @@ pub(crate) const FOLD_PER_MATCH: usize = 16;
 /// Fold as soon as the tail holds this many entries if the writer is lightly loaded: no
 /// append waits, and its recent commits held fewer than [`LIGHT_COMMIT`] entries on
 /// average (the batches grow with the load, and even a busy writer finds its queue
-/// empty for a moment after many commits). A server that is not busy thus keeps its
-/// tail short and its folds too short to delay a move noticeably (at 1,000 matches
-/// moving every second, the round trip's 99th percentile rose from 1.5 to 4.7 ms with
-/// folds of 512 entries, and stayed at 1.8–2.6 ms with these). A busy server folds at
-/// [`FOLD_AT`], and its moves queue anyway.
+/// empty for a moment after many commits). A lightly loaded writer's commits skip the
+/// tail (see [`Folds::table_for`]), so this folds what a busy spell left in it. A busy
+/// server folds at [`FOLD_AT`], and its moves queue anyway.
 pub(crate) const FOLD_WHEN_IDLE_AT: usize = 64;
-/// See [`FOLD_WHEN_IDLE_AT`].
+/// The most entries a light commit holds, alone and on recent average (see
+/// [`FOLD_WHEN_IDLE_AT`] and [`Folds::table_for`]).
 pub(crate) const LIGHT_COMMIT: usize = 4;
+
+/// The table a commit of log rows goes to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum LogTable {
+    /// `match_log`, keyed by match and index: PostgreSQL's every commit, and SQLite's
+    /// light ones (see [`Folds::table_for`]).
+    Log,
+    /// `match_log_tail`, in arrival order: SQLite's busy commits.
+    Tail,
+}
+
+impl LogTable {
+    pub(crate) fn name(self) -> &'static str {
+        match self {
+            LogTable::Log => "match_log",
+            LogTable::Tail => "match_log_tail",
+        }
+    }
+}
 
 /// The index each running match's next log entry must have, for the matches this
 /// store's log writer knows. Shared by the writer (which checks and advances it) and
@@ -99,10 +120,27 @@ pub(crate) struct Folds {
 }
 
 impl Folds {
-    /// A commit put an entry of each of `matches` into the tail.
-    pub(crate) fn appended(&mut self, matches: &[MatchId]) {
-        self.entries += matches.len();
-        self.matches.extend(matches);
+    /// Where a commit of `rows` rows goes, `waiting` telling whether further appends
+    /// wait behind it. A light commit (few rows, nothing waiting, recent commits small
+    /// too) goes straight to `match_log`: it writes a page per match, as many as its
+    /// entries would cost a fold later, and leaves nothing to fold. At 1,000 matches
+    /// moving once a second, folds of the tail were the writer's only slow moments,
+    /// and every entry arriving during one waited for it.
+    pub(crate) fn table_for(&self, rows: usize, waiting: bool) -> LogTable {
+        let light = !waiting && rows <= LIGHT_COMMIT && self.recent_batch < LIGHT_COMMIT as f64;
+        if light {
+            LogTable::Log
+        } else {
+            LogTable::Tail
+        }
+    }
+
+    /// A commit put an entry of each of `matches` into `table`.
+    pub(crate) fn appended(&mut self, matches: &[MatchId], table: LogTable) {
+        if table == LogTable::Tail {
+            self.entries += matches.len();
+            self.matches.extend(matches);
+        }
         self.recent_batch += (matches.len() as f64 - self.recent_batch) / 16.0;
     }
 
@@ -177,10 +215,10 @@ mod tests {
     fn a_fold_is_due_once_the_tail_holds_enough_entries() {
         let mut light = Folds::default();
         for i in 0..FOLD_WHEN_IDLE_AT - 1 {
-            light.appended(&[i as MatchId]);
+            light.appended(&[i as MatchId], LogTable::Tail);
         }
         assert!(!light.due(false));
-        light.appended(&[0]);
+        light.appended(&[0], LogTable::Tail);
         assert!(light.due(false), "a lightly loaded writer folds early");
         assert!(!light.due(true), "not while an append waits");
 
@@ -188,15 +226,15 @@ mod tests {
         let sixteen: Vec<MatchId> = (0..16).collect();
         let mut busy = Folds::default();
         for _ in 0..FOLD_AT / 16 - 1 {
-            busy.appended(&sixteen);
+            busy.appended(&sixteen, LogTable::Tail);
         }
-        busy.appended(&sixteen[..15]);
+        busy.appended(&sixteen[..15], LogTable::Tail);
         assert!(!busy.due(false), "large commits wait for the cap");
-        busy.appended(&sixteen[..1]);
+        busy.appended(&sixteen[..1], LogTable::Tail);
         assert!(busy.due(true), "and fold there");
         busy.emptied();
         for _ in 0..FOLD_WHEN_IDLE_AT / 16 + 1 {
-            busy.appended(&sixteen);
+            busy.appended(&sixteen, LogTable::Tail);
         }
         assert!(!busy.due(false), "after a fold, still busy: no early fold");
 
@@ -204,11 +242,38 @@ mod tests {
         let mut many = Folds::default();
         for round in 0..FOLD_PER_MATCH * 10 - 1 {
             let first = (round % 10) as MatchId * 100;
-            many.appended(&(first..first + 100).collect::<Vec<_>>());
+            many.appended(&(first..first + 100).collect::<Vec<_>>(), LogTable::Tail);
         }
         assert!(!many.due(true), "many matches wait for more entries each");
-        many.appended(&(900..1000).collect::<Vec<_>>());
+        many.appended(&(900..1000).collect::<Vec<_>>(), LogTable::Tail);
         assert!(many.due(true));
+    }
+
+    #[test]
+    fn light_commits_go_to_match_log_and_leave_nothing_to_fold() {
+        let mut folds = Folds::default();
+        assert_eq!(folds.table_for(1, false), LogTable::Log);
+        assert_eq!(folds.table_for(LIGHT_COMMIT, false), LogTable::Log);
+        assert_eq!(folds.table_for(1, true), LogTable::Tail, "appends wait");
+        assert_eq!(folds.table_for(LIGHT_COMMIT + 1, false), LogTable::Tail);
+        for i in 0..10 * FOLD_WHEN_IDLE_AT {
+            folds.appended(&[i as MatchId], LogTable::Log);
+        }
+        assert!(!folds.due(false), "entries in match_log are not folded");
+
+        // After a run of large commits, even a small one goes to the tail until the
+        // commits have stayed small for a while.
+        let hundred: Vec<MatchId> = (0..100).collect();
+        for _ in 0..8 {
+            folds.appended(&hundred, LogTable::Tail);
+        }
+        assert_eq!(folds.table_for(1, false), LogTable::Tail);
+        let mut small_commits = 0;
+        while folds.table_for(1, false) == LogTable::Tail {
+            folds.appended(&[0], LogTable::Tail);
+            small_commits += 1;
+        }
+        assert!((16..200).contains(&small_commits), "{small_commits}");
     }
 
     #[test]
