@@ -110,6 +110,14 @@ impl Server {
             hub = hub.with_mesh(mesh.clone());
         }
         let hub = Arc::new(hub);
+        // Among the live nodes before serving anyone, not from the heartbeat task's
+        // first turn: until then the deployment's other nodes cannot see this one, and
+        // this one, seeing only older nodes or none, could take itself for the
+        // matchmaker and hold a lobby of its own (a port client carried nowhere).
+        hub.store
+            .heartbeat(hub.started_at)
+            .await
+            .context("cannot write this server's first heartbeat")?;
         let shutdown = CancellationToken::new();
 
         let mut tasks = Vec::new();

@@ -459,6 +459,37 @@ async fn until_held(server: &TestServer, address: &str, count: usize) {
     panic!("{address} holds {held} connections on {node}, not {count}");
 }
 
+/// A node is among the deployment's live nodes as soon as it has started, not from its
+/// heartbeat task's first turn: a node the others cannot see yet takes itself for the
+/// matchmaker, and a port client reaching it then waits in a lobby of its own. On one
+/// thread, as here, that task has not run when `start` returns.
+#[tokio::test]
+async fn a_started_node_is_live_at_once_and_the_next_defers_to_it() {
+    let database = arbiter_store::testing::ScratchDatabase::create().await;
+    let nats = nats_url().await;
+    let (alpha, beta) = two_nodes(&database.url, &nats).await;
+    let hub = &beta.server.hub;
+    let live = hub
+        .store
+        .live_nodes(Duration::from_secs(30))
+        .await
+        .expect("the live nodes");
+    let names: Vec<&str> = live.iter().map(|node| node.name.as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            alpha.server.hub.config.node.as_str(),
+            hub.config.node.as_str()
+        ]
+    );
+    let mesh = hub.mesh.as_ref().expect("a node of a deployment");
+    let lobby = mesh.matchmaker(&hub.store).await.expect("a matchmaker");
+    assert_eq!(lobby.name, alpha.server.hub.config.node);
+    beta.stop().await;
+    alpha.stop().await;
+    drop(database);
+}
+
 /// Spacegoo clients of the reference protocol, connected to different nodes, wait in
 /// the deployment's one lobby and play each other: the one on beta is carried to alpha
 /// (which holds the lobby), where the port counts the client's own address, not the
