@@ -396,8 +396,9 @@ async fn sqlite_checkpoints_the_log_beside_the_writer() {
         let id = create(store, &record).await;
         for (index, entry) in record.log.iter().take(ENTRIES).enumerate() {
             store.append_log(id, index, entry).await.expect("append");
-            largest = largest.max(std::fs::metadata(&wal).map_or(0, |m| m.len()));
         }
+        // Once a match: a match's 25 commits add far less than the bound's margin.
+        largest = largest.max(std::fs::metadata(&wal).map_or(0, |m| m.len()));
     }
     assert!(
         largest < 12 * 1024 * 1024,

@@ -127,8 +127,7 @@ impl Folds {
     /// moving once a second, folds of the tail were the writer's only slow moments,
     /// and every entry arriving during one waited for it.
     pub(crate) fn table_for(&self, rows: usize, waiting: bool) -> LogTable {
-        let light = !waiting && rows <= LIGHT_COMMIT && self.recent_batch < LIGHT_COMMIT as f64;
-        if light {
+        if rows <= LIGHT_COMMIT && self.lightly_loaded(waiting) {
             LogTable::Log
         } else {
             LogTable::Tail
@@ -147,9 +146,14 @@ impl Folds {
     /// Whether the tail has grown enough to fold, `waiting` telling whether any append
     /// is waiting.
     pub(crate) fn due(&self, waiting: bool) -> bool {
-        let light = !waiting && self.recent_batch < LIGHT_COMMIT as f64;
         let cap = FOLD_AT.max(FOLD_PER_MATCH * self.matches.len());
-        self.entries >= cap || (light && self.entries >= FOLD_WHEN_IDLE_AT)
+        self.entries >= cap || (self.lightly_loaded(waiting) && self.entries >= FOLD_WHEN_IDLE_AT)
+    }
+
+    /// Whether the writer is lightly loaded: no append waits (`waiting` is false) and
+    /// its recent commits held fewer than [`LIGHT_COMMIT`] entries on average.
+    fn lightly_loaded(&self, waiting: bool) -> bool {
+        !waiting && self.recent_batch < LIGHT_COMMIT as f64
     }
 
     /// The tail was folded: count afresh, keeping what the recent commits were like.
