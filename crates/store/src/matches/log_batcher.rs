@@ -261,6 +261,7 @@ async fn run(
         }
         if let Some(checkpoints) = &mut checkpoints {
             checkpoints.after_commit();
+            checkpoints.restart_if_due(&pool).await;
         }
     }
 }
@@ -272,22 +273,54 @@ async fn run(
 /// passive checkpoint runs on a reader connection, beside the writer (passive never
 /// blocks a writer; it copies what it can), and the writer's own checkpoint at the
 /// threshold (`connect.rs`) finds little left to copy before it restarts the WAL.
+///
+/// That restart is not certain: the writer restarts the WAL only when it begins a
+/// transaction with every frame copied and no checkpoint copying, and a side
+/// checkpoint slowed by a busy disk can be copying nearly all the time. Once, in CI,
+/// the WAL so grew to 29 MB over 4,000 commits. So when a side checkpoint finds the
+/// WAL past [`Checkpoints::RESTART_AT`] frames, the writer itself checkpoints with
+/// `RESTART` before its next commit: it waits for the side checkpoint and the
+/// readers, and the next commit starts the WAL again from its beginning.
 struct Checkpoints {
     pool: AnyPool,
     commits: u32,
     running: Arc<AtomicBool>,
+    /// Set by a side checkpoint that found the WAL past `RESTART_AT` frames.
+    restart_due: Arc<AtomicBool>,
 }
 
 impl Checkpoints {
     const EVERY: u32 = 32;
     /// Passes of one checkpoint at most (see `after_commit`).
     const PASSES: usize = 8;
+    /// Twice the writer's own threshold (`wal_autocheckpoint`, `connect.rs`): about
+    /// 8 MB of WAL.
+    const RESTART_AT: i64 = 2_000;
 
     fn new(pool: AnyPool) -> Checkpoints {
         Checkpoints {
             pool,
             commits: 0,
             running: Arc::new(AtomicBool::new(false)),
+            restart_due: Arc::new(AtomicBool::new(false)),
+        }
+    }
+
+    /// If a side checkpoint asked for it, checkpoint on the writer's own connection
+    /// (`writer`) with `RESTART` (see [`Checkpoints`]). The writer waits meanwhile,
+    /// but this happens only once the WAL has outgrown twice its threshold.
+    async fn restart_if_due(&self, writer: &AnyPool) {
+        if !self.restart_due.swap(false, Ordering::AcqRel) {
+            return;
+        }
+        match sqlx::query("PRAGMA wal_checkpoint(RESTART)")
+            .fetch_all(writer)
+            .await
+        {
+            Ok(_) => tracing::debug!("the WAL outgrew its threshold and was restarted"),
+            Err(error) => {
+                tracing::warn!(%error, "the WAL outgrew its threshold and could not be restarted")
+            }
         }
     }
 
@@ -298,6 +331,7 @@ impl Checkpoints {
         }
         self.commits = 0;
         let (pool, running) = (self.pool.clone(), self.running.clone());
+        let restart_due = self.restart_due.clone();
         tokio::spawn(async move {
             // A pass copies the frames present when it began; the writer restarts the
             // WAL from its start only once every frame is copied. So passes repeat
@@ -316,6 +350,9 @@ impl Checkpoints {
                                 (Ok(busy), Ok(frames), Ok(copied)) => (busy, frames, copied),
                                 _ => break,
                             };
+                        if frames >= Self::RESTART_AT {
+                            restart_due.store(true, Ordering::Release);
+                        }
                         if busy != 0 || copied >= frames {
                             break;
                         }
@@ -745,5 +782,55 @@ mod tests {
             batcher.queue(row).await,
             Err(sqlx::Error::PoolClosed)
         ));
+    }
+
+    /// The writer's `RESTART` (see [`Checkpoints`]), once a side checkpoint asks for
+    /// it, makes the next commit write the WAL from its beginning again. Nothing else
+    /// checkpoints here (the writer's own threshold is far off), so without it every
+    /// commit adds to the WAL: the file grows. After it, the next commits overwrite
+    /// the file's first frames and it does not grow.
+    #[tokio::test]
+    async fn a_restart_asked_for_writes_the_wal_from_its_beginning_again() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let store = Store::open_data_dir(dir.path()).await.expect("open");
+        let wal = dir
+            .path()
+            .join(format!("{}-wal", crate::connect::DATABASE_FILE));
+        let wal_bytes = || std::fs::metadata(&wal).map_or(0, |m| m.len());
+        sqlx::query("CREATE TABLE filler (bytes BLOB)")
+            .execute(&store.write)
+            .await
+            .expect("create");
+        let commits = |n: usize| {
+            let writer = store.write.clone();
+            async move {
+                for _ in 0..n {
+                    sqlx::query("INSERT INTO filler VALUES (randomblob(3000))")
+                        .execute(&writer)
+                        .await
+                        .expect("insert");
+                }
+            }
+        };
+        commits(20).await;
+        let checkpoints = Checkpoints::new(store.read.clone());
+
+        // Not asked for: nothing happens, and the WAL grows.
+        checkpoints.restart_if_due(&store.write).await;
+        let before = wal_bytes();
+        commits(10).await;
+        let grown = wal_bytes();
+        assert!(grown > before, "{before} -> {grown}");
+
+        // Asked for: the WAL starts again, and ten commits fit in what it held.
+        checkpoints.restart_due.store(true, Ordering::Release);
+        checkpoints.restart_if_due(&store.write).await;
+        assert!(
+            !checkpoints.restart_due.load(Ordering::Acquire),
+            "done once"
+        );
+        commits(10).await;
+        assert_eq!(wal_bytes(), grown, "the WAL restarted");
+        store.close().await;
     }
 }
