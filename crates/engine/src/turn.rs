@@ -56,4 +56,44 @@ impl Turn {
     pub fn is_over(&self) -> bool {
         matches!(self, Turn::Over)
     }
+
+    /// Whether `seat`'s answer, given when this was the turn, left a sealed round open:
+    /// this is `Sealed` with `seat` among its seats, and `after` (the turn once the
+    /// answer is applied) is `Sealed` with exactly the others still to answer. Then,
+    /// as `Sealed` promises, nothing of the answer shows to any other audience: a
+    /// referee need not write their views again (the test battery checks the promise
+    /// at every such answer).
+    pub fn sealed_answer_left_open(&self, seat: Seat, after: &Turn) -> bool {
+        let (Turn::Sealed(before), Turn::Sealed(after)) = (self, after) else {
+            return false;
+        };
+        before.contains(&seat)
+            && after.len() + 1 == before.len()
+            && before.iter().filter(|&&s| s != seat).eq(after.iter())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Turn;
+
+    #[test]
+    fn a_sealed_answer_leaves_its_round_open_only_while_others_still_owe() {
+        let both = Turn::Sealed(vec![0, 1]);
+        assert!(both.sealed_answer_left_open(0, &Turn::Sealed(vec![1])));
+        assert!(both.sealed_answer_left_open(1, &Turn::Sealed(vec![0])));
+        let three = Turn::Sealed(vec![0, 1, 2]);
+        assert!(three.sealed_answer_left_open(1, &Turn::Sealed(vec![0, 2])));
+
+        // The round closed: a new one, or the game's end.
+        assert!(!both.sealed_answer_left_open(0, &Turn::Sealed(vec![0, 1])));
+        assert!(!Turn::Sealed(vec![1]).sealed_answer_left_open(1, &Turn::Sealed(vec![0, 1])));
+        assert!(!both.sealed_answer_left_open(0, &Turn::Over));
+        // Another seat left the round too (an answer that ended someone).
+        assert!(!three.sealed_answer_left_open(1, &Turn::Sealed(vec![0])));
+        // Not a sealed turn, or not the answering seat's.
+        assert!(!Turn::One(0).sealed_answer_left_open(0, &Turn::One(1)));
+        assert!(!Turn::AnyOf(vec![0, 1]).sealed_answer_left_open(0, &Turn::AnyOf(vec![1])));
+        assert!(!Turn::Sealed(vec![1, 2]).sealed_answer_left_open(0, &Turn::Sealed(vec![2])));
+    }
 }

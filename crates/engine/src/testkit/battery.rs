@@ -12,6 +12,8 @@
 //! - **no view leaks a secret**: re-drawing everything a seat may not know leaves its
 //!   view and the spectators' view byte-identical, and the re-draw itself depends only
 //!   on what the seat knows;
+//! - **a sealed answer shows nothing to the others**: while its round is still open
+//!   ([`Turn::sealed_answer_left_open`]), every other audience's view is unchanged;
 //! - **the playout shortcuts agree**: [`Game::apply_quietly`] refuses and changes
 //!   exactly what [`Game::apply`] does, and [`Game::playout_seat`] picks what the
 //!   `Turn` picks, with the same draws;
@@ -167,6 +169,8 @@ impl<G: Ruleset> Battery<G> {
             let eject = self
                 .eject_one_in
                 .is_some_and(|n| rng.random_range(0..n.max(1)) == 0);
+            // The seat whose sealed answer left its round open, if this step's was one.
+            let mut left_open_by = None;
             if eject {
                 let seat = *live.choose(&mut rng).expect("someone owes a decision");
                 let reason = "ejected by the test battery";
@@ -199,8 +203,13 @@ impl<G: Ruleset> Battery<G> {
                     action: serde_json::to_value(&action).expect("actions serialize"),
                     digest: String::new(),
                 };
-                let over = G::to_act(&state).is_over();
-                let entry = chain.seal(entry, &digest_of(&events), over, || digest_of(&state));
+                let after = G::to_act(&state);
+                if turn.sealed_answer_left_open(seat, &after) {
+                    left_open_by = Some(seat);
+                }
+                let entry = chain.seal(entry, &digest_of(&events), after.is_over(), || {
+                    digest_of(&state)
+                });
                 record.log.push(entry);
                 if seen.len() < 64 {
                     seen.push((seat, action));
@@ -209,7 +218,11 @@ impl<G: Ruleset> Battery<G> {
                     seen[slot] = (seat, action);
                 }
             }
-            views.push(all_views::<G>(&state, seats));
+            let now = all_views::<G>(&state, seats);
+            if let (Some(seat), Some(before)) = (left_open_by, views.last()) {
+                assert_sealed_answer_shows_nothing_to_others(before, &now, seat, &context(step));
+            }
+            views.push(now);
         }
         panic!(
             "{}: random play did not end within {} decisions",
@@ -229,6 +242,25 @@ impl<G: Ruleset> Default for Battery<G> {
 struct Played {
     record: MatchRecord,
     views: Vec<Vec<String>>,
+}
+
+/// `Turn::Sealed`'s promise: a sealed answer that leaves its round open shows nothing
+/// to any other audience (`before` and `now` are every audience's views, the
+/// spectators' first). A referee relies on it to skip writing their views.
+fn assert_sealed_answer_shows_nothing_to_others(
+    before: &[String],
+    now: &[String],
+    seat: Seat,
+    context: &str,
+) {
+    for (audience, (before, now)) in before.iter().zip(now).enumerate() {
+        if audience != seat + 1 {
+            assert_eq!(
+                before, now,
+                "{context}: seat {seat}'s sealed answer, its round still open, changed audience {audience}'s view (0 = spectators)"
+            );
+        }
+    }
 }
 
 /// A seat owes a decision exactly when it has a legal move, and someone owes one.

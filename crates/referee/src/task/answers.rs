@@ -4,6 +4,7 @@
 use arbiter_engine::{Illegal, LogEntry, Seat, TimeoutPolicy, Turn};
 use serde_json::Value;
 
+use super::audience::SeenBy;
 use super::MatchTask;
 use crate::messages::ToSeat;
 use arbiter_engine::IllegalAnswer;
@@ -107,9 +108,9 @@ impl MatchTask {
     /// Apply `seat`'s action; on success record it with the state's digest, tell every
     /// audience its share, and move the decisions on. A refused action changes nothing.
     pub(super) fn apply(&mut self, seat: Seat, action: &Value) -> Result<(), Illegal> {
-        let sealed = matches!(self.state.to_act(), Turn::Sealed(_));
+        let before = self.state.to_act();
         let batch = self.state.apply(seat, action)?;
-        if sealed {
+        if matches!(before, Turn::Sealed(_)) {
             self.seats[seat].answered_sealed = true;
         }
         self.close_decision(seat);
@@ -119,8 +120,14 @@ impl MatchTask {
             digest: String::new(),
         };
         self.log(entry, &batch);
-        self.broadcast(&batch);
-        self.refresh_decisions();
+        let after = self.state.to_act();
+        let seen = if before.sealed_answer_left_open(seat, &after) {
+            SeenBy::Seat(seat)
+        } else {
+            SeenBy::Everyone
+        };
+        self.broadcast(&batch, seen);
+        self.refresh_decisions_for(&after);
         Ok(())
     }
 
@@ -141,7 +148,7 @@ impl MatchTask {
         self.log(entry, &batch);
         tracing::info!(match_id = self.match_id, seat, %reason, "seat ejected");
         self.send_all(&ToSeat::Ejected { seat, reason });
-        self.broadcast(&batch);
+        self.broadcast(&batch, SeenBy::Everyone);
         self.refresh_decisions();
     }
 

@@ -15,7 +15,7 @@
 
 use std::time::Duration;
 
-use arbiter_engine::Seat;
+use arbiter_engine::{Seat, Turn};
 use tokio::time::Instant;
 
 use super::{MatchTask, Player, TurnSpan};
@@ -34,6 +34,11 @@ impl MatchTask {
     /// prompt (or a bot starts thinking); seats no longer listed owe nothing.
     pub(super) fn refresh_decisions(&mut self) {
         let turn = self.state.to_act();
+        self.refresh_decisions_for(&turn);
+    }
+
+    /// [`Self::refresh_decisions`] with the state's turn, `turn`, already known.
+    pub(super) fn refresh_decisions_for(&mut self, turn: &Turn) {
         let now = Instant::now();
         for seat in 0..self.seats.len() {
             if !turn.includes(seat) {
