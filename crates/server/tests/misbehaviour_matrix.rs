@@ -97,6 +97,8 @@ struct Cell {
     answer: String,
     /// How the match ended for the bad seat (its recorded reason).
     ended: String,
+    /// The match as the API serves it once finished: what a failure prints.
+    stored: Value,
 }
 
 /// A server with a quick cut-off for held lines and room for every cell's connections
@@ -608,7 +610,11 @@ async fn cell(
         .as_str()
         .unwrap_or("not ejected")
         .to_string();
-    Some(Cell { answer, ended })
+    Some(Cell {
+        answer,
+        ended,
+        stored,
+    })
 }
 
 /// What each kind must answer in `ruleset`.
@@ -686,7 +692,10 @@ async fn every_bad_client_in_every_ruleset_over_both_transports() {
         let Some(cell) = cell else {
             continue;
         };
-        let context = format!("{transport:?} {ruleset} {kind:?}\n{printed}");
+        let context = format!(
+            "{transport:?} {ruleset} {kind:?}, the match as stored: {}\n{printed}",
+            cell.stored
+        );
         match kind {
             // Each ruleset's timeout policy decides: ejected with its reason, or its
             // default move made (then the seat resigns). A paced flooder sends nothing
