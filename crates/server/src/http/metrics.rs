@@ -407,6 +407,12 @@ impl Collector for LogWriter {
         )?;
         counter(
             &mut encoder,
+            "arbiter_log_folded_entries",
+            "Log entries those folds moved (over the folds: how many entries shared each match's page write)",
+            totals.folded,
+        )?;
+        counter(
+            &mut encoder,
             "arbiter_log_busy_seconds",
             "Time the log writer spent committing and folding. Every move waits for one of its commits and they run one at a time, so near one second a second it is the server's ceiling",
             totals.busy.as_secs_f64(),
@@ -478,6 +484,7 @@ mod tests {
             "arbiter_log_commits_total 0\n",
             "arbiter_log_entries_committed_total 0\n",
             "arbiter_log_folds_total 0\n",
+            "arbiter_log_folded_entries_total 0\n",
             "arbiter_log_busy_seconds_total 0.0\n",
             "arbiter_log_fold_seconds_total 0.0\n",
             "# EOF\n",

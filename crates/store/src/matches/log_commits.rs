@@ -16,6 +16,7 @@ pub struct LogCommits {
     commits: AtomicU64,
     entries: AtomicU64,
     folds: AtomicU64,
+    folded: AtomicU64,
     busy_nanos: AtomicU64,
     fold_nanos: AtomicU64,
 }
@@ -30,6 +31,9 @@ pub struct LogCommitTotals {
     pub entries: u64,
     /// Times SQLite's log tail was folded into the keyed log (see `log_tail`).
     pub folds: u64,
+    /// Entries those folds moved (over `folds`: how many shared each match's page
+    /// write, which is what a fold is for).
+    pub folded: u64,
     /// Time the log writer spent in its statements and folds, from handing a statement
     /// to the database to its answer.
     pub busy: Duration,
@@ -47,11 +51,12 @@ impl LogCommits {
         self.add_busy(took);
     }
 
-    /// Count the time a fold of the log tail took, and the fold itself if it `moved`
-    /// any entries.
-    pub(crate) fn record_fold(&self, moved: bool, took: Duration) {
-        if moved {
+    /// Count the time a fold of the log tail took, and the fold itself and the entries
+    /// it `moved` if there were any.
+    pub(crate) fn record_fold(&self, moved: u64, took: Duration) {
+        if moved > 0 {
             self.folds.fetch_add(1, Ordering::Relaxed);
+            self.folded.fetch_add(moved, Ordering::Relaxed);
         }
         self.fold_nanos.fetch_add(nanos(took), Ordering::Relaxed);
         self.add_busy(took);
@@ -66,6 +71,7 @@ impl LogCommits {
             commits: self.commits.load(Ordering::Relaxed),
             entries: self.entries.load(Ordering::Relaxed),
             folds: self.folds.load(Ordering::Relaxed),
+            folded: self.folded.load(Ordering::Relaxed),
             busy: Duration::from_nanos(self.busy_nanos.load(Ordering::Relaxed)),
             folding: Duration::from_nanos(self.fold_nanos.load(Ordering::Relaxed)),
         }
@@ -83,6 +89,7 @@ impl LogCommitTotals {
             commits: self.commits.saturating_sub(earlier.commits),
             entries: self.entries.saturating_sub(earlier.entries),
             folds: self.folds.saturating_sub(earlier.folds),
+            folded: self.folded.saturating_sub(earlier.folded),
             busy: self.busy.saturating_sub(earlier.busy),
             folding: self.folding.saturating_sub(earlier.folding),
         }
@@ -98,6 +105,7 @@ impl std::ops::Add for LogCommitTotals {
             commits: self.commits + other.commits,
             entries: self.entries + other.entries,
             folds: self.folds + other.folds,
+            folded: self.folded + other.folded,
             busy: self.busy + other.busy,
             folding: self.folding + other.folding,
         }
@@ -113,15 +121,17 @@ mod tests {
         let commits = LogCommits::default();
         commits.record(3, Duration::from_millis(2));
         let before = commits.totals();
-        commits.record_fold(true, Duration::from_millis(5));
-        commits.record_fold(false, Duration::from_millis(1));
+        commits.record_fold(40, Duration::from_millis(5));
+        commits.record_fold(0, Duration::from_millis(1));
         commits.record(1, Duration::from_millis(1));
         let totals = commits.totals();
         assert_eq!(totals.busy, Duration::from_millis(9));
         assert_eq!(totals.folding, Duration::from_millis(6));
         assert_eq!(totals.folds, 1, "a fold that moved nothing is not a fold");
+        assert_eq!(totals.folded, 40);
         let since = totals.since(before);
         assert_eq!((since.commits, since.entries, since.folds), (1, 1, 1));
+        assert_eq!(since.folded, 40);
         assert_eq!(since.busy, Duration::from_millis(7));
         assert_eq!(since.folding, Duration::from_millis(6));
     }

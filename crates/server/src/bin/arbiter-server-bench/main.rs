@@ -449,14 +449,16 @@ async fn bench(args: &Args) -> anyhow::Result<()> {
         commits,
         entries,
         folds,
+        folded,
         busy,
         folding,
     } = commits_after.since(commits_before);
     let committing = busy.saturating_sub(folding);
     println!(
-        "log writer              {commits} commits of {:.1} entries, {:.3} ms each; {folds} folds, {:.3} ms each; busy {:.0}% of the play (per node: arbiter_log_busy_seconds)",
+        "log writer              {commits} commits of {:.1} entries, {:.3} ms each; {folds} folds of {:.0} entries, {:.3} ms each; busy {:.0}% of the play (per node: arbiter_log_busy_seconds)",
         entries as f64 / commits.max(1) as f64,
         committing.as_secs_f64() * 1000.0 / commits.max(1) as f64,
+        folded as f64 / folds.max(1) as f64,
         folding.as_secs_f64() * 1000.0 / folds.max(1) as f64,
         100.0 * busy.as_secs_f64() / playing.as_secs_f64() / hubs.len().max(1) as f64
     );
