@@ -282,9 +282,14 @@ async fn run(
 /// `RESTART` once that side checkpoint has ended: it waits for the readers, and the
 /// next commit starts the WAL again from its beginning. Not while a side checkpoint
 /// runs: SQLite lets one connection checkpoint at a time, and a second one's `RESTART`
-/// fails at once without waiting (it reports itself "busy"). Run beside the side
-/// checkpoint, the restart failed that way again and again on a loaded machine, and the
-/// WAL grew to 17 MB over 4,000 commits in a test bounding it at 12.
+/// fails at once without waiting for it (SQLite's source says so; it reports itself
+/// "busy"), so a restart asked for during a side checkpoint's last pass was lost.
+///
+/// What no checkpoint bounds is the WAL's size between two restarts on a slow disk:
+/// while a checkpoint's `fsync` waits, nothing can be copied back, and commits (which
+/// do not `fsync` with `synchronous = NORMAL`) go on adding to the WAL. With a build
+/// writing beside the tests, the WAL grew to 14–25 MB over a thousand or more commits
+/// between restarts that came as they should (`docs/benchmarks.md`).
 struct Checkpoints {
     pool: AnyPool,
     commits: u32,
