@@ -12,6 +12,9 @@ use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
 use tokio::net::TcpStream;
 use tokio::sync::watch;
 
+/// Room made in a raw client's buffer before each read.
+const READ_CHUNK: usize = 64 * 1024;
+
 pub struct TestServer {
     pub server: Server,
     pub dir: tempfile::TempDir,
@@ -251,11 +254,14 @@ impl Raw {
                 let line: Vec<u8> = self.buffer.drain(..=end).collect();
                 return Some(String::from_utf8_lossy(&line[..end]).into_owned());
             }
-            let mut chunk = [0u8; 65536];
-            let read = tokio::time::timeout_at(deadline, self.stream.read(&mut chunk)).await;
-            match read {
+            // Straight into the buffer: a 64 KiB array here would sit in every future
+            // that awaits this one, and unoptimized builds give each await its own copy
+            // on the stack (a matrix cell's frame passed a worker thread's 2 MiB).
+            self.buffer.reserve(READ_CHUNK);
+            let read = tokio::time::timeout_at(deadline, self.stream.read_buf(&mut self.buffer));
+            match read.await {
                 Ok(Ok(0)) | Ok(Err(_)) | Err(_) => return None,
-                Ok(Ok(n)) => self.buffer.extend_from_slice(&chunk[..n]),
+                Ok(Ok(_)) => {}
             }
         }
     }
@@ -285,10 +291,11 @@ impl Raw {
     pub async fn closed_within(&mut self, secs: u64) -> bool {
         let deadline = tokio::time::Instant::now() + Duration::from_secs(secs);
         loop {
-            let mut chunk = [0u8; 65536];
-            match tokio::time::timeout_at(deadline, self.stream.read(&mut chunk)).await {
+            self.buffer.reserve(READ_CHUNK);
+            let read = tokio::time::timeout_at(deadline, self.stream.read_buf(&mut self.buffer));
+            match read.await {
                 Ok(Ok(0)) | Ok(Err(_)) => return true,
-                Ok(Ok(n)) => self.buffer.extend_from_slice(&chunk[..n]),
+                Ok(Ok(_)) => {}
                 Err(_) => return false,
             }
         }
