@@ -30,8 +30,34 @@ pub fn random_action(state: &State, seat: Seat, rng: &mut GameRng) -> Option<Act
     }
     match count(state, seat) {
         0 => None,
-        len => in_order(state, seat).nth(rng.random_range(..len)),
+        len => nth(state, seat, rng.random_range(..len)),
     }
+}
+
+/// `in_order(state, seat).nth(index)`, stepping over a ship's moves and over the
+/// buildable planets by counting rather than through the chained iterators (which
+/// were a tenth of a random game).
+fn nth(state: &State, seat: Seat, mut index: usize) -> Option<Action> {
+    let board = state.board();
+    for ship in state.ships().filter(|s| s.owner == seat) {
+        let targets = &board.neighbours[ship.planet];
+        if let Some(&planet) = targets.get(index) {
+            return Some(Action::MoveShip {
+                ship: ship.id,
+                planet,
+            });
+        }
+        index -= targets.len();
+    }
+    for planet in 0..state.planets().len() {
+        if state.can_build_on(seat, planet) {
+            if index == 0 {
+                return Some(Action::BuildShip { planet });
+            }
+            index -= 1;
+        }
+    }
+    (index == 0 && state.config().allow_pass).then_some(Action::EndTurn)
 }
 
 /// How many actions [`in_order`] yields, without building them.
@@ -67,4 +93,49 @@ fn in_order(state: &State, seat: Seat) -> impl Iterator<Item = Action> + '_ {
         .map(|planet| Action::BuildShip { planet });
     let pass = state.config().allow_pass.then_some(Action::EndTurn);
     moves.chain(builds).chain(pass)
+}
+
+#[cfg(test)]
+mod tests {
+    use arbiter_engine::{seeded_rng, Game, Turn};
+    use rand::seq::IndexedRandom;
+
+    use super::*;
+    use crate::config::Config;
+    use crate::game::SpaceCrack;
+
+    /// At every decision of random games, with and without `end_turn` listed, the
+    /// counted index gives the listed action at every index, and nothing past the end.
+    #[test]
+    fn nth_is_the_listed_action_at_every_index() {
+        for (allow_pass, seats, seed) in [(true, 2, 1), (false, 3, 2), (true, 4, 3)] {
+            let config = Config {
+                allow_pass,
+                ..Config::default()
+            };
+            let mut state = SpaceCrack::new(&config, seats, seed).expect("a valid config");
+            let mut rng = seeded_rng(seed);
+            let mut checked = 0;
+            loop {
+                let seat = match SpaceCrack::to_act(&state) {
+                    Turn::One(seat) => seat,
+                    Turn::AnyOf(seats) => seats[0],
+                    _ => break,
+                };
+                let listed = legal_actions(&state, seat);
+                for (index, action) in listed.iter().enumerate() {
+                    assert_eq!(nth(&state, seat, index).as_ref(), Some(action));
+                }
+                assert_eq!(nth(&state, seat, listed.len()), None);
+                assert_eq!(count(&state, seat), listed.len());
+                checked += listed.len();
+                let action = listed
+                    .choose(&mut rng)
+                    .cloned()
+                    .expect("a seat to act has actions");
+                SpaceCrack::apply(&mut state, seat, &action).expect("a listed action is legal");
+            }
+            assert!(checked > 100, "only {checked} actions checked");
+        }
+    }
 }

@@ -182,8 +182,18 @@ impl State {
 
     /// No ships and not enough crack to build on any owned planet (background §2.5).
     /// A stuck player cannot act and does not hold up the turn.
+    ///
+    /// One pass over the planets: a planet of the seat's with a ship on it, or one it
+    /// could build on ([`State::has_ships`] or [`State::can_build_on`]), unsticks it.
+    /// `can_act` asks this of every seat several times a decision.
     pub fn is_stuck(&self, seat: Seat) -> bool {
-        !self.has_ships(seat) && !(0..self.planets.len()).any(|p| self.can_build_on(seat, p))
+        let crack = self.players.get(seat).map(|player| player.crack);
+        let merge = self.config.build_on_occupied == BuildOnOccupied::Merge;
+        !self.planets.iter().any(|p| {
+            p.owner == Some(seat)
+                && (p.ship.is_some()
+                    || crack.is_some_and(|crack| crack >= p.size && (p.ship.is_none() || merge)))
+        })
     }
 
     /// Whether `seat` may act now in concurrent terms: in play, not finished, with

@@ -45,6 +45,12 @@ fn assert_invariants(state: &State) {
     for player in state.players() {
         assert!(player.command_points <= config.carry_cap() + config.command_points);
     }
+    // `is_stuck` in one pass says what its definition (background §2.5) says.
+    for seat in 0..=state.players().len() {
+        let stuck = !state.has_ships(seat)
+            && !(0..state.planets().len()).any(|p| state.can_build_on(seat, p));
+        assert_eq!(state.is_stuck(seat), stuck, "seat {seat} stuck");
+    }
     match SpaceCrack::to_act(state) {
         Turn::Over => assert!(state.is_over()),
         Turn::AnyOf(seats) => {
