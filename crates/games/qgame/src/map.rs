@@ -18,10 +18,42 @@ pub struct Map {
     /// A hash map, not a sorted one: the rules look cells up far more often than they
     /// list them, and [`Map::iter`] sorts when they do.
     cells: HashMap<Coord, Tile, CellHashing>,
+    /// The same tiles again for the cells near the origin, by position: a lookup
+    /// there is an index instead of a hash probe, and nearly every lookup of a game
+    /// falls there (a game's tiles grow from the origin). Always in step with `cells`.
+    near: NearOrigin,
     /// The free adjacent cells and what fits at each, kept up to date by [`Map::place`]
     /// and [`Map::remove`] because every candidate search (strategies, legal actions)
     /// starts from them. Derived from `cells`, so it is never serialized or compared.
     frontier: Frontier,
+}
+
+/// Cells with row and column in `-NEAR_HALF..NEAR_HALF`.
+const NEAR_HALF: i32 = 32;
+const NEAR_SIDE: usize = 2 * NEAR_HALF as usize;
+
+/// The tiles of the cells near the origin, row by row.
+#[derive(Clone)]
+struct NearOrigin {
+    tiles: Box<[Option<Tile>; NEAR_SIDE * NEAR_SIDE]>,
+}
+
+impl Default for NearOrigin {
+    fn default() -> Self {
+        NearOrigin {
+            tiles: Box::new([None; NEAR_SIDE * NEAR_SIDE]),
+        }
+    }
+}
+
+impl NearOrigin {
+    /// Where `at` is kept, if it is near the origin. Coordinates far out wrap to
+    /// large unsigned offsets, which are outside too.
+    fn slot(at: Coord) -> Option<usize> {
+        let row = at.row.wrapping_add(NEAR_HALF) as u32 as usize;
+        let column = at.column.wrapping_add(NEAR_HALF) as u32 as usize;
+        (row < NEAR_SIDE && column < NEAR_SIDE).then_some(row * NEAR_SIDE + column)
+    }
 }
 
 /// The two directions a line can run in.
@@ -87,11 +119,22 @@ impl Map {
     }
 
     pub fn get(&self, at: Coord) -> Option<Tile> {
-        self.cells.get(&at).copied()
+        match NearOrigin::slot(at) {
+            Some(slot) => self.near.tiles[slot],
+            None => self.cells.get(&at).copied(),
+        }
     }
 
     fn is_occupied(&self, at: Coord) -> bool {
-        self.cells.contains_key(&at)
+        self.get(at).is_some()
+    }
+
+    /// Put `tile` at `at` in both stores; the tile that was there, if any.
+    fn insert(&mut self, at: Coord, tile: Tile) -> Option<Tile> {
+        if let Some(slot) = NearOrigin::slot(at) {
+            self.near.tiles[slot] = Some(tile);
+        }
+        self.cells.insert(at, tile)
     }
 
     pub fn is_empty(&self) -> bool {
@@ -103,12 +146,15 @@ impl Map {
     }
 
     pub fn place(&mut self, at: Coord, tile: Tile) {
-        self.cells.insert(at, tile);
+        self.insert(at, tile);
         self.refresh_frontier_around(at);
     }
 
     /// Take a tile off again (for trying placements on a working copy).
     pub fn remove(&mut self, at: Coord) {
+        if let Some(slot) = NearOrigin::slot(at) {
+            self.near.tiles[slot] = None;
+        }
         if self.cells.remove(&at).is_some() {
             self.refresh_frontier_around(at);
         }
@@ -318,7 +364,7 @@ impl<'de> Deserialize<'de> for Map {
                 let column = i32::try_from(column)
                     .map_err(|_| D::Error::custom("column index out of range"))?;
                 let at = Coord::new(row_index, column);
-                if map.cells.insert(at, tile).is_some() {
+                if map.insert(at, tile).is_some() {
                     return Err(D::Error::custom(format!(
                         "cell ({row_index}, {column}) appears twice"
                     )));
@@ -352,6 +398,41 @@ mod tests {
         assert!(!map.fits(Coord::new(0, 0), t(Shape::Circle, Color::Red)));
         map.place(Coord::new(0, 1), t(Shape::Circle, Color::Red));
         assert!(map.fits(Coord::new(0, 0), t(Shape::Square, Color::Red)));
+    }
+
+    /// Tiles on both sides of the near-origin window's edges, and at the far ends of
+    /// the grid, are found where they were put and gone where they were taken.
+    #[test]
+    fn lookups_agree_inside_and_outside_the_window_near_the_origin() {
+        let tile = t(Shape::Star, Color::Red);
+        let edges = [-NEAR_HALF - 1, -NEAR_HALF, 0, NEAR_HALF - 1, NEAR_HALF];
+        let mut cells: Vec<Coord> = edges
+            .iter()
+            .flat_map(|&row| edges.iter().map(move |&column| Coord::new(row, column)))
+            .collect();
+        cells.extend([
+            Coord::new(i32::MAX, i32::MIN),
+            Coord::new(i32::MIN, i32::MAX),
+            Coord::new(i32::MIN, 0),
+            Coord::new(0, i32::MAX),
+        ]);
+        let mut map = Map::default();
+        for &at in &cells {
+            assert_eq!(map.get(at), None, "{at:?}");
+            map.place(at, tile);
+        }
+        for &at in &cells {
+            assert_eq!(map.get(at), Some(tile), "{at:?}");
+            for next in at.neighbours() {
+                assert_eq!(map.get(next).is_some(), cells.contains(&next), "{next:?}");
+            }
+        }
+        assert_eq!(map.len(), cells.len());
+        for &at in &cells {
+            map.remove(at);
+            assert_eq!(map.get(at), None, "{at:?}");
+        }
+        assert!(map.is_empty());
     }
 
     #[test]
