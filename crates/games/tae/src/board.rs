@@ -418,9 +418,13 @@ impl Board {
 
     /// Where a player's leader of `kind` stands, if it is on the board.
     pub fn find_leader(&self, owner: Seat, kind: Kind) -> Option<usize> {
-        self.leaders()
-            .find(|&(_, l)| l.owner == owner && l.kind == kind)
-            .map(|(id, _)| id)
+        match self.masks.leader_cell(owner, kind) {
+            Some(cell) => cell,
+            None => self
+                .leaders()
+                .find(|&(_, l)| l.owner == owner && l.kind == kind)
+                .map(|(id, _)| id),
+        }
     }
 
     /// Scientist colonies orthogonally adjacent to a cell (a leader's internal strength).
@@ -457,10 +461,15 @@ impl Board {
     /// Change one cell, then its cell sets and, if its occupancy changed, the regions.
     fn change(&mut self, id: usize, edit: impl FnOnce(&mut Cell)) {
         let cell = &mut self.cells[id];
-        let was_occupied = cell.occupied();
+        let (was_occupied, leader_before) = (cell.occupied(), cell.leader);
         edit(cell);
-        let now_occupied = cell.occupied();
+        let (now_occupied, leader_after) = (cell.occupied(), cell.leader);
         self.masks.update(id, cell);
+        if leader_before != leader_after {
+            for leader in [leader_before, leader_after].into_iter().flatten() {
+                self.masks.refresh_leader(&self.cells, leader);
+            }
+        }
         match (was_occupied, now_occupied) {
             (false, true) => self.regions.occupy(&self.grid, id),
             (true, false) => self.regions.vacate(&self.grid, &self.masks.occupied, &[id]),

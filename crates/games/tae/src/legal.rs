@@ -142,15 +142,8 @@ impl<'a> TurnActions<'a> {
             blocks: SmallVec::new(),
         };
         actions.push_run(Block::Pass, 1);
-        // Where this seat's leaders stand, found in one pass over the leaders.
-        let mut standing = [None; 4];
-        for (cell, leader) in board.leaders() {
-            if leader.owner == seat {
-                standing[leader.kind.index()] = Some(cell);
-            }
-        }
         for &kind in &player.leaders {
-            let from = standing[kind.index()];
+            let from = board.find_leader(seat, kind);
             let (targets, count) = targets(from);
             actions.push_run(Block::Place(kind), count);
             if from.is_some() {
