@@ -218,6 +218,17 @@ pub async fn connect_with_window(address: std::net::SocketAddr, window: Option<u
     socket.connect(address).await.expect("connect")
 }
 
+/// What one read of a [`Raw`] client gave.
+#[derive(Debug, PartialEq, Eq)]
+enum Read {
+    /// Bytes, now at the end of the buffer.
+    Data,
+    /// The server closed the connection (or it failed).
+    Closed,
+    /// Nothing came before the deadline.
+    TimedOut,
+}
+
 /// A raw TCP client: bytes in, lines out.
 pub struct Raw {
     pub stream: TcpStream,
@@ -254,15 +265,23 @@ impl Raw {
                 let line: Vec<u8> = self.buffer.drain(..=end).collect();
                 return Some(String::from_utf8_lossy(&line[..end]).into_owned());
             }
-            // Straight into the buffer: a 64 KiB array here would sit in every future
-            // that awaits this one, and unoptimized builds give each await its own copy
-            // on the stack (a matrix cell's frame passed a worker thread's 2 MiB).
-            self.buffer.reserve(READ_CHUNK);
-            let read = tokio::time::timeout_at(deadline, self.stream.read_buf(&mut self.buffer));
-            match read.await {
-                Ok(Ok(0)) | Ok(Err(_)) | Err(_) => return None,
-                Ok(Ok(_)) => {}
+            if self.read_more(deadline).await != Read::Data {
+                return None;
             }
+        }
+    }
+
+    /// Read what the server sent next onto the end of the buffer, waiting until
+    /// `deadline` at most. Straight into the buffer: a 64 KiB array here would sit in
+    /// every future that awaits this one, and unoptimized builds give each await its
+    /// own copy on the stack (a matrix cell's frame passed a worker thread's 2 MiB).
+    async fn read_more(&mut self, deadline: tokio::time::Instant) -> Read {
+        self.buffer.reserve(READ_CHUNK);
+        let read = tokio::time::timeout_at(deadline, self.stream.read_buf(&mut self.buffer));
+        match read.await {
+            Ok(Ok(0)) | Ok(Err(_)) => Read::Closed,
+            Ok(Ok(_)) => Read::Data,
+            Err(_) => Read::TimedOut,
         }
     }
 
@@ -291,12 +310,10 @@ impl Raw {
     pub async fn closed_within(&mut self, secs: u64) -> bool {
         let deadline = tokio::time::Instant::now() + Duration::from_secs(secs);
         loop {
-            self.buffer.reserve(READ_CHUNK);
-            let read = tokio::time::timeout_at(deadline, self.stream.read_buf(&mut self.buffer));
-            match read.await {
-                Ok(Ok(0)) | Ok(Err(_)) => return true,
-                Ok(Ok(_)) => {}
-                Err(_) => return false,
+            match self.read_more(deadline).await {
+                Read::Data => {}
+                Read::Closed => return true,
+                Read::TimedOut => return false,
             }
         }
     }
