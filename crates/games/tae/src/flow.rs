@@ -8,9 +8,10 @@
 //! seat holding no matching colonist is still prompted, so the prompt reveals nothing.
 
 use arbiter_engine::{EventSink, Seat, Turn};
+use smallvec::SmallVec;
 
 use crate::actions::{apply_turn_action, cell_id, Action};
-use crate::config::END_ARTIFACTS;
+use crate::config::{END_ARTIFACTS, MAX_SEATS};
 use crate::conflict;
 use crate::error::TaeError;
 use crate::events::Event;
@@ -218,12 +219,18 @@ fn sort_wars(state: &mut State, events: &mut impl EventSink<Event>) -> bool {
 /// merchant in cell order speaks for a region).
 fn start_end_of_turn(state: &mut State) {
     let board = &state.board;
+    // The merchants on the board in cell order (the first in a region claims it),
+    // found by seat rather than by walking every leader.
+    let mut merchants: SmallVec<[(usize, Seat); MAX_SEATS]> = (0..state.players.len())
+        .filter_map(|seat| Some((board.find_leader(seat, Kind::Merchant)?, seat)))
+        .collect();
+    merchants.sort_unstable();
     let mut claims: Vec<(u32, Claim)> = Vec::new();
-    for (cell, leader) in board.leaders() {
+    for (cell, owner) in merchants {
         let Some(region) = board.region(cell) else {
             continue;
         };
-        if leader.kind != Kind::Merchant || claims.iter().any(|(r, _)| *r == region) {
+        if claims.iter().any(|(r, _)| *r == region) {
             continue;
         }
         let in_region = || {
@@ -236,7 +243,7 @@ fn start_end_of_turn(state: &mut State) {
             claims.push((
                 region,
                 Claim {
-                    owner: leader.owner,
+                    owner,
                     cells: in_region().collect(),
                 },
             ));
