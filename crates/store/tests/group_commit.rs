@@ -73,8 +73,9 @@ async fn burst<F: Future + Unpin>(mut held: AnyConnection, calls: Vec<F>) -> Vec
 }
 
 /// Queue `entries` (match, index, entry) with `Store::queue_log` while the log is held,
-/// then release it and wait for each to be stored: the batcher takes at most the first
-/// alone, and the rest together.
+/// then release it and wait for each to be stored: the batcher takes what was queued
+/// when it woke (usually the first alone; under load a few), its write waits for the
+/// lock, and it takes the rest together.
 pub(crate) async fn queued_while_held(
     db: &TestDb,
     entries: &[(MatchId, usize, &arbiter_engine::LogEntry)],
@@ -333,9 +334,10 @@ async fn a_matchs_queued_entries_keep_their_order_and_share_a_commit(db: &TestDb
     }
     assert_eq!(log_of(store, steady).await, log[..3]);
     assert_eq!(log_of(store, broken).await, log[..1]);
-    // All were queued while the log was held, so the batcher took at most the first
-    // before the lock was released and the rest as one batch: one statement on SQLite,
-    // and on PostgreSQL (one row of a match a statement) one for each of `steady`'s.
+    // All were queued while the log was held, so the batcher took what was queued
+    // when it woke, waited for the lock, and took the rest as one batch: at most two
+    // statements on SQLite, and on PostgreSQL (one row of a match a statement) one
+    // for each of `steady`'s and the first.
     let after = store.log_commits().totals();
     assert_eq!(after.entries - before.entries, 4, "{before:?} {after:?}");
     let statements = after.commits - before.commits;

