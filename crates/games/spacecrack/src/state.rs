@@ -175,8 +175,13 @@ impl State {
         let (Some(p), Some(player)) = (self.planets.get(planet), self.players.get(seat)) else {
             return false;
         };
-        p.owner == Some(seat)
-            && player.crack >= p.size
+        p.owner == Some(seat) && self.affords_building(p, player.crack)
+    }
+
+    /// Whether `crack` pays for a ship on `p` and there is room for one (the planet is
+    /// empty, or building merges into the ship there). Ownership is the caller's.
+    fn affords_building(&self, p: &Planet, crack: u32) -> bool {
+        crack >= p.size
             && (p.ship.is_none() || self.config.build_on_occupied == BuildOnOccupied::Merge)
     }
 
@@ -188,11 +193,9 @@ impl State {
     /// `can_act` asks this of every seat several times a decision.
     pub fn is_stuck(&self, seat: Seat) -> bool {
         let crack = self.players.get(seat).map(|player| player.crack);
-        let merge = self.config.build_on_occupied == BuildOnOccupied::Merge;
         !self.planets.iter().any(|p| {
             p.owner == Some(seat)
-                && (p.ship.is_some()
-                    || crack.is_some_and(|crack| crack >= p.size && (p.ship.is_none() || merge)))
+                && (p.ship.is_some() || crack.is_some_and(|crack| self.affords_building(p, crack)))
         })
     }
 
