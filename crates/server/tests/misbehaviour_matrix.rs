@@ -724,7 +724,7 @@ async fn every_bad_client_in_every_ruleset_over_both_transports() {
 /// Counts the test process's live heap (resident memory would mostly show what glibc
 /// keeps of freed blocks, such as Argon2's 19 MiB work areas).
 #[global_allocator]
-static HEAP: Counting<System> = Counting::new(System);
+static HEAP: Counting<System> = Counting::with_peak(System);
 
 /// The bound on the test process's peak live heap. The clients' 10 MB lines are 100 MB
 /// (more while the WebSocket client frames them); a server that buffered each
