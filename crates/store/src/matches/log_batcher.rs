@@ -43,7 +43,7 @@ use tokio::sync::{mpsc, oneshot};
 use tokio::task::JoinHandle;
 
 use super::log_commits::LogCommits;
-use super::log_tail::{Folds, LogTable, NextIndices, NEXT_INDEX_SQL};
+use super::log_tail::{Folds, LogTable, NextIndices, LINGER, NEXT_INDEX_SQL};
 use super::MatchId;
 use crate::connect::Backend;
 use crate::error::is_unique_violation;
@@ -106,6 +106,9 @@ impl LogBatcher {
         let checkpoints = checkpoints.map(Checkpoints::new);
         let commits = Arc::new(LogCommits::default());
         let next = (backend == Backend::Sqlite).then(NextIndices::default);
+        let thread = own_thread();
+        // A linger blocks the thread it runs on: only the writer's own may.
+        let may_linger = thread.is_ok();
         let work: Work = Box::pin(run(
             pool,
             backend,
@@ -113,8 +116,9 @@ impl LogBatcher {
             checkpoints,
             commits.clone(),
             next.clone(),
+            may_linger,
         ));
-        let task = match own_thread() {
+        let task = match thread {
             Ok((hand, ended)) => match hand.send(work) {
                 Ok(()) => tokio::spawn(async move {
                     let _ = ended.await;
@@ -211,6 +215,7 @@ async fn run(
     mut checkpoints: Option<Checkpoints>,
     commits: Arc<LogCommits>,
     next: Option<NextIndices>,
+    may_linger: bool,
 ) {
     let closed = pool.close_event();
     // SQLite's log goes through its tail (see `log_tail`): the next indices kept in
@@ -235,10 +240,14 @@ async fn run(
                 }
             }
         }
-        while waiting.len() < MAX_BATCH {
-            match queue.try_recv() {
-                Ok(append) => waiting.push(append),
-                Err(_) => break,
+        take_queued(&mut queue, &mut waiting);
+        if let Some((_, folds)) = &tail {
+            if may_linger && folds.lingers(waiting.len()) {
+                // A busy writer waits a moment for more entries to share the commit
+                // (see `LINGER`). A blocking sleep: Tokio's timers count whole
+                // milliseconds, and this thread runs nothing else that must not wait.
+                std::thread::sleep(LINGER);
+                take_queued(&mut queue, &mut waiting);
             }
         }
         let mut batch = next_batch(&mut waiting, backend);
@@ -262,6 +271,16 @@ async fn run(
         if let Some(checkpoints) = &mut checkpoints {
             checkpoints.after_commit();
             checkpoints.restart_if_due(&pool).await;
+        }
+    }
+}
+
+/// Move what is queued into `waiting`, up to [`MAX_BATCH`] rows.
+fn take_queued(queue: &mut mpsc::Receiver<Append>, waiting: &mut Vec<Append>) {
+    while waiting.len() < MAX_BATCH {
+        match queue.try_recv() {
+            Ok(append) => waiting.push(append),
+            Err(_) => break,
         }
     }
 }

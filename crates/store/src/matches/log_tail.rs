@@ -62,6 +62,16 @@ pub(crate) const LIGHT_COMMIT: usize = 4;
 /// to 7 ms each with every append waiting, for about four entries a match's page write.
 pub(crate) const IDLE_COMMIT: usize = 2;
 
+/// How long a busy writer waits for more entries before a commit of fewer than
+/// [`LINGER_UNTIL`] (PostgreSQL's `commit_delay` is the same idea). Each commit writes
+/// its WAL pages whatever it holds, so larger commits cost less an entry, and a busy
+/// writer's next entries are a fraction of a millisecond away. Measured at 100 busy
+/// matches: commits of 13–16 entries instead of 7–10, 6% more moves a second with
+/// 200 µs (3% with 100 µs), 3 µs less server CPU a move (docs/benchmarks.md).
+pub(crate) const LINGER: std::time::Duration = std::time::Duration::from_micros(200);
+/// A commit of this many entries waits for no more.
+pub(crate) const LINGER_UNTIL: usize = 16;
+
 /// The table a commit of log rows goes to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum LogTable {
@@ -139,6 +149,15 @@ impl Folds {
         } else {
             LogTable::Tail
         }
+    }
+
+    /// Whether to wait [`LINGER`] for company before committing `waiting` rows: only
+    /// while the writer is busy (its recent commits held [`LIGHT_COMMIT`] entries or
+    /// more on average). A lightly loaded writer commits at once: at 1,000 matches
+    /// moving once a second, lingering whenever two entries waited put 0.7 ms on the
+    /// round trip's 99th percentile and saved nothing.
+    pub(crate) fn lingers(&self, waiting: usize) -> bool {
+        waiting < LINGER_UNTIL && self.recent_batch >= LIGHT_COMMIT as f64
     }
 
     /// A commit put an entry of each of `matches` into `table`.
@@ -309,5 +328,24 @@ mod tests {
         assert_eq!(next.expected(7), Some(1));
         next.forget(7);
         assert_eq!(next.expected(7), None);
+    }
+
+    #[test]
+    fn only_a_busy_writer_lingers_and_not_once_a_commit_is_full() {
+        let mut folds = Folds::default();
+        assert!(!folds.lingers(1), "a writer that has not committed yet");
+        // A paced server: commits of one or two entries.
+        for i in 0..64 {
+            folds.appended(&[i, i + 1][..1 + (i as usize % 2)], LogTable::Log);
+        }
+        assert!(!folds.lingers(2), "a lightly loaded writer commits at once");
+        // A busy one: commits of eight.
+        let eight: Vec<MatchId> = (0..8).collect();
+        for _ in 0..64 {
+            folds.appended(&eight, LogTable::Tail);
+        }
+        assert!(folds.lingers(1));
+        assert!(folds.lingers(LINGER_UNTIL - 1));
+        assert!(!folds.lingers(LINGER_UNTIL), "enough company already");
     }
 }
