@@ -1,5 +1,5 @@
 //! CPU time and context switches of the server's process and of the clients' process,
-//! read from /proc (Linux). They tell whether a run was bound by the cores (both
+//! and the whole machine's CPU time by kind, read from /proc (Linux). They tell whether a run was bound by the cores (both
 //! processes together near the machine's core count) or by a stage that works one
 //! thing at a time (cores to spare while moves wait), and what a move costs the server.
 
@@ -66,6 +66,68 @@ impl CpuUse {
     }
 }
 
+/// The whole machine's CPU time by kind, from the first line of /proc/stat, in ticks.
+/// The two processes' own times leave out what the kernel does for no process: on
+/// loopback, most of delivering a packet is a softirq, a tenth of a busy run.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct MachineReading {
+    user: u64,
+    system: u64,
+    softirq: u64,
+    /// `iowait`, `irq` and `steal`: time the machine was not free to run our work.
+    other: u64,
+    idle: u64,
+}
+
+impl MachineReading {
+    pub fn now() -> Option<MachineReading> {
+        let stat = std::fs::read_to_string("/proc/stat").ok()?;
+        machine_times(stat.lines().next()?).ok()
+    }
+
+    /// Shares of the machine's time between `earlier` and this reading, in one line.
+    pub fn describe_since(self, earlier: MachineReading) -> String {
+        let delta = |now: u64, then: u64| now.saturating_sub(then) as f64;
+        let user = delta(self.user, earlier.user);
+        let system = delta(self.system, earlier.system);
+        let softirq = delta(self.softirq, earlier.softirq);
+        let other = delta(self.other, earlier.other);
+        let idle = delta(self.idle, earlier.idle);
+        let all = (user + system + softirq + other + idle).max(1.0);
+        let share = |ticks: f64| 100.0 * ticks / all;
+        format!(
+            "{:.0}% busy: user {:.0}%, system {:.0}%, softirq {:.0}%, iowait, irq and steal {:.0}%; idle {:.0}%",
+            share(all - idle),
+            share(user),
+            share(system),
+            share(softirq),
+            share(other),
+            share(idle)
+        )
+    }
+}
+
+/// The `cpu` line of /proc/stat: user, nice, system, idle, iowait, irq, softirq, steal
+/// (guest time is already counted in user).
+fn machine_times(line: &str) -> anyhow::Result<MachineReading> {
+    let mut fields = line.split_whitespace();
+    anyhow::ensure!(fields.next() == Some("cpu"), "not the machine's cpu line");
+    let ticks: Vec<u64> = fields
+        .take(8)
+        .map(|field| field.parse().context("a number"))
+        .collect::<anyhow::Result<_>>()?;
+    let [user, nice, system, idle, iowait, irq, softirq, steal] = ticks[..] else {
+        anyhow::bail!("a short cpu line");
+    };
+    Ok(MachineReading {
+        user: user + nice,
+        system,
+        softirq,
+        other: iowait + irq + steal,
+        idle,
+    })
+}
+
 /// `utime` and `stime` (fields 14 and 15) of a /proc/PID/stat line. The command name
 /// (field 2) is in parentheses and may hold spaces or parentheses itself, so the fields
 /// are counted from the last `)`.
@@ -104,6 +166,24 @@ fn switches(pid: &str) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_machines_shares_come_from_the_first_line_of_proc_stat() {
+        let before = machine_times("cpu  100 0 50 800 10 0 20 0 0 0").expect("parsed");
+        let after = machine_times("cpu  590 10 310 940 20 0 120 0 0 0").expect("parsed");
+        // 500 user (nice included), 260 system, 100 softirq, 10 iowait, 140 idle.
+        assert_eq!(
+            after.describe_since(before),
+            "86% busy: user 50%, system 26%, softirq 10%, iowait, irq and steal 1%; idle 14%"
+        );
+        assert!(machine_times("cpu0 1 2 3 4 5 6 7 8").is_err());
+        assert!(machine_times("cpu  1 2 3").is_err());
+    }
+
+    #[test]
+    fn this_machine_is_read() {
+        assert!(MachineReading::now().is_some(), "/proc/stat");
+    }
 
     #[test]
     fn times_are_counted_from_the_last_parenthesis() {

@@ -28,7 +28,7 @@ use arbiter_server::heap::Counting;
 use arbiter_server::{Config, Server};
 use arbiter_store::LogCommitTotals;
 use clap::Parser;
-use cpu::CpuReading;
+use cpu::{CpuReading, MachineReading};
 use serde_json::{json, Value};
 
 /// The `arbiter` binary's allocator (mimalloc), counting the bytes live on the heap:
@@ -350,6 +350,7 @@ async fn bench(args: &Args) -> anyhow::Result<()> {
     // Both processes' CPU over the same window: (at its start, at its latest tick).
     let mut server_cpu: Option<(CpuReading, CpuReading)> = None;
     let mut clients_cpu: Option<(CpuReading, CpuReading)> = None;
+    let mut machine_cpu: Option<(MachineReading, MachineReading)> = None;
     let output = loop {
         tokio::select! {
             output = &mut output => break output?,
@@ -366,6 +367,9 @@ async fn bench(args: &Args) -> anyhow::Result<()> {
                         if let Some(now) = now {
                             window.get_or_insert((now, now)).1 = now;
                         }
+                    }
+                    if let Some(now) = MachineReading::now() {
+                        machine_cpu.get_or_insert((now, now)).1 = now;
                     }
                 }
                 peak_rss = peak_rss.max(rss);
@@ -472,6 +476,10 @@ async fn bench(args: &Args) -> anyhow::Result<()> {
             Some(cpu) => println!("{name:<24}{}", cpu.describe(playing, decisions)),
             None => println!("{name:<24}not read (no /proc, or the play was too short)"),
         }
+    }
+    match machine_cpu {
+        Some((start, end)) => println!("machine CPU             {}", end.describe_since(start)),
+        None => println!("machine CPU             not read (no /proc/stat)"),
     }
     println!(
         "server heap (live)      idle {idle_heap} KiB, {heap_at_peak_matches} KiB with {peak_matches} matches: {per_match:.0} KiB per running match"
