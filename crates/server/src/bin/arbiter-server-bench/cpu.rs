@@ -1,7 +1,8 @@
 //! CPU time and context switches of the server's process and of the clients' process,
-//! and the whole machine's CPU time by kind, read from /proc (Linux). They tell whether a run was bound by the cores (both
-//! processes together near the machine's core count) or by a stage that works one
-//! thing at a time (cores to spare while moves wait), and what a move costs the server.
+//! and the whole machine's CPU time by kind, read from /proc (Linux). They tell whether
+//! a run was bound by the cores (both processes together near the machine's core count)
+//! or by a stage that works one thing at a time (cores to spare while moves wait), and
+//! what a move costs the server.
 
 use std::time::Duration;
 
@@ -74,8 +75,9 @@ pub struct MachineReading {
     user: u64,
     system: u64,
     softirq: u64,
-    /// `iowait`, `irq` and `steal`: time the machine was not free to run our work.
+    /// `irq` and `steal` (time the hypervisor gave to others).
     other: u64,
+    /// `idle` and `iowait` (idle with a disk read or write pending).
     idle: u64,
 }
 
@@ -96,7 +98,7 @@ impl MachineReading {
         let all = (user + system + softirq + other + idle).max(1.0);
         let share = |ticks: f64| 100.0 * ticks / all;
         format!(
-            "{:.0}% busy: user {:.0}%, system {:.0}%, softirq {:.0}%, iowait, irq and steal {:.0}%; idle {:.0}%",
+            "{:.0}% busy: user {:.0}%, system {:.0}%, softirq {:.0}%, irq and steal {:.0}%; idle {:.0}% (iowait included)",
             share(all - idle),
             share(user),
             share(system),
@@ -123,8 +125,8 @@ fn machine_times(line: &str) -> anyhow::Result<MachineReading> {
         user: user + nice,
         system,
         softirq,
-        other: iowait + irq + steal,
-        idle,
+        other: irq + steal,
+        idle: idle + iowait,
     })
 }
 
@@ -171,10 +173,10 @@ mod tests {
     fn the_machines_shares_come_from_the_first_line_of_proc_stat() {
         let before = machine_times("cpu  100 0 50 800 10 0 20 0 0 0").expect("parsed");
         let after = machine_times("cpu  590 10 310 940 20 0 120 0 0 0").expect("parsed");
-        // 500 user (nice included), 260 system, 100 softirq, 10 iowait, 140 idle.
+        // 500 user (nice included), 260 system, 100 softirq, 150 idle (10 of it iowait).
         assert_eq!(
             after.describe_since(before),
-            "86% busy: user 50%, system 26%, softirq 10%, iowait, irq and steal 1%; idle 14%"
+            "85% busy: user 50%, system 26%, softirq 10%, irq and steal 0%; idle 15% (iowait included)"
         );
         assert!(machine_times("cpu0 1 2 3 4 5 6 7 8").is_err());
         assert!(machine_times("cpu  1 2 3").is_err());
