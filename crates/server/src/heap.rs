@@ -76,14 +76,12 @@ impl<A> Counting<A> {
 
     /// Live bytes and their exact peak, which costs a counter shared by every thread.
     pub const fn with_peak(inner: A) -> Counting<A> {
-        Counting {
-            inner,
-            shards: [const { Shard(AtomicIsize::new(0)) }; SHARDS],
-            peak: Some(Peak {
-                live: AtomicUsize::new(0),
-                peak: AtomicUsize::new(0),
-            }),
-        }
+        let mut counting = Counting::new(inner);
+        counting.peak = Some(Peak {
+            live: AtomicUsize::new(0),
+            peak: AtomicUsize::new(0),
+        });
+        counting
     }
 
     /// Bytes allocated and not yet freed.
