@@ -85,10 +85,18 @@ async fn connection(
     let tick = (limits.partial_line_timeout / 4).max(Duration::from_millis(10));
     let mut ticker = tokio::time::interval(tick);
     let mut partial_since: Option<Instant> = None;
+    // Made once, not once a line: a fresh `cancelled()` registers with its token's
+    // waiters and leaves again on every pass, and the server's shutdown token is one
+    // for every connection, so each line read took a lock all connections share. A
+    // child token is this connection's own, cancelled with its parent.
+    let shutdown = shutdown.child_token();
+    let closed = outbox.closed();
+    let shutting_down = shutdown.cancelled();
+    tokio::pin!(closed, shutting_down);
     loop {
         tokio::select! {
-            _ = outbox.closed() => break,
-            _ = shutdown.cancelled() => {
+            _ = &mut closed => break,
+            _ = &mut shutting_down => {
                 session.server_closing();
                 break;
             }
@@ -144,12 +152,15 @@ async fn linger(mut read: OwnedReadHalf) {
 /// (a closing error, say), briefly, and shut the socket.
 async fn write_lines(write: OwnedWriteHalf, mut receiver: OutboxReceiver) {
     let mut out = BufWriter::new(write);
+    // One wait for the close, kept across lines (see `connection`); it may be polled
+    // again once it has fired, and is ready again then.
+    let closing = receiver.close.clone().cancelled_owned();
+    tokio::pin!(closing);
     loop {
-        let close = receiver.close.clone();
         let line = tokio::select! {
             biased;
             line = receiver.recv() => line,
-            _ = close.cancelled() => None,
+            _ = &mut closing => None,
         };
         let Some(line) = line else { break };
         let mut batch = vec![line];
@@ -164,7 +175,7 @@ async fn write_lines(write: OwnedWriteHalf, mut receiver: OutboxReceiver) {
         tokio::pin!(write);
         let written = tokio::select! {
             written = &mut write => written,
-            _ = receiver.close.cancelled() => {
+            _ = &mut closing => {
                 tokio::time::timeout(Duration::from_millis(500), &mut write)
                     .await
                     .unwrap_or(Ok(()))

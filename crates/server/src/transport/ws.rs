@@ -127,9 +127,15 @@ async fn connection(socket: WebSocket, peer: SocketAddr, app: AppState) {
     // Anything heard, pongs included, proves the client is not stuck mid-frame.
     let mut last_heard = Instant::now();
     let mut check = tokio::time::interval(limits.ws_heartbeat);
+    // Made once, not once a message, as in the TCP transport's `connection` (why is
+    // told there).
+    let shutdown = app.shutdown.child_token();
+    let closed = outbox.closed();
+    let shutting_down = shutdown.cancelled();
+    tokio::pin!(closed, shutting_down);
     loop {
         tokio::select! {
-            _ = outbox.closed() => break,
+            _ = &mut closed => break,
             _ = check.tick() => {
                 let silent = last_heard.elapsed();
                 if silent > limits.ws_heartbeat * 2 {
@@ -137,7 +143,7 @@ async fn connection(socket: WebSocket, peer: SocketAddr, app: AppState) {
                     break;
                 }
             }
-            _ = app.shutdown.cancelled() => {
+            _ = &mut shutting_down => {
                 session.server_closing();
                 break;
             }
@@ -207,12 +213,14 @@ async fn write_messages(
     heartbeat: Duration,
 ) -> SplitSink<WebSocket, Message> {
     let mut ping = tokio::time::interval_at(Instant::now() + heartbeat, heartbeat);
+    // One wait for the close, kept across messages; ready again once fired.
+    let closing = receiver.close.clone().cancelled_owned();
+    tokio::pin!(closing);
     loop {
-        let close = receiver.close.clone();
         let message = tokio::select! {
             biased;
             line = receiver.recv() => line.map(|line| Message::Text(line.into())),
-            _ = close.cancelled() => None,
+            _ = &mut closing => None,
             _ = ping.tick() => Some(Message::Ping(Default::default())),
         };
         let Some(message) = message else { break };
@@ -222,7 +230,7 @@ async fn write_messages(
         let sent = tokio::select! {
             biased;
             sent = sink.send(message) => sent,
-            _ = receiver.close.cancelled() => Ok(()),
+            _ = &mut closing => Ok(()),
         };
         if sent.is_err() {
             receiver.close.cancel();
