@@ -3,11 +3,13 @@
 //! connection; the mesh calls them for a connection of another node of the deployment
 //! (through that connection's stand-in outbox here), so both go by the same rules.
 
+use std::sync::Arc;
+
 use arbiter_store::{AccountId, LiveNode, MatchFilter, MatchStatus, MAX_LIST_LIMIT};
 use serde_json::Value;
 
 use super::Hub;
-use crate::matches::Watching;
+use crate::matches::{LiveMatch, Watching};
 use crate::mesh::asks::Ask;
 use crate::mesh::link::{Mesh, QueuedAway, TablesAway};
 use crate::protocol::messages::MatchInfo;
@@ -27,7 +29,19 @@ impl Hub {
         seat: Option<usize>,
         action: Value,
     ) -> Result<(), Refusal> {
-        let (live, own) = self.matches.seat_for(account, match_id)?;
+        let found = self.matches.seat_for(account, match_id)?;
+        self.act_in_seat(found, outbox, seat, action).await
+    }
+
+    /// [`Hub::act`] in the seat `seat_for` found: a session that looked it up already
+    /// (to tell a match of another node) does not take the live matches' lock again.
+    pub async fn act_in_seat(
+        &self,
+        (live, own): (Arc<LiveMatch>, usize),
+        outbox: &Outbox,
+        seat: Option<usize>,
+        action: Value,
+    ) -> Result<(), Refusal> {
         if let Some(seat) = seat.filter(|&s| s != own) {
             return Err(not_your_seat(live.id, own, seat));
         }
@@ -47,7 +61,16 @@ impl Hub {
         match_id: Option<i64>,
         seat: Option<usize>,
     ) -> Result<(), Refusal> {
-        let (live, own) = self.matches.seat_for(account, match_id)?;
+        let found = self.matches.seat_for(account, match_id)?;
+        self.resign_seat(found, seat).await
+    }
+
+    /// [`Hub::resign`] in the seat `seat_for` found.
+    pub async fn resign_seat(
+        &self,
+        (live, own): (Arc<LiveMatch>, usize),
+        seat: Option<usize>,
+    ) -> Result<(), Refusal> {
         if let Some(seat) = seat.filter(|&s| s != own) {
             return Err(not_your_seat(live.id, own, seat));
         }
@@ -64,7 +87,15 @@ impl Hub {
         account: AccountId,
         match_id: Option<i64>,
     ) -> Result<ServerMessage, Refusal> {
-        let (live, seat) = self.matches.seat_for(account, match_id)?;
+        let found = self.matches.seat_for(account, match_id)?;
+        self.legal_in_seat(found).await
+    }
+
+    /// [`Hub::legal`] in the seat `seat_for` found.
+    pub async fn legal_in_seat(
+        &self,
+        (live, seat): (Arc<LiveMatch>, usize),
+    ) -> Result<ServerMessage, Refusal> {
         let legal = live
             .handle
             .legal(seat)

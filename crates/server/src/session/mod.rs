@@ -412,51 +412,58 @@ impl Session {
 
     async fn act(&mut self, match_id: Option<i64>, seat: Option<usize>, action: Value) -> Reply {
         let account = self.account()?.id;
-        if let Err(refusal) = self.hub.matches.seat_for(account, match_id) {
-            return self
-                .act_elsewhere(account, match_id, refusal, |from, match_id| Ask::Act {
+        match self.hub.matches.seat_for(account, match_id) {
+            Ok(found) => {
+                self.hub
+                    .act_in_seat(found, &self.outbox, seat, action)
+                    .await
+            }
+            Err(refusal) => {
+                self.act_elsewhere(account, match_id, refusal, |from, match_id| Ask::Act {
                     from,
                     account,
                     match_id,
                     seat,
                     action,
                 })
-                .await;
+                .await
+            }
         }
-        self.hub
-            .act(account, &self.outbox, match_id, seat, action)
-            .await
     }
 
     async fn resign(&mut self, match_id: Option<i64>, seat: Option<usize>) -> Reply {
         let account = self.account()?.id;
-        if let Err(refusal) = self.hub.matches.seat_for(account, match_id) {
-            return self
-                .act_elsewhere(account, match_id, refusal, |from, match_id| Ask::Resign {
+        match self.hub.matches.seat_for(account, match_id) {
+            Ok(found) => self.hub.resign_seat(found, seat).await,
+            Err(refusal) => {
+                self.act_elsewhere(account, match_id, refusal, |from, match_id| Ask::Resign {
                     from,
                     account,
                     match_id,
                     seat,
                 })
-                .await;
+                .await
+            }
         }
-        self.hub.resign(account, match_id, seat).await
     }
 
     /// The seat's legal actions now, from the referee (only the seat's own: the
     /// account must hold it).
     async fn legal(&mut self, match_id: Option<i64>) -> Reply {
         let account = self.account()?.id;
-        if let Err(refusal) = self.hub.matches.seat_for(account, match_id) {
-            return self
-                .act_elsewhere(account, match_id, refusal, |from, match_id| Ask::Legal {
-                    from,
-                    account,
-                    match_id,
-                })
-                .await;
-        }
-        let legal = self.hub.legal(account, match_id).await?;
+        let found = match self.hub.matches.seat_for(account, match_id) {
+            Ok(found) => found,
+            Err(refusal) => {
+                return self
+                    .act_elsewhere(account, match_id, refusal, |from, match_id| Ask::Legal {
+                        from,
+                        account,
+                        match_id,
+                    })
+                    .await
+            }
+        };
+        let legal = self.hub.legal_in_seat(found).await?;
         self.send(legal);
         Ok(())
     }
