@@ -22,7 +22,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use arbiter_engine::record::DigestChain;
-use arbiter_engine::{DynState, EventBatch, LogEntry, MatchRecord, Seat};
+use arbiter_engine::{DynState, EventBatch, LogEntry, MatchRecord, Seat, Turn};
 use arbiter_rulesets::{HouseBot, Ruleset};
 use tokio::sync::{mpsc, oneshot, watch};
 use tokio::time::{self, Instant};
@@ -92,7 +92,6 @@ pub(crate) struct Clock {
 
 pub(crate) struct MatchTask {
     match_id: i64,
-    ruleset: Ruleset,
     policy: Policy,
     clock: Clock,
     state: Box<dyn DynState>,
@@ -171,7 +170,6 @@ impl MatchTask {
         let initial = status_of(match_id, ruleset.id(), state.as_ref(), &seats, 0, 0);
         MatchTask {
             match_id,
-            ruleset,
             policy,
             clock,
             state,
@@ -350,22 +348,18 @@ impl MatchTask {
         });
     }
 
-    fn snapshot(&self) -> MatchStatus {
-        status_of(
-            self.match_id,
-            self.ruleset.id(),
-            self.state.as_ref(),
-            &self.seats,
-            self.record.log.len(),
-            self.spectators.len(),
-        )
-    }
-
+    /// Publish the status, changed in place: once a move, so it reuses what it holds
+    /// (names, the ruleset's id, the seat list) instead of building a new one each time,
+    /// and wakes watchers only when something they can see changed.
     fn publish_status(&self) {
-        self.status.send_replace(self.snapshot());
+        let (state, seats) = (self.state.as_ref(), &self.seats);
+        let (step, spectators) = (self.record.log.len(), self.spectators.len());
+        self.status
+            .send_if_modified(|status| refresh_status(status, state, seats, step, spectators));
     }
 }
 
+/// A running match's first status.
 fn status_of(
     match_id: i64,
     ruleset: &str,
@@ -374,28 +368,60 @@ fn status_of(
     step: usize,
     spectators: usize,
 ) -> MatchStatus {
-    MatchStatus {
+    let mut status = MatchStatus {
         match_id,
         ruleset: ruleset.to_string(),
         seats: seats
             .iter()
             .map(|slot| SeatStatus {
                 name: slot.name.clone(),
-                player: match slot.player {
-                    Player::Remote(_) => PlayerKind::Remote,
-                    Player::Bot(_) => PlayerKind::Bot,
-                },
-                connected: match &slot.player {
-                    Player::Remote(connection) => connection.is_some(),
-                    Player::Bot(_) => true,
-                },
-                owes_decision: slot.owed.is_some(),
-                ejected: slot.ejected.clone(),
+                player: PlayerKind::Remote,
+                connected: false,
+                owes_decision: false,
+                ejected: None,
             })
             .collect(),
-        turn: state.to_act(),
+        turn: Turn::Over,
         step,
         spectators,
         phase: Phase::Running,
+    };
+    refresh_status(&mut status, state, seats, step, spectators);
+    status
+}
+
+/// Bring `status` up to date with the match; whether anything in it changed.
+fn refresh_status(
+    status: &mut MatchStatus,
+    state: &dyn DynState,
+    seats: &[SeatSlot],
+    step: usize,
+    spectators: usize,
+) -> bool {
+    let mut changed = update(&mut status.step, step)
+        | update(&mut status.spectators, spectators)
+        | update(&mut status.turn, state.to_act());
+    for (shown, slot) in status.seats.iter_mut().zip(seats) {
+        let (player, connected) = match &slot.player {
+            Player::Remote(connection) => (PlayerKind::Remote, connection.is_some()),
+            Player::Bot(_) => (PlayerKind::Bot, true),
+        };
+        changed |= update(&mut shown.player, player)
+            | update(&mut shown.connected, connected)
+            | update(&mut shown.owes_decision, slot.owed.is_some());
+        if shown.ejected != slot.ejected {
+            shown.ejected.clone_from(&slot.ejected);
+            changed = true;
+        }
     }
+    changed
+}
+
+/// Set `field` to `value`; whether that changed it.
+fn update<T: PartialEq>(field: &mut T, value: T) -> bool {
+    let changed = *field != value;
+    if changed {
+        *field = value;
+    }
+    changed
 }
