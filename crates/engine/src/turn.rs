@@ -35,12 +35,13 @@ impl Turn {
         }
     }
 
-    /// The seats that may act now.
-    pub fn seats(&self) -> Vec<Seat> {
+    /// The seats that may act now (borrowed: a referee asks on every move, and a copy
+    /// was an allocation each time).
+    pub fn seats(&self) -> &[Seat] {
         match self {
-            Turn::One(seat) => vec![*seat],
-            Turn::Sealed(seats) | Turn::AnyOf(seats) => seats.clone(),
-            Turn::Over => Vec::new(),
+            Turn::One(seat) => std::slice::from_ref(seat),
+            Turn::Sealed(seats) | Turn::AnyOf(seats) => seats,
+            Turn::Over => &[],
         }
     }
 

@@ -27,7 +27,8 @@ fn play_from_views(
         .expect("valid config");
     let mut decisions = 0;
     while decisions < max_decisions {
-        let waiting = state.to_act().seats();
+        let turn = state.to_act();
+        let waiting = turn.seats();
         // Rotate among the seats that may act, so concurrent and sealed turns mix.
         let Some(&seat) = waiting.get(decisions % waiting.len().max(1)) else {
             break;

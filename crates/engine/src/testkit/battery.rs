@@ -365,8 +365,8 @@ fn assert_playout_shortcuts_agree<G: Game>(
     assert!(ours == theirs, "{context}: playout_seat drew differently");
     let legal_now = turn
         .seats()
-        .into_iter()
-        .flat_map(|seat| G::legal(state, seat).into_iter().take(4));
+        .iter()
+        .flat_map(|&seat| G::legal(state, seat).into_iter().take(4));
     let moves: Vec<G::Action> = legal_now
         .chain(stale.iter().take(4).map(|(_, action)| action.clone()))
         .collect();

@@ -119,8 +119,8 @@ impl MatchTask {
             action: action.clone(),
             digest: String::new(),
         };
-        self.log(entry, &batch);
         let after = self.state.to_act();
+        self.log(entry, &batch, &after);
         let seen = if before.sealed_answer_left_open(seat, &after) {
             SeenBy::Seat(seat)
         } else {
@@ -145,11 +145,12 @@ impl MatchTask {
             reason: reason.clone(),
             digest: String::new(),
         };
-        self.log(entry, &batch);
+        let after = self.state.to_act();
+        self.log(entry, &batch, &after);
         tracing::info!(match_id = self.match_id, seat, %reason, "seat ejected");
         self.send_all(&ToSeat::Ejected { seat, reason });
         self.broadcast(&batch, SeenBy::Everyone);
-        self.refresh_decisions();
+        self.refresh_decisions_for(&after);
     }
 
     fn reject(&mut self, seat: Seat, illegal: Illegal) {

@@ -62,7 +62,7 @@ impl MatchTask {
                 Player::Bot(_) => self.start_bot(seat),
             }
         }
-        self.publish_status();
+        self.publish_status_for(turn);
     }
 
     /// When the seat's new decision started and must end: now plus the time per

@@ -318,8 +318,8 @@ impl MatchTask {
 
     /// Seal `entry` with its digest (it produced `events`), append it to the record and
     /// hand it to the sink at once; what follows from it is told only once it is stored.
-    fn log(&mut self, entry: LogEntry, events: &EventBatch) {
-        let over = self.state.to_act().is_over();
+    fn log(&mut self, entry: LogEntry, events: &EventBatch, after: &Turn) {
+        let over = after.is_over();
         let state = &self.state;
         let entry = self
             .chain
@@ -352,10 +352,15 @@ impl MatchTask {
     /// (names, the ruleset's id, the seat list) instead of building a new one each time,
     /// and wakes watchers only when something they can see changed.
     fn publish_status(&self) {
-        let (state, seats) = (self.state.as_ref(), &self.seats);
+        self.publish_status_for(&self.state.to_act());
+    }
+
+    /// [`Self::publish_status`] with the state's turn, `turn`, already known.
+    fn publish_status_for(&self, turn: &Turn) {
+        let seats = &self.seats;
         let (step, spectators) = (self.record.log.len(), self.spectators.len());
         self.status
-            .send_if_modified(|status| refresh_status(status, state, seats, step, spectators));
+            .send_if_modified(|status| refresh_status(status, turn, seats, step, spectators));
     }
 }
 
@@ -386,21 +391,23 @@ fn status_of(
         spectators,
         phase: Phase::Running,
     };
-    refresh_status(&mut status, state, seats, step, spectators);
+    refresh_status(&mut status, &state.to_act(), seats, step, spectators);
     status
 }
 
 /// Bring `status` up to date with the match; whether anything in it changed.
 fn refresh_status(
     status: &mut MatchStatus,
-    state: &dyn DynState,
+    turn: &Turn,
     seats: &[SeatSlot],
     step: usize,
     spectators: usize,
 ) -> bool {
-    let mut changed = update(&mut status.step, step)
-        | update(&mut status.spectators, spectators)
-        | update(&mut status.turn, state.to_act());
+    let mut changed = update(&mut status.step, step) | update(&mut status.spectators, spectators);
+    if status.turn != *turn {
+        status.turn = turn.clone();
+        changed = true;
+    }
     for (shown, slot) in status.seats.iter_mut().zip(seats) {
         let (player, connected) = match &slot.player {
             Player::Remote(connection) => (PlayerKind::Remote, connection.is_some()),
