@@ -623,8 +623,9 @@ async fn cell(
     })
 }
 
-/// How a paced cell's seat may leave its match: each ruleset's reason for a missed
-/// deadline (spacegoo's, Q-Game's, Space Crack's), or resigned after its default move.
+/// How a paced cell's seat may leave its match: the reason of a ruleset that ejects at
+/// a missed deadline (the engine's default, which Nim keeps; Q-Game's; spacegoo's), or
+/// resigned after its default move (Space Crack, T&E).
 const TIMEOUT_ENDS: [&str; 4] = [
     "missed the deadline",
     "missed the per-call time limit",

@@ -62,11 +62,11 @@ impl Hub {
         seat: Option<usize>,
     ) -> Result<(), Refusal> {
         let found = self.matches.seat_for(account, match_id)?;
-        self.resign_seat(found, seat).await
+        self.resign_in_seat(found, seat).await
     }
 
     /// [`Hub::resign`] in the seat `seat_for` found.
-    pub async fn resign_seat(
+    pub async fn resign_in_seat(
         &self,
         (live, own): (Arc<LiveMatch>, usize),
         seat: Option<usize>,

@@ -434,7 +434,7 @@ impl Session {
     async fn resign(&mut self, match_id: Option<i64>, seat: Option<usize>) -> Reply {
         let account = self.account()?.id;
         match self.hub.matches.seat_for(account, match_id) {
-            Ok(found) => self.hub.resign_seat(found, seat).await,
+            Ok(found) => self.hub.resign_in_seat(found, seat).await,
             Err(refusal) => {
                 self.act_elsewhere(account, match_id, refusal, |from, match_id| Ask::Resign {
                     from,
