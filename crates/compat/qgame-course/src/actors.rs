@@ -199,8 +199,6 @@ impl InHousePlayer {
                 let cell = state
                     .map
                     .free_adjacent()
-                    .iter()
-                    .copied()
                     .find(|&c| !state.map.fits(c, tile))?;
                 place_one(cell, tile)
             }),

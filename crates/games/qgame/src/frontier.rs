@@ -2,6 +2,12 @@
 //! in row-column order. Whether a kind fits a cell depends only on the cell's four
 //! neighbours, so a placement changes a handful of entries; the map updates those
 //! (see `Map::place`) instead of every move search testing every cell for every tile.
+//!
+//! The cells are kept row by row. A random game's frontier grows to about 2,000 cells;
+//! kept as one sorted array, every new cell shifted the ones after it (a sixth of a
+//! random Q-Game decision went to `memmove`). A row holds a few dozen, so a new cell
+//! shifts only those, and each row counts its fits by kind, so the `n`th place for a
+//! tile skips whole rows.
 
 use crate::coord::Coord;
 use crate::kinds::{kind_index, KindSet, KIND_COUNT};
@@ -9,69 +15,100 @@ use crate::tile::Tile;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Frontier {
-    /// The free adjacent cells, ascending (row-column order, the order every list of
-    /// candidates and of legal actions follows).
-    cells: Vec<Coord>,
-    /// `fitting[i]`: the kinds that fit at `cells[i]`. A separate array so that scans
-    /// for one kind read nothing else.
-    fitting: Vec<KindSet>,
+    /// The rows that hold at least one frontier cell, ascending. A row that loses its
+    /// last cell is dropped, so equal frontiers compare equal.
+    rows: Vec<Row>,
     /// By kind: at how many cells it fits. The size of a list of placements, without
     /// listing them.
-    places_by_kind: [usize; KIND_COUNT],
+    places_by_kind: PlacesByKind,
 }
 
 impl Default for Frontier {
     fn default() -> Self {
         Frontier {
-            cells: Vec::new(),
-            fitting: Vec::new(),
+            rows: Vec::new(),
             places_by_kind: [0; KIND_COUNT],
         }
     }
 }
 
+/// One row's frontier cells.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Row {
+    row: i32,
+    /// The columns of the row's free adjacent cells, ascending.
+    columns: Vec<i32>,
+    /// `fitting[i]`: the kinds that fit at `columns[i]`. A separate array so that scans
+    /// for one kind read nothing else.
+    fitting: Vec<KindSet>,
+    places_by_kind: PlacesByKind,
+}
+
+/// At how many cells each kind fits.
+type PlacesByKind = [u32; KIND_COUNT];
+
 impl Frontier {
     /// The free adjacent cells in row-column order.
-    pub fn cells(&self) -> &[Coord] {
-        &self.cells
+    pub fn cells(&self) -> impl Iterator<Item = Coord> + '_ {
+        self.iter().map(|(at, _)| at)
     }
 
     pub fn contains(&self, at: Coord) -> bool {
-        self.cells.binary_search(&at).is_ok()
+        self.fitting_at(at).is_some()
     }
 
     /// The kinds that fit at `at`, if it is a free adjacent cell.
     pub fn fitting_at(&self, at: Coord) -> Option<KindSet> {
-        let index = self.cells.binary_search(&at).ok()?;
-        Some(self.fitting[index])
+        let row = &self.rows[self.find_row(at.row).ok()?];
+        let index = row.columns.binary_search(&at.column).ok()?;
+        Some(row.fitting[index])
     }
 
     /// Every cell with the kinds that fit there, in row-column order.
     pub fn iter(&self) -> impl Iterator<Item = (Coord, KindSet)> + '_ {
-        self.cells.iter().copied().zip(self.fitting.iter().copied())
+        self.rows.iter().flat_map(|row| {
+            let cells = row.columns.iter().zip(row.fitting.iter());
+            cells.map(|(&column, &fitting)| (Coord::new(row.row, column), fitting))
+        })
     }
 
     /// Make `at` a frontier cell where `fitting` fits (adding it or updating it).
     pub fn set(&mut self, at: Coord, fitting: KindSet) {
-        match self.cells.binary_search(&at) {
-            Ok(index) => {
-                let before = std::mem::replace(&mut self.fitting[index], fitting);
-                self.count(before, fitting);
-            }
+        let index = match self.find_row(at.row) {
+            Ok(index) => index,
             Err(index) => {
-                self.cells.insert(index, at);
-                self.fitting.insert(index, fitting);
-                self.count(KindSet::EMPTY, fitting);
+                self.rows.insert(index, Row::new(at.row));
+                index
             }
-        }
+        };
+        let row = &mut self.rows[index];
+        let before = match row.columns.binary_search(&at.column) {
+            Ok(cell) => std::mem::replace(&mut row.fitting[cell], fitting),
+            Err(cell) => {
+                row.columns.insert(cell, at.column);
+                row.fitting.insert(cell, fitting);
+                KindSet::EMPTY
+            }
+        };
+        recount(&mut row.places_by_kind, before, fitting);
+        recount(&mut self.places_by_kind, before, fitting);
     }
 
     /// Take `at` out of the frontier (nothing happens if it is not in it).
     pub fn remove(&mut self, at: Coord) {
-        if let Ok(index) = self.cells.binary_search(&at) {
-            self.cells.remove(index);
-            let before = self.fitting.remove(index);
-            self.count(before, KindSet::EMPTY);
+        let Ok(index) = self.find_row(at.row) else {
+            return;
+        };
+        let row = &mut self.rows[index];
+        let Ok(cell) = row.columns.binary_search(&at.column) else {
+            return;
+        };
+        row.columns.remove(cell);
+        let before = row.fitting.remove(cell);
+        recount(&mut row.places_by_kind, before, KindSet::EMPTY);
+        recount(&mut self.places_by_kind, before, KindSet::EMPTY);
+        if row.columns.is_empty() {
+            self.rows.remove(index);
         }
     }
 
@@ -82,49 +119,54 @@ impl Frontier {
             .map(|(at, _)| at)
     }
 
-    /// The `n`th (from 0) of [`Frontier::places_for`]`(tile)`. It skips whole blocks
-    /// of cells by counting the fits in each, which is quicker than stepping through
-    /// the places one by one.
+    /// The `n`th (from 0) of [`Frontier::places_for`]`(tile)`: whole rows are skipped by
+    /// their counts, and only the row that holds it is stepped through.
     pub fn nth_place(&self, tile: Tile, n: usize) -> Option<Coord> {
-        const BLOCK: usize = 16;
-        let kind = KindSet::single(tile);
-        let fits_in = |block: &[KindSet]| {
-            block
-                .iter()
-                .map(|fitting| usize::from(!fitting.intersection(kind).is_empty()))
-                .sum::<usize>()
-        };
+        let kind = kind_index(tile);
         let mut rest = n;
-        let mut skipped = 0;
-        for block in self.fitting.chunks_exact(BLOCK) {
-            let fits = fits_in(block);
-            if rest < fits {
-                break;
+        for row in &self.rows {
+            let here = row.places_by_kind[kind] as usize;
+            if rest < here {
+                let (index, _) = row
+                    .fitting
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, fitting)| fitting.contains(tile))
+                    .nth(rest)?;
+                return Some(Coord::new(row.row, row.columns[index]));
             }
-            rest -= fits;
-            skipped += BLOCK;
+            rest -= here;
         }
-        let index = self.fitting[skipped..]
-            .iter()
-            .enumerate()
-            .filter(|(_, fitting)| fitting.contains(tile))
-            .nth(rest)?
-            .0;
-        Some(self.cells[skipped + index])
+        None
     }
 
     /// How many cells `tile` fits at (the length of [`Frontier::places_for`]).
     pub fn count_places(&self, tile: Tile) -> usize {
-        self.places_by_kind[kind_index(tile)]
+        self.places_by_kind[kind_index(tile)] as usize
     }
 
-    /// Keep the per-kind counts right when a cell's kinds change from `before` to `after`.
-    fn count(&mut self, before: KindSet, after: KindSet) {
-        for lost in before.difference(after).indices() {
-            self.places_by_kind[lost] -= 1;
+    fn find_row(&self, row: i32) -> Result<usize, usize> {
+        self.rows.binary_search_by_key(&row, |held| held.row)
+    }
+}
+
+impl Row {
+    fn new(row: i32) -> Row {
+        Row {
+            row,
+            columns: Vec::new(),
+            fitting: Vec::new(),
+            places_by_kind: [0; KIND_COUNT],
         }
-        for gained in after.difference(before).indices() {
-            self.places_by_kind[gained] += 1;
-        }
+    }
+}
+
+/// Keep per-kind counts right when a cell's kinds change from `before` to `after`.
+fn recount(counts: &mut PlacesByKind, before: KindSet, after: KindSet) {
+    for lost in before.difference(after).indices() {
+        counts[lost] -= 1;
+    }
+    for gained in after.difference(before).indices() {
+        counts[gained] += 1;
     }
 }

@@ -227,7 +227,7 @@ impl Map {
     }
 
     /// All free adjacent cells, in row-column order.
-    pub fn free_adjacent(&self) -> &[Coord] {
+    pub fn free_adjacent(&self) -> impl Iterator<Item = Coord> + '_ {
         self.frontier.cells()
     }
 
