@@ -3,11 +3,11 @@
 //! neighbours, so a placement changes a handful of entries; the map updates those
 //! (see `Map::place`) instead of every move search testing every cell for every tile.
 //!
-//! The cells are kept row by row. A random game's frontier grows to about 2,000 cells;
-//! kept as one sorted array, every new cell shifted the ones after it (a sixth of a
-//! random Q-Game decision went to `memmove`). A row holds a few dozen, so a new cell
-//! shifts only those, and each row counts its fits by kind, so the `n`th place for a
-//! tile skips whole rows.
+//! The cells are kept row by row. A long random two-seat game's frontier peaks at
+//! about 600 cells over some 60 rows; kept as one sorted array, every new cell shifted
+//! the ones after it (a sixth of a random Q-Game decision went to `memmove`). A row
+//! holds about ten, so a new cell shifts only those, and each row counts its fits by
+//! kind, so the `n`th place for a tile skips whole rows.
 
 use crate::coord::Coord;
 use crate::kinds::{kind_index, KindSet, KIND_COUNT};
