@@ -18,8 +18,8 @@ pub struct Frontier {
     /// The rows that hold at least one frontier cell, ascending. A row that loses its
     /// last cell is dropped, so equal frontiers compare equal.
     rows: Vec<Row>,
-    /// `row_numbers[i]` is `rows[i].row`: the search for a cell's row reads this
-    /// short array, not a cache line of each `Row` it passes.
+    /// `row_numbers[i]` is the number of `rows[i]`, kept apart so that the search for
+    /// a cell's row reads this short array, not a cache line of each `Row` it passes.
     row_numbers: Vec<i32>,
     /// By kind: at how many cells it fits. The size of a list of placements, without
     /// listing them.
@@ -36,10 +36,9 @@ impl Default for Frontier {
     }
 }
 
-/// One row's frontier cells.
+/// One row's frontier cells (its number is in `Frontier::row_numbers`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 struct Row {
-    row: i32,
     /// The columns of the row's free adjacent cells, ascending.
     columns: Vec<i32>,
     /// `fitting[i]`: the kinds that fit at `columns[i]`. A separate array so that scans
@@ -70,9 +69,9 @@ impl Frontier {
 
     /// Every cell with the kinds that fit there, in row-column order.
     pub fn iter(&self) -> impl Iterator<Item = (Coord, KindSet)> + '_ {
-        self.rows.iter().flat_map(|row| {
+        self.numbered_rows().flat_map(|(number, row)| {
             let cells = row.columns.iter().zip(row.fitting.iter());
-            cells.map(|(&column, &fitting)| (Coord::new(row.row, column), fitting))
+            cells.map(move |(&column, &fitting)| (Coord::new(number, column), fitting))
         })
     }
 
@@ -81,7 +80,7 @@ impl Frontier {
         let index = match self.find_row(at.row) {
             Ok(index) => index,
             Err(index) => {
-                self.rows.insert(index, Row::new(at.row));
+                self.rows.insert(index, Row::new());
                 self.row_numbers.insert(index, at.row);
                 index
             }
@@ -130,7 +129,7 @@ impl Frontier {
     pub fn nth_place(&self, tile: Tile, n: usize) -> Option<Coord> {
         let kind = kind_index(tile);
         let mut rest = n;
-        for row in &self.rows {
+        for (number, row) in self.numbered_rows() {
             let here = row.places_by_kind[kind] as usize;
             if rest < here {
                 let (index, _) = row
@@ -139,7 +138,7 @@ impl Frontier {
                     .enumerate()
                     .filter(|(_, fitting)| fitting.contains(tile))
                     .nth(rest)?;
-                return Some(Coord::new(row.row, row.columns[index]));
+                return Some(Coord::new(number, row.columns[index]));
             }
             rest -= here;
         }
@@ -154,12 +153,16 @@ impl Frontier {
     fn find_row(&self, row: i32) -> Result<usize, usize> {
         self.row_numbers.binary_search(&row)
     }
+
+    /// The rows, ascending, with their numbers.
+    fn numbered_rows(&self) -> impl Iterator<Item = (i32, &Row)> {
+        self.row_numbers.iter().copied().zip(self.rows.iter())
+    }
 }
 
 impl Row {
-    fn new(row: i32) -> Row {
+    fn new() -> Row {
         Row {
-            row,
             columns: Vec::new(),
             fitting: Vec::new(),
             places_by_kind: [0; KIND_COUNT],
