@@ -163,11 +163,9 @@ pub(crate) fn colonize_effect(
     }
     let mut wars = Vec::new();
     if let [r1, r2] = *kingdoms.as_slice() {
+        let [first, second] = board.leaders_by_kind([r1, r2]);
         for leader_kind in Kind::ALL {
-            if let (Some((_, a)), Some((_, b))) = (
-                board.region_leader(r1, leader_kind),
-                board.region_leader(r2, leader_kind),
-            ) {
+            if let (Some(a), Some(b)) = (first[leader_kind.index()], second[leader_kind.index()]) {
                 let (attacker, defender) =
                     attacker_of(state.active, state.players.len(), a.owner, b.owner);
                 wars.push(War {

@@ -416,6 +416,26 @@ impl Board {
             .find(|&(id, l)| l.kind == kind && self.region(id) == Some(region))
     }
 
+    /// The leader of each kind (by [`Kind::index`]) in each of two regions, each the
+    /// first in cell order, as [`Board::region_leader`] finds it: one pass over the
+    /// leaders where asking for every kind in both regions would make eight (judging a
+    /// colony that unites two kingdoms asks this of every such candidate).
+    pub(crate) fn leaders_by_kind(&self, regions: [u32; 2]) -> [[Option<Leader>; 4]; 2] {
+        let mut found = [[None; 4]; 2];
+        for (cell, leader) in self.leaders() {
+            let Some(region) = self.region(cell) else {
+                continue;
+            };
+            for (side, &wanted) in regions.iter().enumerate() {
+                let slot = &mut found[side][leader.kind.index()];
+                if region == wanted && slot.is_none() {
+                    *slot = Some(leader);
+                }
+            }
+        }
+        found
+    }
+
     /// Where a player's leader of `kind` stands, if it is on the board.
     pub fn find_leader(&self, owner: Seat, kind: Kind) -> Option<usize> {
         match self.masks.leader_cell(owner, kind) {
@@ -690,7 +710,24 @@ mod tests {
             let config = config(board);
             play(&config, seats, seed, ejections.then_some(150), |state| {
                 assert_derived_data_is_fresh(state.board());
+                assert_leaders_by_kind_agree(state.board());
             });
+        }
+    }
+
+    /// [`Board::leaders_by_kind`] finds what [`Board::region_leader`] finds, for each
+    /// region beside the next one (and beside itself).
+    fn assert_leaders_by_kind_agree(board: &Board) {
+        let count = board.region_count();
+        for region in 0..count {
+            for other in [region, (region + 1) % count] {
+                let found = board.leaders_by_kind([region, other]);
+                for kind in Kind::ALL {
+                    let by_scan = |r| board.region_leader(r, kind).map(|(_, leader)| leader);
+                    assert_eq!(found[0][kind.index()], by_scan(region), "{region} {kind:?}");
+                    assert_eq!(found[1][kind.index()], by_scan(other), "{other} {kind:?}");
+                }
+            }
         }
     }
 
