@@ -420,8 +420,11 @@ impl Board {
     /// first in cell order, as [`Board::region_leader`] finds it: one pass over the
     /// leaders where asking for every kind in both regions would make eight (judging a
     /// colony that unites two kingdoms asks this of every such candidate).
-    pub(crate) fn leaders_by_kind(&self, regions: [u32; 2]) -> [[Option<Leader>; 4]; 2] {
-        let mut found = [[None; 4]; 2];
+    pub(crate) fn leaders_by_kind(
+        &self,
+        regions: [u32; 2],
+    ) -> [[Option<Leader>; Kind::ALL.len()]; 2] {
+        let mut found = [[None; Kind::ALL.len()]; 2];
         for (cell, leader) in self.leaders() {
             let Some(region) = self.region(cell) else {
                 continue;
