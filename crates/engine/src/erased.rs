@@ -31,24 +31,26 @@ pub struct EventBatch {
 
 impl EventBatch {
     fn project<G: Game>(events: &[G::Event], seats: usize) -> Self {
-        let audience = |seat: Option<Seat>| -> Option<Arc<str>> {
-            let mut text = Vec::new();
-            for event in events.iter().filter_map(|event| G::event_for(event, seat)) {
-                let before = text.len();
-                text.push(if before == 0 { b'[' } else { b',' });
-                if serde_json::to_writer(&mut text, &event).is_err() {
-                    // An event that cannot be written is left out, as it always was.
-                    text.truncate(before);
-                }
-            }
-            if text.is_empty() {
-                return None;
-            }
-            text.push(b']');
-            String::from_utf8(text).ok().map(Arc::from)
+        let seen_by = |seat: Option<Seat>| -> Vec<G::Event> {
+            events
+                .iter()
+                .filter_map(|event| G::event_for(event, seat))
+                .collect()
         };
-        let mut audiences = vec![audience(None)];
-        audiences.extend((0..seats).map(|seat| audience(Some(seat))));
+        // Most events are public: a seat that sees just what spectators see shares
+        // their text rather than writing the same array again.
+        let public = seen_by(None);
+        let public_text = write_events(&public);
+        let mut audiences = Vec::with_capacity(seats + 1);
+        audiences.push(public_text.clone());
+        for seat in 0..seats {
+            let seen = seen_by(Some(seat));
+            audiences.push(if seen == public {
+                public_text.clone()
+            } else {
+                write_events(&seen)
+            });
+        }
         EventBatch {
             audiences,
             fingerprint: digest_of(events),
@@ -67,6 +69,24 @@ impl EventBatch {
         let index = seat.map_or(0, |s| s + 1);
         self.audiences.get(index).and_then(Option::as_ref)
     }
+}
+
+/// Events as one JSON array, or `None` if there are none. An event that cannot be
+/// written is left out, as it always was.
+fn write_events<E: serde::Serialize>(events: &[E]) -> Option<Arc<str>> {
+    let mut text = Vec::with_capacity(128 * events.len());
+    for event in events {
+        let before = text.len();
+        text.push(if before == 0 { b'[' } else { b',' });
+        if serde_json::to_writer(&mut text, event).is_err() {
+            text.truncate(before);
+        }
+    }
+    if text.is_empty() {
+        return None;
+    }
+    text.push(b']');
+    String::from_utf8(text).ok().map(Arc::from)
 }
 
 /// A ruleset without its types: configs, actions and views are JSON.
@@ -308,5 +328,82 @@ impl<G: Game> DynState for ErasedState<G> {
     }
     fn as_any(&self) -> &dyn Any {
         self
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rng::GameRng;
+
+    /// A game whose only use is its events: an even event is public, an odd one is
+    /// seen by its own seat (the event modulo the seats) and nobody else.
+    struct Whispers;
+
+    impl Game for Whispers {
+        const ID: &'static str = "whispers";
+        const NAME: &'static str = "Whispers";
+        type Config = ();
+        type State = ();
+        type Action = ();
+        type View = ();
+        type Event = u32;
+
+        fn seat_counts(_: &()) -> RangeInclusive<usize> {
+            2..=2
+        }
+        fn seat_count(_: &()) -> usize {
+            2
+        }
+        fn new(_: &(), _: usize, _: u64) -> Result<(), ConfigError> {
+            Ok(())
+        }
+        fn to_act(_: &()) -> Turn {
+            Turn::Over
+        }
+        fn apply(_: &mut (), _: Seat, _: &()) -> Result<Vec<u32>, Illegal> {
+            Ok(Vec::new())
+        }
+        fn legal(_: &(), _: Seat) -> Vec<()> {
+            Vec::new()
+        }
+        fn eject(_: &mut (), _: Seat, _: &str) -> Vec<u32> {
+            Vec::new()
+        }
+        fn view(_: &(), _: Option<Seat>) {}
+        fn event_for(event: &u32, seat: Option<Seat>) -> Option<u32> {
+            let public = event.is_multiple_of(2);
+            (public || seat == Some(*event as usize % 2)).then_some(*event)
+        }
+        fn outcome(_: &()) -> Option<Outcome> {
+            None
+        }
+        fn determinize(_: &(), _: Seat, _: &mut GameRng) {}
+        fn state_from_view(_: &(), _: &(), _: Seat, _: &mut GameRng) -> Result<(), String> {
+            Ok(())
+        }
+    }
+
+    /// Each audience gets exactly its share; a seat that sees what spectators see
+    /// shares their text instead of a copy written again.
+    #[test]
+    fn each_audience_gets_its_share_and_equal_shares_are_written_once() {
+        let public = EventBatch::project::<Whispers>(&[2, 4], 2);
+        let spectators = public.for_audience(None).expect("public events");
+        assert_eq!(&**spectators, "[2,4]");
+        for seat in 0..2 {
+            let seen = public.for_audience(Some(seat)).expect("public events");
+            assert!(Arc::ptr_eq(seen, spectators), "seat {seat} shares the text");
+        }
+
+        let whispered = EventBatch::project::<Whispers>(&[2, 3], 2);
+        assert_eq!(whispered.for_audience(None).map(|t| &**t), Some("[2]"));
+        assert_eq!(whispered.for_audience(Some(0)).map(|t| &**t), Some("[2]"));
+        assert_eq!(whispered.for_audience(Some(1)).map(|t| &**t), Some("[2,3]"));
+
+        let secret = EventBatch::project::<Whispers>(&[1], 2);
+        assert_eq!(secret.for_audience(None), None);
+        assert_eq!(secret.for_audience(Some(0)), None);
+        assert_eq!(secret.for_audience(Some(1)).map(|t| &**t), Some("[1]"));
     }
 }

@@ -58,7 +58,7 @@ pub trait Game: Send + Sync + 'static {
     /// receives only views (a network client) can read them back and rebuild a state
     /// to think on ([`Game::state_from_view`]).
     type View: Serialize + DeserializeOwned + Debug;
-    type Event: Serialize + Clone + Debug + Send + Sync;
+    type Event: Serialize + Clone + PartialEq + Debug + Send + Sync;
 
     /// How many seats this configuration allows.
     fn seat_counts(config: &Self::Config) -> RangeInclusive<usize>;

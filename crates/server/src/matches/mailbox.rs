@@ -122,23 +122,26 @@ pub fn encode(match_id: i64, message: &ToSeat) -> String {
         }
         _ => {}
     }
-    let Ok(body) = serde_json::to_string(message) else {
+    // Written once, with room for the `"match"` spliced in below: one allocation.
+    let mut body = Vec::with_capacity(256);
+    if serde_json::to_writer(&mut body, message).is_err() {
+        return encode_as_value(match_id, message);
+    }
+    let Ok(mut line) = String::from_utf8(body) else {
         return encode_as_value(match_id, message);
     };
     // Internally tagged: the text starts with the tag, whose snake_case name needs no
     // escapes, so its value ends at the next quote.
     const TAG: &str = r#"{"type":""#;
-    let tag_end = body
+    let tag_end = line
         .strip_prefix(TAG)
         .and_then(|rest| rest.find('"'))
         .map(|end| TAG.len() + end + 1);
     match tag_end {
         Some(end) => {
-            let mut line = String::with_capacity(body.len() + 24);
-            line.push_str(&body[..end]);
-            line.push_str(r#","match":"#);
-            line.push_str(&match_id.to_string());
-            line.push_str(&body[end..]);
+            let mut digits = itoa::Buffer::new();
+            line.insert_str(end, digits.format(match_id));
+            line.insert_str(end, r#","match":"#);
             line
         }
         None => encode_as_value(match_id, message),

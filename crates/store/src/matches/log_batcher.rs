@@ -644,19 +644,21 @@ fn statement_rows(rows: usize) -> usize {
 /// growing with the square of its rows (11% of a server's CPU with batches of 500
 /// rows, 2,000 parameters, at 1,000 matches). An anonymous parameter has no name to find.
 fn insert_sql(rows: usize, backend: Backend, table: LogTable) -> String {
-    let values = (0..rows)
-        .map(|i| match backend {
-            Backend::Sqlite => "(?, ?, ?, ?)".to_string(),
-            Backend::Postgres => format!(
-                "(${}, ${}, ${}, ${})",
-                4 * i + 1,
-                4 * i + 2,
-                4 * i + 3,
-                4 * i + 4
-            ),
-        })
-        .collect::<Vec<_>>()
-        .join(", ");
+    let values = match backend {
+        Backend::Sqlite => vec!["(?, ?, ?, ?)"; rows].join(", "),
+        Backend::Postgres => (0..rows)
+            .map(|i| {
+                format!(
+                    "(${}, ${}, ${}, ${})",
+                    4 * i + 1,
+                    4 * i + 2,
+                    4 * i + 3,
+                    4 * i + 4
+                )
+            })
+            .collect::<Vec<_>>()
+            .join(", "),
+    };
     // SQLite checks the index in memory (see `log_tail`).
     let next_index_guard = match backend {
         Backend::Sqlite => "",
