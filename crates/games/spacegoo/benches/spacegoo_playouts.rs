@@ -5,6 +5,9 @@
 //! - `reference bots`: the `reference` bot (the reference engine's benchmark policy) in
 //!   both seats through `bot_playout` (rules and bot only, no recording), as
 //!   `arbiter bench spacegoo --bot reference` plays it.
+//! - `view text`: one seat's view written as JSON, on boards taken every 50 commands
+//!   along random games (fleets in flight included), as a server writes one for every
+//!   seat every round.
 
 use arbiter_engine::local::{play_local, LocalOptions};
 use arbiter_engine::playout::bot_playout;
@@ -14,6 +17,12 @@ use criterion::{criterion_group, criterion_main, Criterion};
 use rand::seq::IndexedRandom;
 
 fn rules_only(seed: u64) -> u32 {
+    random_game(seed, |_| {})
+}
+
+/// A random game from `seed`, each state after a command shown to `visit`; the last
+/// round played.
+fn random_game(seed: u64, mut visit: impl FnMut(&<Spacegoo as Game>::State)) -> u32 {
     let Ok(mut state) = Spacegoo::new(&Config::default(), 2, seed) else {
         return 0;
     };
@@ -27,6 +36,7 @@ fn rules_only(seed: u64) -> u32 {
         if Spacegoo::apply(&mut state, seat, &action).is_err() {
             break;
         }
+        visit(&state);
     }
     state.world().round
 }
@@ -85,5 +95,31 @@ fn reference_games(c: &mut Criterion) {
     });
 }
 
-criterion_group!(benches, playouts, reference_games);
+/// States every 50 commands along the random games of the first `games` seeds.
+fn boards_along_random_games(games: u64) -> Vec<<Spacegoo as Game>::State> {
+    let mut boards = Vec::new();
+    for seed in 0..games {
+        let mut commands = 0;
+        random_game(seed, |state| {
+            commands += 1;
+            if commands % 50 == 0 {
+                boards.push(state.clone());
+            }
+        });
+    }
+    boards
+}
+
+fn view_text(c: &mut Criterion) {
+    let boards = boards_along_random_games(20);
+    let mut next = 0;
+    c.bench_function("spacegoo view text, one seat", |b| {
+        b.iter(|| {
+            next = (next + 1) % boards.len();
+            std::hint::black_box(Spacegoo::view_text(&boards[next], Some(next % 2)))
+        })
+    });
+}
+
+criterion_group!(benches, playouts, reference_games, view_text);
 criterion_main!(benches);
