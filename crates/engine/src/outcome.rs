@@ -50,21 +50,31 @@ impl Outcome {
     /// One line for people with the seats' own names (account names on a server):
     /// "ann wins with 66", "ann and bob share the win with 30", "nobody wins". The
     /// rules only know seat numbers; whoever knows the names says it this way, so a
-    /// winner is named the same way everywhere.
+    /// winner is named the same way everywhere. Winners whose scores differ (a
+    /// spacegoo game that reaches its last round is a draw whatever the ships) each
+    /// get their own: "ann (3934) and bob (33526) share the win".
     pub fn headline(&self, names: &[String]) -> String {
         let winners = self.winners();
-        let named: Vec<String> = winners
-            .iter()
-            .map(|&s| names.get(s).cloned().unwrap_or_else(|| format!("seat {s}")))
-            .collect();
-        match named.as_slice() {
+        let name = |s: Seat| names.get(s).cloned().unwrap_or_else(|| format!("seat {s}"));
+        let score = |s: Seat| self.scores.get(s).copied().unwrap_or_default();
+        match winners.as_slice() {
             [] => "nobody wins".to_string(),
-            [one] => format!("{one} wins with {}", self.scores[winners[0]]),
-            many => format!(
-                "{} share the win with {}",
-                many.join(" and "),
-                self.scores[winners[0]]
-            ),
+            [one] => format!("{} wins with {}", name(*one), score(*one)),
+            [first, rest @ ..] if rest.iter().all(|&s| score(s) == score(*first)) => {
+                let named: Vec<String> = winners.iter().map(|&s| name(s)).collect();
+                format!(
+                    "{} share the win with {}",
+                    named.join(" and "),
+                    score(*first)
+                )
+            }
+            _ => {
+                let named: Vec<String> = winners
+                    .iter()
+                    .map(|&s| format!("{} ({})", name(s), score(s)))
+                    .collect();
+                format!("{} share the win", named.join(" and "))
+            }
         }
     }
 
@@ -77,6 +87,32 @@ impl Outcome {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn tied(scores: Vec<i64>) -> Outcome {
+        Outcome {
+            ranks: vec![1; scores.len()],
+            ejected: vec![None; scores.len()],
+            scores,
+            summary: "a draw".into(),
+        }
+    }
+
+    #[test]
+    fn headlines_name_the_winners_and_each_score_when_they_differ() {
+        let names = ["ann".to_string(), "bob".to_string()];
+        assert_eq!(
+            tied(vec![30, 30]).headline(&names),
+            "ann and bob share the win with 30"
+        );
+        assert_eq!(
+            tied(vec![3934, 33526]).headline(&names),
+            "ann (3934) and bob (33526) share the win"
+        );
+        let mut one = tied(vec![66, 10]);
+        one.ranks = vec![1, 2];
+        assert_eq!(one.headline(&names), "ann wins with 66");
+        assert_eq!(tied(vec![]).headline(&names), "nobody wins");
+    }
 
     #[test]
     fn ranks_tie_and_put_ejected_last() {
