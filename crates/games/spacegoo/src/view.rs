@@ -248,12 +248,10 @@ impl Board {
     #[inline(always)]
     fn counts(&mut self, key: &'static str, values: &[i64; SHIP_TYPES]) {
         self.key(key);
-        self.key("[");
-        self.int(values[0]);
-        self.key(",");
-        self.int(values[1]);
-        self.key(",");
-        self.int(values[2]);
+        for (i, &value) in values.iter().enumerate() {
+            self.key(if i == 0 { "[" } else { "," });
+            self.int(value);
+        }
         self.key("]");
     }
 }
