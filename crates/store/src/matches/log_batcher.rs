@@ -635,7 +635,8 @@ fn statement_rows(rows: usize) -> usize {
 /// writing node and (PostgreSQL; SQLite checks it in memory) its index is the next one.
 /// The guards are scalar subqueries, which PostgreSQL runs per
 /// row on the primary keys; an `EXISTS` may be planned as a join over every running
-/// match instead.
+/// match instead. The match is looked up once a row: its node if it is running, else
+/// nothing (two subqueries, one for the status and one for the node, were two lookups).
 ///
 /// The parameters are numbered (`$1`) for PostgreSQL, which takes no other kind, and
 /// anonymous (`?`, bound in order) for SQLite: SQLx's SQLite driver asks SQLite for
@@ -677,8 +678,8 @@ fn insert_sql(rows: usize, backend: Backend, table: LogTable) -> String {
         "WITH batch (match_id, idx, entry, node) AS (VALUES {values})
          INSERT INTO {table} (match_id, idx, entry)
          SELECT match_id, idx, entry FROM batch
-         WHERE (SELECT status FROM matches WHERE matches.id = batch.match_id) = 'running'
-           AND (SELECT node FROM matches WHERE matches.id = batch.match_id) = batch.node
+         WHERE (SELECT node FROM matches
+                WHERE matches.id = batch.match_id AND matches.status = 'running') = batch.node
            {next_index_guard}
          {returning}"
     )
