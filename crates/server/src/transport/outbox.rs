@@ -4,11 +4,13 @@
 //! client. Bounded by bytes, not lines: a spectator of a big board that never reads
 //! holds at most its byte bound, however many views it falls behind.
 
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Arc;
 
 use tokio::sync::mpsc;
-use tokio_util::sync::CancellationToken;
+use tokio_util::sync::{
+    CancellationToken, WaitForCancellationFuture, WaitForCancellationFutureOwned,
+};
 
 use crate::protocol::ServerMessage;
 
@@ -21,6 +23,38 @@ static NEXT_CONN: AtomicU64 = AtomicU64::new(1);
 /// flood of tiny lines is bounded too.
 const LINE_OVERHEAD: usize = 64;
 
+/// The switch that closes a connection: a token to wait on, and a flag beside it. Every
+/// queued line asks whether the connection is closing, several times a move, and a
+/// token's `is_cancelled` takes the token's lock, which the tasks of several matches
+/// and the connection's own share; the flag is one atomic read.
+#[derive(Clone, Debug, Default)]
+pub struct Closing {
+    token: CancellationToken,
+    closed: Arc<AtomicBool>,
+}
+
+impl Closing {
+    /// Close: the flag first, so that whoever the token wakes sees it set.
+    pub fn cancel(&self) {
+        self.closed.store(true, Ordering::Release);
+        self.token.cancel();
+    }
+
+    pub fn is_cancelled(&self) -> bool {
+        self.closed.load(Ordering::Acquire)
+    }
+
+    /// Resolves once closed.
+    pub fn cancelled(&self) -> WaitForCancellationFuture<'_> {
+        self.token.cancelled()
+    }
+
+    /// As [`Closing::cancelled`], owning its clone of the token.
+    pub fn cancelled_owned(self) -> WaitForCancellationFutureOwned {
+        self.token.cancelled_owned()
+    }
+}
+
 /// The sending side of one connection.
 #[derive(Clone, Debug)]
 pub struct Outbox {
@@ -29,14 +63,14 @@ pub struct Outbox {
     /// Bytes queued and not yet taken by the transport.
     queued: Arc<AtomicUsize>,
     max_bytes: usize,
-    close: CancellationToken,
+    close: Closing,
 }
 
 /// The transport's side: lines to write and the signal to stop.
 pub struct OutboxReceiver {
     lines: mpsc::UnboundedReceiver<String>,
     queued: Arc<AtomicUsize>,
-    pub close: CancellationToken,
+    pub close: Closing,
 }
 
 impl OutboxReceiver {
@@ -64,7 +98,7 @@ impl Outbox {
     /// A new connection's outbox holding at most `max_bytes` of unsent lines.
     pub fn new(max_bytes: usize) -> (Outbox, OutboxReceiver) {
         let (lines, receiver) = mpsc::unbounded_channel();
-        let close = CancellationToken::new();
+        let close = Closing::default();
         let queued = Arc::new(AtomicUsize::new(0));
         let conn = NEXT_CONN.fetch_add(1, Ordering::Relaxed);
         (
