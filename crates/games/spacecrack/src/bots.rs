@@ -16,14 +16,14 @@
 //! The highest score wins; ties are broken uniformly by the bot's seeded ChaCha RNG.
 
 use arbiter_engine::bot::RandomBot;
-use arbiter_engine::{seeded_rng, Bot, GameRng, Seat};
+use arbiter_engine::{seeded_rng, Bot, Discard, GameRng, Seat};
 use rand::seq::IndexedRandom;
 
 use crate::actions::Action;
 use crate::game::SpaceCrack;
 use crate::legal::legal_actions;
 use crate::production::income;
-use crate::rules::apply_effect;
+use crate::rules::effect_into;
 use crate::state::State;
 
 pub const BOT_NAMES: &[&str] = &["random", "greedy"];
@@ -90,7 +90,7 @@ impl Bot<SpaceCrack> for GreedyBot {
         let mut best_score = i64::MIN;
         for action in legal_actions(state, seat) {
             let mut next = state.clone();
-            if apply_effect(&mut next, seat, &action).is_err() {
+            if effect_into(&mut next, seat, &action, &mut Discard).is_err() {
                 continue;
             }
             let score = greedy_score(&next, seat);

@@ -4,7 +4,9 @@ use std::ops::RangeInclusive;
 
 use rand::Rng;
 
-use arbiter_engine::{ConfigError, Game, GameRng, Illegal, Outcome, Seat, TimeoutPolicy, Turn};
+use arbiter_engine::{
+    ConfigError, Discard, Game, GameRng, Illegal, Outcome, Seat, TimeoutPolicy, Turn,
+};
 
 use crate::actions::Action;
 use crate::config::{Config, TurnMode};
@@ -79,6 +81,11 @@ impl Game for SpaceCrack {
 
     fn apply(state: &mut State, seat: Seat, action: &Action) -> Result<Vec<Event>, Illegal> {
         rules::apply(state, seat, action).map_err(Illegal::from)
+    }
+
+    /// Playouts drop the events, so none are built.
+    fn apply_quietly(state: &mut State, seat: Seat, action: &Action) -> Result<(), Illegal> {
+        rules::apply_into(state, seat, action, &mut Discard).map_err(Illegal::from)
     }
 
     /// Every legal move and build of `seat`, then `end_turn` if passing is allowed (the

@@ -4,7 +4,7 @@
 //! the state untouched. After each accepted action (or ejection) the same bookkeeping
 //! runs: eliminations, the early end, and ending turns until somebody can act again.
 
-use arbiter_engine::{Outcome, Seat};
+use arbiter_engine::{EventSink, Outcome, Seat};
 
 use crate::actions::{Action, SpaceCrackError};
 use crate::battle::battle_with_edge;
@@ -49,31 +49,44 @@ pub fn apply(
     seat: Seat,
     action: &Action,
 ) -> Result<Vec<Event>, SpaceCrackError> {
-    let mut events = apply_effect(state, seat, action)?;
-    after_change(state, &mut events);
+    let mut events = Vec::new();
+    apply_into(state, seat, action, &mut events)?;
     Ok(events)
+}
+
+/// [`apply`], its events put into `events`: a playout passes a sink that keeps none
+/// ([`arbiter_engine::Discard`]), and no event is built.
+pub fn apply_into(
+    state: &mut State,
+    seat: Seat,
+    action: &Action,
+    events: &mut impl EventSink<Event>,
+) -> Result<(), SpaceCrackError> {
+    effect_into(state, seat, action, events)?;
+    after_change(state, events);
+    Ok(())
 }
 
 /// The action's own effect, without the bookkeeping that may follow it (eliminations,
 /// turn end). Bots use it on a copy to judge an action's immediate gain; on a real game
 /// it must be followed by [`after_change`], or the turn may be left with nobody to act.
-pub(crate) fn apply_effect(
+pub(crate) fn effect_into(
     state: &mut State,
     seat: Seat,
     action: &Action,
-) -> Result<Vec<Event>, SpaceCrackError> {
+    events: &mut impl EventSink<Event>,
+) -> Result<(), SpaceCrackError> {
     check_may_act(state, seat)?;
-    let mut events = Vec::new();
     match *action {
-        Action::MoveShip { ship, planet } => move_ship(state, seat, ship, planet, &mut events)?,
-        Action::BuildShip { planet } => build_ship(state, seat, planet, &mut events)?,
+        Action::MoveShip { ship, planet } => move_ship(state, seat, ship, planet, events)?,
+        Action::BuildShip { planet } => build_ship(state, seat, planet, events)?,
         Action::EndTurn => {
             if !state.config.allow_pass {
                 return Err(SpaceCrackError::PassNotAllowed);
             }
-            finish(state, seat, FinishReason::Passed, &mut events);
+            finish(state, seat, FinishReason::Passed, events);
         }
-        Action::TurnTimeout => finish(state, seat, FinishReason::TimedOut, &mut events),
+        Action::TurnTimeout => finish(state, seat, FinishReason::TimedOut, events),
         Action::Resign => {
             let player = &mut state.players[seat];
             player.status = Status::Resigned;
@@ -81,7 +94,7 @@ pub(crate) fn apply_effect(
             events.push(Event::PlayerResigned { seat });
         }
     }
-    Ok(events)
+    Ok(())
 }
 
 /// Remove a seat for the referee: like resigning (planets stay, auto-pass), and the
@@ -105,7 +118,7 @@ pub fn eject(state: &mut State, seat: Seat, reason: &str) -> Vec<Event> {
     events
 }
 
-fn finish(state: &mut State, seat: Seat, reason: FinishReason, events: &mut Vec<Event>) {
+fn finish(state: &mut State, seat: Seat, reason: FinishReason, events: &mut impl EventSink<Event>) {
     let player = &mut state.players[seat];
     player.finished = true;
     events.push(Event::PlayerFinished {
@@ -116,7 +129,7 @@ fn finish(state: &mut State, seat: Seat, reason: FinishReason, events: &mut Vec<
 }
 
 /// Pay one command point; the last one finishes the player's turn.
-fn spend_point(state: &mut State, seat: Seat, events: &mut Vec<Event>) {
+fn spend_point(state: &mut State, seat: Seat, events: &mut impl EventSink<Event>) {
     let player = &mut state.players[seat];
     player.command_points = player.command_points.saturating_sub(1);
     if player.command_points == 0 {
@@ -129,7 +142,7 @@ fn move_ship(
     seat: Seat,
     ship_id: ShipId,
     to: PlanetId,
-    events: &mut Vec<Event>,
+    events: &mut impl EventSink<Event>,
 ) -> Result<(), SpaceCrackError> {
     let ship = state
         .ships
@@ -190,7 +203,13 @@ fn move_ship(
 }
 
 /// Battle (background §2.7, with the `defender_edge` option of §2.13).
-fn fight(state: &mut State, seat: Seat, attacker: Ship, defender: Ship, events: &mut Vec<Event>) {
+fn fight(
+    state: &mut State,
+    seat: Seat,
+    attacker: Ship,
+    defender: Ship,
+    events: &mut impl EventSink<Event>,
+) {
     let planet = defender.planet;
     let config = &state.config;
     let edge = if config.perimeter_mode == PerimeterMode::DefenderEdge && is_frontier(state, planet)
@@ -254,7 +273,7 @@ fn remove_ship(state: &mut State, ship: ShipId) {
     }
 }
 
-fn capture(state: &mut State, seat: Seat, planet: PlanetId, events: &mut Vec<Event>) {
+fn capture(state: &mut State, seat: Seat, planet: PlanetId, events: &mut impl EventSink<Event>) {
     let from = state.planets[planet].owner;
     if from != Some(seat) {
         state.planets[planet].owner = Some(seat);
@@ -266,7 +285,7 @@ fn build_ship(
     state: &mut State,
     seat: Seat,
     planet: PlanetId,
-    events: &mut Vec<Event>,
+    events: &mut impl EventSink<Event>,
 ) -> Result<(), SpaceCrackError> {
     let target = state
         .planets
@@ -315,7 +334,7 @@ fn build_ship(
 
 /// Bookkeeping after any change: eliminations, the early end, and ending turns while
 /// nobody can act (stuck, finished or inactive players never hold a turn up).
-pub(crate) fn after_change(state: &mut State, events: &mut Vec<Event>) {
+pub(crate) fn after_change(state: &mut State, events: &mut impl EventSink<Event>) {
     if state.over {
         return;
     }
@@ -349,7 +368,7 @@ pub(crate) fn after_change(state: &mut State, events: &mut Vec<Event>) {
 
 /// End-of-turn processing (background §2.5): production, then the turn counter, then
 /// new command points (saved points capped at the carry cap).
-fn end_turn(state: &mut State, events: &mut Vec<Event>) {
+fn end_turn(state: &mut State, events: &mut impl EventSink<Event>) {
     let reports: Vec<_> = (0..state.players.len())
         .map(|seat| production(state, seat))
         .collect();
@@ -380,7 +399,7 @@ fn end_turn(state: &mut State, events: &mut Vec<Event>) {
     });
 }
 
-fn game_over(state: &mut State, events: &mut Vec<Event>) {
+fn game_over(state: &mut State, events: &mut impl EventSink<Event>) {
     state.over = true;
     events.push(Event::GameOver {
         winners: winners(state),
