@@ -34,7 +34,7 @@
 //! The task ends when every handle is dropped (the queue closes) or the log pool is
 //! closed by `Store::close`; callers still queued then get `PoolClosed`.
 
-use std::collections::{HashMap, HashSet};
+use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 

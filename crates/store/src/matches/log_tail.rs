@@ -26,7 +26,7 @@
 //! statement: its heap is in arrival order already, and several nodes append at once,
 //! so no in-memory guard would be sound there. Its tail stays empty.
 
-use std::collections::{HashMap, HashSet};
+use foldhash::{HashMap, HashSet};
 use std::sync::{Arc, Mutex, PoisonError};
 
 use sqlx::AnyPool;
