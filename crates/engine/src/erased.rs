@@ -2,12 +2,13 @@
 
 use std::any::Any;
 use std::marker::PhantomData;
-use std::ops::RangeInclusive;
+use std::ops::{Range, RangeInclusive};
 use std::sync::Arc;
 
 use serde_json::Value;
+use sha2::{Digest, Sha256};
 
-use crate::digest::digest_of;
+use crate::digest::{digest_of, hex16};
 use crate::game::{ConfigError, Game, Seat, TimeoutPolicy};
 use crate::illegal::Illegal;
 use crate::outcome::Outcome;
@@ -31,29 +32,46 @@ pub struct EventBatch {
 
 impl EventBatch {
     fn project<G: Game>(events: &[G::Event], seats: usize) -> Self {
-        let seen_by = |seat: Option<Seat>| -> Vec<G::Event> {
+        // Each event is written once. The whole array is what the fingerprint hashes,
+        // and each audience's text is pieced together from it wherever the audience
+        // sees an event as it is: writing the same events again for the digest and for
+        // each audience was a sixth of a busy server's referee.
+        let written = Written::new(events);
+        let fingerprint = match written.whole() {
+            Some(json) => hex16(&Sha256::digest(json)),
+            None => digest_of(events),
+        };
+        let share_of = |seat: Option<Seat>| -> Vec<Seen<G::Event>> {
             events
                 .iter()
-                .filter_map(|event| G::event_for(event, seat))
+                .enumerate()
+                .filter_map(|(i, event)| {
+                    let seen = G::event_for(event, seat)?;
+                    Some(if seen == *event {
+                        Seen::AsIs(i)
+                    } else {
+                        Seen::Changed(seen)
+                    })
+                })
                 .collect()
         };
         // Most events are public: a seat that sees just what spectators see shares
-        // their text rather than writing the same array again.
-        let public = seen_by(None);
-        let public_text = write_events(&public);
+        // their text rather than a copy.
+        let public = share_of(None);
+        let public_text = written.text_of(&public);
         let mut audiences = Vec::with_capacity(seats + 1);
         audiences.push(public_text.clone());
         for seat in 0..seats {
-            let seen = seen_by(Some(seat));
-            audiences.push(if seen == public {
+            let share = share_of(Some(seat));
+            audiences.push(if share == public {
                 public_text.clone()
             } else {
-                write_events(&seen)
+                written.text_of(&share)
             });
         }
         EventBatch {
             audiences,
-            fingerprint: digest_of(events),
+            fingerprint,
         }
     }
 
@@ -71,22 +89,86 @@ impl EventBatch {
     }
 }
 
-/// Events as one JSON array, or `None` if there are none. An event that cannot be
-/// written is left out, as it always was.
-fn write_events<E: serde::Serialize>(events: &[E]) -> Option<Arc<str>> {
-    let mut text = Vec::with_capacity(128 * events.len());
-    for event in events {
-        let before = text.len();
-        text.push(if before == 0 { b'[' } else { b',' });
-        if serde_json::to_writer(&mut text, event).is_err() {
-            text.truncate(before);
+/// An event as one audience sees it: as it is (by its index in the step), or changed.
+#[derive(PartialEq)]
+enum Seen<E> {
+    AsIs(usize),
+    Changed(E),
+}
+
+/// A step's events written once, as one JSON array.
+struct Written {
+    json: Vec<u8>,
+    /// Each event's bytes in `json`; `None` for an event that could not be written
+    /// (it is left out of every audience's text, as it always was).
+    pieces: Vec<Option<Range<usize>>>,
+}
+
+impl Written {
+    fn new<E: serde::Serialize>(events: &[E]) -> Written {
+        let mut json = Vec::with_capacity(2 + 128 * events.len());
+        let mut pieces = Vec::with_capacity(events.len());
+        json.push(b'[');
+        for event in events {
+            let before = json.len();
+            if before > 1 {
+                json.push(b',');
+            }
+            let start = json.len();
+            if serde_json::to_writer(&mut json, event).is_ok() {
+                pieces.push(Some(start..json.len()));
+            } else {
+                json.truncate(before);
+                pieces.push(None);
+            }
         }
+        json.push(b']');
+        Written { json, pieces }
     }
-    if text.is_empty() {
-        return None;
+
+    /// The events' JSON, byte for byte what `serde_json` writes for the whole slice,
+    /// if every event could be written.
+    fn whole(&self) -> Option<&[u8]> {
+        self.pieces
+            .iter()
+            .all(Option::is_some)
+            .then_some(&self.json[..])
     }
-    text.push(b']');
-    String::from_utf8(text).ok().map(Arc::from)
+
+    /// An audience's share as one JSON array, or `None` if it sees nothing.
+    fn text_of<E: serde::Serialize>(&self, share: &[Seen<E>]) -> Option<Arc<str>> {
+        if share.is_empty() {
+            return None;
+        }
+        let everything = share.len() == self.pieces.len()
+            && share.iter().all(|seen| matches!(seen, Seen::AsIs(_)));
+        if let (true, Some(json)) = (everything, self.whole()) {
+            return std::str::from_utf8(json).ok().map(Arc::from);
+        }
+        let mut text = Vec::with_capacity(self.json.len());
+        for seen in share {
+            let before = text.len();
+            text.push(if before == 0 { b'[' } else { b',' });
+            let written = match seen {
+                Seen::AsIs(i) => match self.pieces.get(*i).cloned().flatten() {
+                    Some(piece) => {
+                        text.extend_from_slice(&self.json[piece]);
+                        true
+                    }
+                    None => false,
+                },
+                Seen::Changed(event) => serde_json::to_writer(&mut text, event).is_ok(),
+            };
+            if !written {
+                text.truncate(before);
+            }
+        }
+        if text.is_empty() {
+            return None;
+        }
+        text.push(b']');
+        String::from_utf8(text).ok().map(Arc::from)
+    }
 }
 
 /// A ruleset without its types: configs, actions and views are JSON.
@@ -337,7 +419,8 @@ mod tests {
     use crate::rng::GameRng;
 
     /// A game whose only use is its events: an even event is public, an odd one is
-    /// seen by its own seat (the event modulo the seats) and nobody else.
+    /// seen by its own seat (the event modulo the seats) and nobody else; one of 1,000
+    /// or more is seen whole by its own seat and as 1000 by everyone else.
     struct Whispers;
 
     impl Game for Whispers {
@@ -372,6 +455,12 @@ mod tests {
         }
         fn view(_: &(), _: Option<Seat>) {}
         fn event_for(event: &u32, seat: Option<Seat>) -> Option<u32> {
+            // A number of 1,000 or more is dealt: its seat sees it, the others see
+            // that something was dealt (1000).
+            if *event >= 1000 {
+                let own = seat == Some(*event as usize % 2);
+                return Some(if own { *event } else { 1000 });
+            }
             let public = event.is_multiple_of(2);
             (public || seat == Some(*event as usize % 2)).then_some(*event)
         }
@@ -405,5 +494,24 @@ mod tests {
         assert_eq!(secret.for_audience(None), None);
         assert_eq!(secret.for_audience(Some(0)), None);
         assert_eq!(secret.for_audience(Some(1)).map(|t| &**t), Some("[1]"));
+
+        let dealt = EventBatch::project::<Whispers>(&[2, 1001, 3], 2);
+        assert_eq!(dealt.for_audience(None).map(|t| &**t), Some("[2,1000]"));
+        assert_eq!(dealt.for_audience(Some(0)).map(|t| &**t), Some("[2,1000]"));
+        assert_eq!(
+            dealt.for_audience(Some(1)).map(|t| &**t),
+            Some("[2,1001,3]")
+        );
+    }
+
+    /// However a batch's fingerprint is found (the spectators' text hashed, the events
+    /// written again, the one for no events), it is the digest of the events.
+    #[test]
+    fn the_fingerprint_is_the_digest_of_the_events_however_it_is_found() {
+        let steps: [&[u32]; 6] = [&[], &[2, 4], &[2, 3], &[1], &[2, 1001, 3], &[]];
+        for events in steps {
+            let batch = EventBatch::project::<Whispers>(events, 2);
+            assert_eq!(batch.fingerprint(), digest_of(events), "events {events:?}");
+        }
     }
 }
