@@ -199,7 +199,7 @@ impl Game for Spacegoo {
     }
 
     fn view_text(state: &State, seat: Option<Seat>) -> Option<String> {
-        Some(view::view(state, seat).to_json())
+        Some(view::view_text(state, seat))
     }
 
     fn event_for(event: &Event, seat: Option<Seat>) -> Option<Event> {
