@@ -110,6 +110,33 @@ pub fn encode(match_id: i64, message: &ToSeat) -> String {
             );
             return line;
         }
+        // A prompt, one a move: its integers written in place, its turn by serde_json
+        // (the general path below wrote the whole message through serde and then
+        // moved it along twice to splice the match in).
+        ToSeat::Prompt {
+            step,
+            deadline_ms,
+            time_bank_ms,
+            turn,
+        } => {
+            let mut line = String::with_capacity(160);
+            let mut digits = itoa::Buffer::new();
+            line.push_str(r#"{"type":"prompt","match":"#);
+            line.push_str(digits.format(match_id));
+            line.push_str(r#","step":"#);
+            line.push_str(digits.format(*step));
+            line.push_str(r#","deadline_ms":"#);
+            line.push_str(digits.format(*deadline_ms));
+            line.push_str(r#","time_bank_ms":"#);
+            line.push_str(digits.format(*time_bank_ms));
+            line.push_str(r#","turn":"#);
+            let mut body = line.into_bytes();
+            if serde_json::to_writer(&mut body, turn).is_err() {
+                return encode_as_value(match_id, message);
+            }
+            body.push(b'}');
+            return String::from_utf8(body).unwrap_or_else(|_| encode_as_value(match_id, message));
+        }
         // A step's events, likewise written once by the engine.
         ToSeat::Events { events } => {
             let mut line = String::with_capacity(events.text().len() + 48);
@@ -166,6 +193,7 @@ fn encode_as_value(match_id: i64, message: &ToSeat) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use arbiter_engine::Turn;
     use arbiter_referee::JsonText;
 
     /// Views and events are written around the engine's text, byte for byte as the
@@ -188,6 +216,41 @@ mod tests {
         assert_eq!(
             encode(9, &view),
             r#"{"type":"view","match":9,"step":3,"view":{"round":2,"names":["a","b"]}}"#
+        );
+    }
+
+    /// Prompts are written by hand, byte for byte as the serialised message with
+    /// `match` spliced in after the type, for every turn model.
+    #[test]
+    fn prompt_lines_are_the_serialised_prompts_with_the_match_spliced_in() {
+        let turns = [
+            Turn::One(1),
+            Turn::Sealed(vec![0, 1]),
+            Turn::AnyOf(vec![]),
+            Turn::AnyOf(vec![2, 0, 3]),
+            Turn::Over,
+        ];
+        for turn in turns {
+            let prompt = ToSeat::Prompt {
+                step: 1234,
+                deadline_ms: u64::MAX,
+                time_bank_ms: 0,
+                turn,
+            };
+            let serialised = serde_json::to_string(&prompt).unwrap();
+            let tag = r#""type":"prompt","#;
+            let spliced = serialised.replacen(tag, &format!(r#"{tag}"match":-5,"#), 1);
+            assert_eq!(encode(-5, &prompt), spliced);
+        }
+        let prompt = ToSeat::Prompt {
+            step: 3,
+            deadline_ms: 9000,
+            time_bank_ms: 4000,
+            turn: Turn::Sealed(vec![0, 1]),
+        };
+        assert_eq!(
+            encode(9, &prompt),
+            r#"{"type":"prompt","match":9,"step":3,"deadline_ms":9000,"time_bank_ms":4000,"turn":{"model":"sealed","seats":[0,1]}}"#
         );
     }
 
