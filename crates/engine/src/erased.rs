@@ -35,7 +35,7 @@ impl EventBatch {
         // Each event is written once. The whole array is what the fingerprint hashes,
         // and each audience's text is pieced together from it wherever the audience
         // sees an event as it is: writing the same events again for the digest and for
-        // each audience was a sixth of a busy server's referee.
+        // each audience showed in a busy server's profile (docs/benchmarks.md).
         let written = Written::new(events);
         let fingerprint = match written.whole() {
             Some(json) => hex16(&Sha256::digest(json)),
