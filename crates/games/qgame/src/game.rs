@@ -125,6 +125,12 @@ impl Game for Qgame {
         Ok(events)
     }
 
+    /// `apply` without the events: playouts skip copying out what each turn placed and
+    /// dealt (the test battery checks that the state after is the same).
+    fn apply_quietly(state: &mut State, seat: Seat, action: &Action) -> Result<(), Illegal> {
+        Ok(state.take_turn_quietly(seat, action)?)
+    }
+
     /// A sample, not the full space (multi-tile placements are combinatorial): pass,
     /// replace when the pile allows, and every single-tile placement (see `legal.rs`
     /// for the order). Bots that want longer placements build them (see

@@ -61,6 +61,18 @@ pub struct State {
     pub undelivered: Option<(Seat, usize)>,
 }
 
+/// What a legal turn did, counted: the tiles it dealt are at the front of the hand.
+#[derive(Debug, Clone, Copy)]
+enum Turned {
+    Passed,
+    Exchanged,
+    Placed {
+        points: u32,
+        dealt: usize,
+        finished: bool,
+    },
+}
+
 /// What a legal turn did, for the caller to announce (and, in the course protocol, to
 /// send through `new-tiles`).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -174,50 +186,87 @@ impl State {
     /// Apply the active player's answer. An illegal answer changes nothing (the caller
     /// decides whether it means ejection).
     pub fn take_turn(&mut self, seat: Seat, action: &Action) -> Result<TurnResult, QgameError> {
+        let turned = self.checked_turn(seat, action)?;
+        let hand = &self.players[seat].hand;
+        Ok(match (turned, action) {
+            (Turned::Exchanged, _) => TurnResult::Exchanged {
+                dealt: hand.clone(),
+            },
+            (
+                Turned::Placed {
+                    points,
+                    dealt,
+                    finished,
+                },
+                Action::Place(placements),
+            ) => TurnResult::Placed {
+                placements: placements.clone(),
+                points,
+                dealt: hand[..dealt].to_vec(),
+                finished,
+            },
+            _ => TurnResult::Passed,
+        })
+    }
+
+    /// [`State::take_turn`] for playouts: the same rules and the same state after,
+    /// without copying out what the turn placed and dealt.
+    pub fn take_turn_quietly(&mut self, seat: Seat, action: &Action) -> Result<(), QgameError> {
+        self.checked_turn(seat, action).map(drop)
+    }
+
+    fn checked_turn(&mut self, seat: Seat, action: &Action) -> Result<Turned, QgameError> {
         if self.over {
             return Err(QgameError::GameOver);
         }
         if self.active() != Some(seat) {
             return Err(QgameError::NotYourTurn);
         }
-        let result = self.turn(seat, action)?;
+        let turned = self.turn(seat, action)?;
         // The earlier turn's tiles have been delivered: this turn has begun.
-        self.undelivered = match &result {
-            TurnResult::Exchanged { dealt } | TurnResult::Placed { dealt, .. }
-                if self.course_calls && !dealt.is_empty() =>
-            {
-                Some((seat, dealt.len()))
-            }
-            _ => None,
+        let dealt = match turned {
+            Turned::Exchanged => self.players[seat].hand.len(),
+            Turned::Placed { dealt, .. } => dealt,
+            Turned::Passed => 0,
         };
-        Ok(result)
+        self.undelivered = (self.course_calls && dealt > 0).then_some((seat, dealt));
+        Ok(turned)
     }
 
-    /// The turn's rules, once it is known to be `seat`'s.
-    fn turn(&mut self, seat: Seat, action: &Action) -> Result<TurnResult, QgameError> {
-        let result = match action {
-            Action::Pass => TurnResult::Passed,
+    /// The turn's rules, once it is known to be `seat`'s. Dealt tiles go to the front
+    /// of the hand, where [`State::take_turn`] reads them.
+    fn turn(&mut self, seat: Seat, action: &Action) -> Result<Turned, QgameError> {
+        let State {
+            map,
+            players,
+            pile,
+            over,
+            qbo,
+            fbo,
+            ..
+        } = self;
+        let turned = match action {
+            Action::Pass => Turned::Passed,
             Action::Replace => {
-                let hand_size = self.players[seat].hand.len();
-                if self.pile.len() < hand_size {
+                let hand = &mut players[seat].hand;
+                let hand_size = hand.len();
+                if pile.len() < hand_size {
                     return Err(QgameError::PileTooSmall {
                         hand: hand_size,
-                        pile: self.pile.len(),
+                        pile: pile.len(),
                     });
                 }
-                let returned: Vec<Tile> = self.players[seat].hand.drain(..).collect();
-                self.pile.extend(returned);
-                let dealt: Vec<Tile> = self.pile.drain(..hand_size).collect();
-                self.players[seat].hand = dealt.clone();
-                TurnResult::Exchanged { dealt }
+                pile.extend(hand.drain(..));
+                hand.extend(pile.drain(..hand_size));
+                Turned::Exchanged
             }
             Action::Place(placements) => {
-                let player = &self.players[seat];
-                place_checked(&mut self.map, &player.hand, placements)?;
+                let player = &players[seat];
+                place_checked(map, &player.hand, placements)?;
                 let finished = placements.len() == player.hand.len();
-                let points = score_placement(&self.map, placements, self.qbo)
-                    + if finished { self.fbo } else { 0 };
-                let player = &mut self.players[seat];
+                let points =
+                    score_placement(map, placements, *qbo) + if finished { *fbo } else { 0 };
+                let player = &mut players[seat];
                 player.score += points;
                 for placement in placements {
                     if let Some(i) = player.hand.iter().position(|t| *t == placement.tile) {
@@ -225,32 +274,28 @@ impl State {
                     }
                 }
                 if finished {
-                    self.over = true;
-                    return Ok(TurnResult::Placed {
-                        placements: placements.clone(),
+                    *over = true;
+                    return Ok(Turned::Placed {
                         points,
-                        dealt: Vec::new(),
+                        dealt: 0,
                         finished,
                     });
                 }
-                let count = placements.len().min(self.pile.len());
-                let dealt: Vec<Tile> = self.pile.drain(..count).collect();
-                let player = &mut self.players[seat];
-                player.hand.splice(0..0, dealt.iter().copied());
-                TurnResult::Placed {
-                    placements: placements.clone(),
+                let dealt = placements.len().min(pile.len());
+                player.hand.splice(0..0, pile.drain(..dealt));
+                Turned::Placed {
                     points,
                     dealt,
                     finished,
                 }
             }
         };
-        self.placed_this_round |= matches!(result, TurnResult::Placed { .. });
+        self.placed_this_round |= matches!(turned, Turned::Placed { .. });
         self.queue.retain(|&s| s != seat);
         self.queue.push(seat);
         self.round_left.retain(|&s| s != seat);
         self.check_round_end();
-        Ok(result)
+        Ok(turned)
     }
 
     /// Remove a misbehaving player: its hand goes to the end of the pile and it is
