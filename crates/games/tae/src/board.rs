@@ -32,6 +32,10 @@ MMMM....A...MMM.
 /// Largest accepted board side, so a config cannot ask for an absurd grid.
 pub const MAX_SIDE: usize = 64;
 
+// Region ids are stored as `u16` and read by sign extension (see `regions::widen`):
+// every id, below the number of cells, must stay under `i16::MAX`.
+const _: () = assert!(MAX_SIDE * MAX_SIDE < i16::MAX as usize);
+
 /// What a cell is made of; it never changes (destruction is a separate flag).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
 #[serde(rename_all = "snake_case")]

@@ -26,8 +26,18 @@ struct Renumbering {
     lowest: Vec<usize>,
 }
 
-/// The label of an empty cell.
+/// What [`Regions::sides`] answers for an empty cell.
 pub(crate) const NO_REGION: u32 = u32::MAX;
+
+/// The stored label of an empty cell.
+const EMPTY: u16 = u16::MAX;
+
+/// A stored label as the `u32` the rest of the rules use: ids are below 4,096 (a
+/// board has at most 64 × 64 cells, see `board::MAX_SIDE`), so sign extension keeps
+/// them and turns [`EMPTY`] into [`NO_REGION`], with no branch.
+fn widen(label: u16) -> u32 {
+    label as i16 as i32 as u32
+}
 
 /// The region of every cell, kept canonical as cells become occupied or empty.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -36,8 +46,9 @@ pub(crate) struct Regions {
     /// empty cell on every side (rows of `stride = width + 2`): the four neighbours of
     /// any cell then sit at fixed offsets with no edge tests, which is what legal
     /// listing asks most. Not an `Option`: relabelling every cell, which keeping ids
-    /// canonical often asks for, is then a loop the compiler vectorizes.
-    labels: Vec<u32>,
+    /// canonical often asks for, is then a loop the compiler vectorizes; and `u16`
+    /// rather than `u32`, so each vector instruction relabels twice the cells.
+    labels: Vec<u16>,
     /// The row length of `labels`.
     stride: usize,
     /// The lowest cell of each region, by id (ascending, since ids are canonical).
@@ -48,7 +59,7 @@ impl Regions {
     /// Label `occupied` from scratch.
     pub fn compute(grid: &Grid, occupied: &CellSet) -> Regions {
         let mut regions = Regions {
-            labels: vec![NO_REGION; (grid.width + 2) * (grid.height + 2)],
+            labels: vec![EMPTY; (grid.width + 2) * (grid.height + 2)],
             stride: grid.width + 2,
             lowest: Vec::new(),
         };
@@ -77,7 +88,7 @@ impl Regions {
         }
         self.labels
             .get(self.at(grid, cell))
-            .copied()
+            .map(|&label| widen(label))
             .and_then(label_of)
     }
 
@@ -89,10 +100,10 @@ impl Regions {
         let stride = self.stride;
         match self.labels.get(at.wrapping_sub(stride)..=at + stride) {
             Some(window) => [
-                window[stride - 1],
-                window[stride + 1],
-                window[0],
-                window[2 * stride],
+                widen(window[stride - 1]),
+                widen(window[stride + 1]),
+                widen(window[0]),
+                widen(window[2 * stride]),
             ],
             None => [NO_REGION; 4],
         }
@@ -106,12 +117,13 @@ impl Regions {
         cell + 2 * grid.row(cell) + self.stride + 1
     }
 
-    /// Label one cell of the board.
+    /// Label one cell of the board ([`NO_REGION`]: empty it).
     fn set(&mut self, grid: &Grid, cell: usize, label: u32) {
         if cell < grid.len() {
             let at = self.at(grid, cell);
             if let Some(slot) = self.labels.get_mut(at) {
-                *slot = label;
+                // Ids fit (see `widen`), and `NO_REGION` truncates to `EMPTY`.
+                *slot = label as u16;
             }
         }
     }
@@ -137,15 +149,15 @@ impl Regions {
             [] => {
                 let at = self.lowest.partition_point(|&low| low < cell);
                 self.lowest.insert(at, cell);
-                let at = at as u32;
-                if at + 1 < self.count() {
+                if at + 1 < self.lowest.len() {
                     // Every id from `at` up moves up by one: branch-free, so the loop
                     // over the cells vectorizes (this is the most frequent relabelling).
+                    let from = at as u16;
                     for label in self.labels.iter_mut() {
-                        *label += u32::from(*label >= at && *label != NO_REGION);
+                        *label += u16::from(*label >= from && *label != EMPTY);
                     }
                 }
-                self.set(grid, cell, at);
+                self.set(grid, cell, at as u32);
             }
             [region] => {
                 let at = self.lowest.partition_point(|&low| low < cell);
@@ -153,6 +165,7 @@ impl Regions {
                 self.lowest.insert(at, cell);
                 let at = at as u32;
                 if at != region {
+                    let (at, region) = (at as u16, region as u16);
                     self.relabel_all(|id| match id {
                         _ if id == region => at,
                         _ if (at..region).contains(&id) => id + 1,
@@ -198,22 +211,25 @@ impl Regions {
         for &id in dissolved.iter().rev() {
             self.lowest.remove(id as usize);
         }
+        let first = first as u16;
         if let [gone] = *dissolved {
             // Two regions joined, the usual case: one comparison a label.
+            let gone = gone as u16;
             self.relabel_all(|id| {
                 if id == gone {
                     first
                 } else {
-                    id - u32::from(id > gone)
+                    id - u16::from(id > gone)
                 }
             });
             return;
         }
         self.relabel_all(|id| {
-            if dissolved.contains(&id) {
+            let id32 = u32::from(id);
+            if dissolved.contains(&id32) {
                 first
             } else {
-                id - dissolved.iter().filter(|&&gone| gone < id).count() as u32
+                id - dissolved.iter().filter(|&&gone| gone < id32).count() as u16
             }
         });
     }
@@ -252,9 +268,8 @@ impl Regions {
     }
 
     /// The cheap cases of one cell emptied, without a flood fill: a region that
-    /// vanishes, or that stays whole without losing its lowest cell (the cell is a
-    /// leaf, or its neighbours are joined another way). `false`, with nothing
-    /// changed, when the region may have split or needs a new lowest cell.
+    /// vanishes, or that stays whole (the cell is a leaf, or its neighbours are joined
+    /// another way). `false`, with nothing changed, when the region may have split.
     fn vacate_one(&mut self, grid: &Grid, occupied: &CellSet, cell: usize) -> bool {
         let Some(region) = self.of(grid, cell) else {
             return true;
@@ -271,32 +286,57 @@ impl Regions {
             self.set(grid, cell, NO_REGION);
             self.lowest.remove(region as usize);
             if region < self.count() {
+                let region = region as u16;
                 self.relabel_all(|id| if id > region { id - 1 } else { id });
             }
             return true;
         }
-        if self.lowest[region as usize] == cell {
-            return false;
-        }
         let whole =
             seeds.len() == 1 || grid.joined_around(occupied, cell) || grid.joins(occupied, seeds);
-        if whole {
-            self.set(grid, cell, NO_REGION);
+        if !whole {
+            return false;
         }
-        whole
+        self.set(grid, cell, NO_REGION);
+        if self.lowest[region as usize] == cell {
+            self.lowest_left(grid, region, cell);
+        }
+        true
     }
 
-    /// Map every label through `map`, which must be defined on every `u32` (its
-    /// answer for [`NO_REGION`] is computed and dropped): a select, not a branch per
+    /// `region`, still whole, has lost its lowest cell `cell`: its next cell in
+    /// row-column order is its lowest now, and it moves up past the regions whose lowest
+    /// cells lie between (the mirror of a region growing below its lowest cell).
+    fn lowest_left(&mut self, grid: &Grid, region: u32, cell: usize) {
+        let label = region as u16;
+        let from = self.at(grid, cell) + 1;
+        // The region is not empty, so its next cell is found; the frame's columns never
+        // hold it, so the stored index maps back to a cell of the board.
+        let Some(offset) = self.labels[from..].iter().position(|&l| l == label) else {
+            return;
+        };
+        let stored = from + offset;
+        let (y, x) = (stored / self.stride - 1, stored % self.stride - 1);
+        let low = y * grid.width + x;
+        self.lowest.remove(region as usize);
+        let at = self.lowest.partition_point(|&l| l < low);
+        self.lowest.insert(at, low);
+        if at as u32 != region {
+            let at = at as u16;
+            self.relabel_all(|id| match id {
+                _ if id == label => at,
+                _ if (label + 1..=at).contains(&id) => id - 1,
+                _ => id,
+            });
+        }
+    }
+
+    /// Map every label through `map`, which must be defined on every `u16` (its
+    /// answer for [`EMPTY`] is computed and dropped): a select, not a branch per
     /// cell, since which cells are empty is unpredictable.
-    fn relabel_all(&mut self, map: impl Fn(u32) -> u32) {
+    fn relabel_all(&mut self, map: impl Fn(u16) -> u16) {
         for label in self.labels.iter_mut() {
             let mapped = map(*label);
-            *label = if *label == NO_REGION {
-                NO_REGION
-            } else {
-                mapped
-            };
+            *label = if *label == EMPTY { EMPTY } else { mapped };
         }
     }
 
@@ -354,7 +394,7 @@ impl Regions {
             .any(|(old, &new)| new != u32::MAX && new != old as u32);
         if moved {
             let old = &renumbering.old;
-            self.relabel_all(|id| old.get(id as usize).copied().unwrap_or(NO_REGION));
+            self.relabel_all(|id| old.get(usize::from(id)).map_or(EMPTY, |&new| new as u16));
         }
         self.lowest = renumbering.lowest;
         renumbering.fresh
@@ -453,6 +493,14 @@ pub(crate) fn verify(grid: &Grid, occupied: &[bool], labels: &[Option<u32>]) -> 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn stored_labels_widen_to_ids_and_empty_to_no_region() {
+        assert_eq!(widen(EMPTY), NO_REGION);
+        assert_eq!(widen(0), 0);
+        let most = (crate::board::MAX_SIDE * crate::board::MAX_SIDE) as u16;
+        assert_eq!(widen(most), u32::from(most));
+    }
 
     #[test]
     fn labels_components_canonically_and_verifies() {
