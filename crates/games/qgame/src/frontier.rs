@@ -94,8 +94,11 @@ impl Frontier {
                 KindSet::EMPTY
             }
         };
-        recount(&mut row.places_by_kind, before, fitting);
-        recount(&mut self.places_by_kind, before, fitting);
+        recount(
+            [&mut row.places_by_kind, &mut self.places_by_kind],
+            before,
+            fitting,
+        );
     }
 
     /// Take `at` out of the frontier (nothing happens if it is not in it).
@@ -109,8 +112,11 @@ impl Frontier {
         };
         row.columns.remove(cell);
         let before = row.fitting.remove(cell);
-        recount(&mut row.places_by_kind, before, KindSet::EMPTY);
-        recount(&mut self.places_by_kind, before, KindSet::EMPTY);
+        recount(
+            [&mut row.places_by_kind, &mut self.places_by_kind],
+            before,
+            KindSet::EMPTY,
+        );
         if row.columns.is_empty() {
             self.rows.remove(index);
             self.row_numbers.remove(index);
@@ -170,12 +176,15 @@ impl Row {
     }
 }
 
-/// Keep per-kind counts right when a cell's kinds change from `before` to `after`.
-fn recount(counts: &mut PlacesByKind, before: KindSet, after: KindSet) {
+/// Keep per-kind counts (a row's and the frontier's, in one pass over the changed
+/// kinds) right when a cell's kinds change from `before` to `after`.
+fn recount([row, all]: [&mut PlacesByKind; 2], before: KindSet, after: KindSet) {
     for lost in before.difference(after).indices() {
-        counts[lost] -= 1;
+        row[lost] -= 1;
+        all[lost] -= 1;
     }
     for gained in after.difference(before).indices() {
-        counts[gained] += 1;
+        row[gained] += 1;
+        all[gained] += 1;
     }
 }
