@@ -152,8 +152,10 @@ impl Regions {
                 if at + 1 < self.lowest.len() {
                     // Every id from `at` up moves up by one: branch-free, so the loop
                     // over the cells vectorizes (this is the most frequent relabelling).
+                    // Those regions lie past `cell` (see `relabel_from`).
                     let from = at as u16;
-                    for label in self.labels.iter_mut() {
+                    let start = self.at(grid, cell);
+                    for label in &mut self.labels[start..] {
                         *label += u16::from(*label >= from && *label != EMPTY);
                     }
                 }
@@ -166,7 +168,7 @@ impl Regions {
                 let at = at as u32;
                 if at != region {
                     let (at, region) = (at as u16, region as u16);
-                    self.relabel_all(|id| match id {
+                    self.relabel_from(grid, cell, |id| match id {
                         _ if id == region => at,
                         _ if (at..region).contains(&id) => id + 1,
                         _ => id,
@@ -180,7 +182,7 @@ impl Regions {
                 if self.lowest[first as usize] < cell {
                     // The joined region keeps the first one's lowest cell, so its id;
                     // the others' ids are freed and the ids above them move down.
-                    self.join_into_first(around);
+                    self.join_into_first(grid, around);
                     self.set(grid, cell, first);
                     return;
                 }
@@ -195,7 +197,7 @@ impl Regions {
                 for &joined in around.iter() {
                     renumbering.old[joined as usize] = id;
                 }
-                self.adopt(renumbering);
+                self.adopt(grid, renumbering);
                 self.set(grid, cell, id);
             }
         }
@@ -204,10 +206,12 @@ impl Regions {
     /// Join the regions `joined` (ascending, two or more) into the first, whose
     /// lowest cell stays the joined region's lowest: the common case of a join, done
     /// in one pass over the labels without building a renumbering.
-    fn join_into_first(&mut self, joined: &[u32]) {
+    fn join_into_first(&mut self, grid: &Grid, joined: &[u32]) {
         let Some((&first, dissolved)) = joined.split_first() else {
             return;
         };
+        // No id below the first dissolved one changes.
+        let start = self.lowest[dissolved[0] as usize];
         for &id in dissolved.iter().rev() {
             self.lowest.remove(id as usize);
         }
@@ -215,7 +219,7 @@ impl Regions {
         if let [gone] = *dissolved {
             // Two regions joined, the usual case: one comparison a label.
             let gone = gone as u16;
-            self.relabel_all(|id| {
+            self.relabel_from(grid, start, |id| {
                 if id == gone {
                     first
                 } else {
@@ -224,7 +228,7 @@ impl Regions {
             });
             return;
         }
-        self.relabel_all(|id| {
+        self.relabel_from(grid, start, |id| {
             let id32 = u32::from(id);
             if dissolved.contains(&id32) {
                 first
@@ -261,7 +265,7 @@ impl Regions {
             }
         }
         let fresh_lowest: Vec<usize> = parts.iter().filter_map(CellSet::first).collect();
-        let fresh = self.adopt(self.renumbering(&dissolved, &fresh_lowest));
+        let fresh = self.adopt(grid, self.renumbering(&dissolved, &fresh_lowest));
         for (part, id) in parts.iter().zip(fresh) {
             self.label_part(grid, part, id);
         }
@@ -286,8 +290,10 @@ impl Regions {
             self.set(grid, cell, NO_REGION);
             self.lowest.remove(region as usize);
             if region < self.count() {
+                // The regions above it start at the next one's lowest cell.
+                let start = self.lowest[region as usize];
                 let region = region as u16;
-                self.relabel_all(|id| if id > region { id - 1 } else { id });
+                self.relabel_from(grid, start, |id| if id > region { id - 1 } else { id });
             }
             return true;
         }
@@ -322,7 +328,7 @@ impl Regions {
         self.lowest.insert(at, low);
         if at as u32 != region {
             let at = at as u16;
-            self.relabel_all(|id| match id {
+            self.relabel_from(grid, cell, |id| match id {
                 _ if id == label => at,
                 _ if (label + 1..=at).contains(&id) => id - 1,
                 _ => id,
@@ -330,11 +336,15 @@ impl Regions {
         }
     }
 
-    /// Map every label through `map`, which must be defined on every `u16` (its
-    /// answer for [`EMPTY`] is computed and dropped): a select, not a branch per
-    /// cell, since which cells are empty is unpredictable.
-    fn relabel_all(&mut self, map: impl Fn(u16) -> u16) {
-        for label in self.labels.iter_mut() {
+    /// Map the label of every cell from `cell` on, in row-column order, through `map`,
+    /// which must be defined on every `u16` (its answer for [`EMPTY`] is computed and
+    /// dropped): a select, not a branch per cell, since which cells are empty is
+    /// unpredictable. Canonical ids make a pass from the lowest cell of the lowest
+    /// changed id enough: every region's cells lie at or past its lowest cell, and the
+    /// regions with higher ids have higher lowest cells, so no cell before it changes.
+    fn relabel_from(&mut self, grid: &Grid, cell: usize, map: impl Fn(u16) -> u16) {
+        let start = self.at(grid, cell).min(self.labels.len());
+        for label in &mut self.labels[start..] {
             let mapped = map(*label);
             *label = if *label == EMPTY { EMPTY } else { mapped };
         }
@@ -386,15 +396,24 @@ impl Regions {
     /// Adopt a renumbering: relabel every cell if some old region's id moved (labels
     /// of dissolved regions become `u32::MAX` unless the caller mapped them). Returns
     /// the fresh regions' ids, for the caller to label their cells.
-    fn adopt(&mut self, renumbering: Renumbering) -> Vec<u32> {
+    fn adopt(&mut self, grid: &Grid, renumbering: Renumbering) -> Vec<u32> {
         let moved = renumbering
             .old
             .iter()
             .enumerate()
             .any(|(old, &new)| new != u32::MAX && new != old as u32);
-        if moved {
+        // The lowest old id that changes (dissolved or moved); none below it does.
+        let first_changed = renumbering
+            .old
+            .iter()
+            .enumerate()
+            .position(|(old, &new)| new != old as u32);
+        if let (true, Some(first)) = (moved, first_changed) {
             let old = &renumbering.old;
-            self.relabel_all(|id| old.get(usize::from(id)).map_or(EMPTY, |&new| new as u16));
+            let start = self.lowest[first];
+            self.relabel_from(grid, start, |id| {
+                old.get(usize::from(id)).map_or(EMPTY, |&new| new as u16)
+            });
         }
         self.lowest = renumbering.lowest;
         renumbering.fresh
