@@ -32,6 +32,31 @@ pub fn random_playout<G: Game>(
     Ok((G::outcome(&state), decisions))
 }
 
+/// Random playouts of `games` fresh games (seeds `0..games`, each drawing from its own
+/// generator) timed on the wall clock, printed as one line: the rules-only figure the
+/// rulesets' `*_random_rate` examples give, for profiling under callgrind or perf.
+pub fn print_random_rate<G: Game>(
+    config: &G::Config,
+    games: u64,
+    seats: usize,
+) -> Result<(), ConfigError> {
+    let started = std::time::Instant::now();
+    let mut decisions = 0usize;
+    for seed in 0..games {
+        let mut rng = crate::seeded_rng(seed ^ 0x5EED);
+        decisions += random_playout::<G>(config, seats, seed, &mut rng, 100_000)?.1;
+    }
+    let secs = started.elapsed().as_secs_f64();
+    println!(
+        "{games} games, {seats} seats: {decisions} decisions in {secs:.3} s = \
+         {:.0} decisions/s, {:.3} ms/game, {:.1} decisions/game",
+        decisions as f64 / secs,
+        secs * 1000.0 / games as f64,
+        decisions as f64 / games as f64
+    );
+    Ok(())
+}
+
 /// What [`bot_playout`] played.
 #[derive(Debug, Clone, PartialEq)]
 pub struct BotPlayout {

@@ -5,7 +5,6 @@
 //! generator; after setup the game is deterministic, so the state keeps no generator.
 
 use std::collections::BTreeMap;
-use std::sync::Arc;
 
 use arbiter_engine::{seeded_rng, GameRng};
 use rand::Rng;
@@ -75,7 +74,7 @@ pub fn mirror_sizes(board: &Board, owned: &[bool], sizes: &mut [u32], seats: usi
 
 /// A new game's state. The config and seat count must already be valid.
 pub fn generate(config: &Config, seats: usize, seed: u64) -> State {
-    let board = Arc::new(Board::new(config.board_size));
+    let board = Board::shared(config.board_size);
     let starts = board.start_planets();
     let mut owned = vec![false; board.planet_count()];
     for &start in &starts[..seats] {

@@ -6,7 +6,6 @@
 //! rather than a state the rules would trip over.
 
 use std::collections::BTreeMap;
-use std::sync::Arc;
 
 use arbiter_engine::Seat;
 
@@ -24,7 +23,7 @@ pub fn state_from_view(config: &Config, view: &View, seat: Seat) -> Result<State
     if seat >= seats {
         return Err(format!("seat {seat} in a view of {seats} seats"));
     }
-    let board = Arc::new(Board::new(config.board_size));
+    let board = Board::shared(config.board_size);
     if view.planets.len() != board.planet_count() {
         return Err(format!(
             "the view lists {} planets but the board has {}",
