@@ -123,7 +123,10 @@ impl<'a> TurnActions<'a> {
         let player = state.player(seat)?;
         let board = state.board();
         let (grid, masks) = (board.grid(), board.masks());
-        let mut actions = TurnActions {
+        // Built in the `Option` it is returned in, and filled there: the list is a few
+        // hundred bytes, and building it apart and then wrapping it copied it once
+        // more; the caller borrows it there too (see `sample::turn_action`).
+        let mut built = Some(TurnActions {
             board,
             hand: player.hand,
             placements: [
@@ -140,7 +143,8 @@ impl<'a> TurnActions<'a> {
                 .minus(&masks.leaders)
                 .minus(&masks.artifacts),
             blocks: SmallVec::new(),
-        };
+        });
+        let actions = built.as_mut()?;
         actions.push_run(Block::Pass, 1);
         for &kind in &player.leaders {
             let from = board.find_leader(seat, kind);
@@ -167,7 +171,7 @@ impl<'a> TurnActions<'a> {
             actions.push_run(Block::Bomb, actions.bombs.count());
         }
         actions.push_run(Block::Swaps, swap_count(&player.hand));
-        Some(actions)
+        built
     }
 
     /// Append a run of `len` actions. Runs are counted in `u32` to keep the list of

@@ -32,7 +32,10 @@ const MAX_REJECTIONS: usize = 64;
 /// One of the turn actions of `seat` (the phase is `Act` and `seat` owes it), each with
 /// the same probability; `None` for an unknown seat.
 pub(crate) fn turn_action(state: &State, seat: Seat, rng: &mut GameRng) -> Option<Action> {
-    let candidates = TurnActions::candidates(state, seat)?;
+    // Borrowed where it was returned, not moved out of its `Option`: it is a few
+    // hundred bytes.
+    let candidates = TurnActions::candidates(state, seat);
+    let candidates = candidates.as_ref()?;
     let len = candidates.len();
     for _ in 0..MAX_REJECTIONS {
         let action = candidates.get(rng.random_range(..len))?;
