@@ -12,7 +12,7 @@
 //! action of random games.
 
 use crate::cellset::CellSet;
-use crate::grid::Grid;
+use crate::grid::{Grid, Parts};
 
 pub use crate::grid::Neighbors;
 
@@ -297,16 +297,67 @@ impl Regions {
             }
             return true;
         }
-        let whole =
-            seeds.len() == 1 || grid.joined_around(occupied, cell) || grid.joins(occupied, seeds);
-        if !whole {
-            return false;
+        if seeds.len() > 1 && !grid.joined_around(occupied, cell) {
+            let parts = grid.parts_around(occupied, seeds);
+            if !parts.complete.is_empty() {
+                // Split: the part holding the region's lowest cell keeps its id.
+                if self.lowest[region as usize] == cell {
+                    return false;
+                }
+                self.set(grid, cell, NO_REGION);
+                self.split_off(grid, occupied, seeds, &parts, region);
+                return true;
+            }
         }
         self.set(grid, cell, NO_REGION);
         if self.lowest[region as usize] == cell {
             self.lowest_left(grid, region, cell);
         }
         true
+    }
+
+    /// `region` has split into `parts` (the parts around an emptied cell that was not
+    /// its lowest): the part holding its lowest cell stays `region`, and every other
+    /// part becomes a region of its own, taking its place in the order by its lowest
+    /// cell. Without a renumbering: each new region moves the ids from its place up by
+    /// one, in a pass from its lowest cell (past the kept part's lowest, so the other
+    /// parts, still labelled `region`, keep their labels until their turn).
+    fn split_off(
+        &mut self,
+        grid: &Grid,
+        occupied: &CellSet,
+        seeds: &[usize],
+        parts: &Parts,
+        region: u32,
+    ) {
+        let kept = parts.of(self.lowest[region as usize]);
+        for (index, part) in parts.complete.iter().enumerate() {
+            if index != kept {
+                self.insert_region(grid, part);
+            }
+        }
+        if parts.rest && kept != parts.complete.len() {
+            // The part left growing is new too, and only a full fill gives its cells.
+            let unfilled = seeds
+                .iter()
+                .find(|&&seed| parts.of(seed) == parts.complete.len());
+            if let Some(&seed) = unfilled {
+                self.insert_region(grid, &grid.component(occupied, seed));
+            }
+        }
+    }
+
+    /// Label `part` (whose cells lie past the lowest cell of the region they still
+    /// carry) as a new region in its place in the order.
+    fn insert_region(&mut self, grid: &Grid, part: &CellSet) {
+        let Some(low) = part.first() else {
+            return;
+        };
+        let at = self.lowest.partition_point(|&l| l < low);
+        self.lowest.insert(at, low);
+        let from = at as u16;
+        self.relabel_from(grid, low, |id| id + u16::from(id >= from));
+        self.label_part(grid, part, at as u32);
     }
 
     /// `region`, still whole, has lost its lowest cell `cell`: its next cell in
