@@ -3,7 +3,8 @@
 //! The prototype's "doubled" coordinates (x, y) — odd x from 1 to W, and a site where
 //! the column index q = (x−1)/2 and y have the same parity — are kept for display. The
 //! rules work on planet ids and precomputed neighbour lists; axial (q, r) is stored too.
-//! The board depends only on `board_size`, so it is built once per game and shared.
+//! The board depends only on `board_size`, so it is built once per size and shared by
+//! every game ([`Board::shared`]).
 
 use std::sync::{Arc, OnceLock};
 
