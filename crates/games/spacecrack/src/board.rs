@@ -58,7 +58,7 @@ const SHARED_SIZES: usize = 31;
 static SHARED: [OnceLock<Arc<Board>>; SHARED_SIZES] = [const { OnceLock::new() }; SHARED_SIZES];
 
 impl Board {
-    /// The board for `size`, shared: built on first use of each size (see [`SHARED`]).
+    /// The board for `size`, shared: built on first use of each size (see `SHARED`).
     pub fn shared(size: u32) -> Arc<Board> {
         match SHARED.get(size as usize) {
             Some(slot) => slot.get_or_init(|| Arc::new(Board::new(size))).clone(),
