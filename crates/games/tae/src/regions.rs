@@ -356,7 +356,7 @@ impl Regions {
         let at = self.lowest.partition_point(|&l| l < low);
         self.lowest.insert(at, low);
         let from = at as u16;
-        self.relabel_from(grid, low, |id| id + u16::from(id >= from));
+        self.relabel_from(grid, low, |id| id + u16::from(id >= from && id != EMPTY));
         self.label_part(grid, part, at as u32);
     }
 
