@@ -150,14 +150,8 @@ impl Regions {
                 let at = self.lowest.partition_point(|&low| low < cell);
                 self.lowest.insert(at, cell);
                 if at + 1 < self.lowest.len() {
-                    // Every id from `at` up moves up by one: branch-free, so the loop
-                    // over the cells vectorizes (this is the most frequent relabelling).
-                    // Those regions lie past `cell` (see `relabel_from`).
-                    let from = at as u16;
-                    let start = self.at(grid, cell);
-                    for label in &mut self.labels[start..] {
-                        *label += u16::from(*label >= from && *label != EMPTY);
-                    }
+                    // The most frequent relabelling; those regions lie past `cell`.
+                    self.shift_up(grid, cell, at);
                 }
                 self.set(grid, cell, at as u32);
             }
@@ -271,9 +265,10 @@ impl Regions {
         }
     }
 
-    /// The cheap cases of one cell emptied, without a flood fill: a region that
-    /// vanishes, or that stays whole (the cell is a leaf, or its neighbours are joined
-    /// another way). `false`, with nothing changed, when the region may have split.
+    /// One cell emptied, without a renumbering: a region that vanishes, that stays
+    /// whole (the cell is a leaf, or its neighbours are joined another way), or that
+    /// splits around a cell other than its lowest. `false`, with nothing changed, when
+    /// it split around its lowest cell.
     fn vacate_one(&mut self, grid: &Grid, occupied: &CellSet, cell: usize) -> bool {
         let Some(region) = self.of(grid, cell) else {
             return true;
@@ -355,9 +350,16 @@ impl Regions {
         };
         let at = self.lowest.partition_point(|&l| l < low);
         self.lowest.insert(at, low);
-        let from = at as u16;
-        self.relabel_from(grid, low, |id| id + u16::from(id >= from && id != EMPTY));
+        self.shift_up(grid, low, at);
         self.label_part(grid, part, at as u32);
+    }
+
+    /// A region has taken id `from`: every id from `from` up moves up by one, in a pass
+    /// from `cell` (past which all those regions lie, see [`Regions::relabel_from`]).
+    /// Branch-free, with empty labels left alone, so the loop vectorizes.
+    fn shift_up(&mut self, grid: &Grid, cell: usize, from: usize) {
+        let from = from as u16;
+        self.relabel_from(grid, cell, |id| id + u16::from(id >= from && id != EMPTY));
     }
 
     /// `region`, still whole, has lost its lowest cell `cell`: its next cell in
