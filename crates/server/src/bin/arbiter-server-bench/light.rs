@@ -3,7 +3,9 @@
 //! it needs: a `prompt` is answered with one fixed action, written once; `match_started`
 //! and `outcome` are counted. One connection may play several matches at once (as a
 //! bot author's client may), which keeps 10,000 matches within the machine's limit on
-//! open files.
+//! open files. Such a client answers every line it has already received before it
+//! writes, so the answers to lines that arrived together leave in one write, as a
+//! bot's with a buffered writer would.
 
 use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
@@ -100,6 +102,7 @@ pub async fn play(plan: LightPlan) -> anyhow::Result<LightReport> {
     let mut thinking: VecDeque<(Instant, i64)> = VecDeque::new();
     let (mut queued, mut started_games) = (false, 0u32);
     let mut rng = arbiter_engine::seeded_rng(plan.seed);
+    let mut outgoing = Outgoing::default();
     loop {
         let out_of_time = stop_at.is_some_and(|at| Instant::now() >= at);
         if report.games >= plan.games as u64 || out_of_time {
@@ -108,6 +111,10 @@ pub async fn play(plan: LightPlan) -> anyhow::Result<LightReport> {
         if !queued && (playing.len() as u32) < plan.at_once && started_games < plan.games {
             write.write_all(queue.as_bytes()).await?;
             queued = true;
+        }
+        // Nothing left to read without waiting: send what was answered.
+        if lines.get_ref().buffer().is_empty() {
+            outgoing.send(&mut write, &mut playing).await?;
         }
         let wake = thinking
             .front()
@@ -129,7 +136,7 @@ pub async fn play(plan: LightPlan) -> anyhow::Result<LightReport> {
                 break;
             }
             thinking.pop_front();
-            answer(&mut write, &plan.answer, id, &mut playing, &mut report).await?;
+            outgoing.answer(&plan.answer, id, &playing, &mut report);
         }
         let Some(line) = line else { continue };
         let id = match_id(&line);
@@ -147,7 +154,7 @@ pub async fn play(plan: LightPlan) -> anyhow::Result<LightReport> {
             }
             ("prompt", Some(id)) if playing.contains_key(&id) => {
                 if plan.think.is_zero() {
-                    answer(&mut write, &plan.answer, id, &mut playing, &mut report).await?;
+                    outgoing.answer(&plan.answer, id, &playing, &mut report);
                 } else {
                     let wait = plan.think.mul_f64(rng.random_range(0.5..1.5));
                     let due = Instant::now() + wait;
@@ -172,21 +179,51 @@ async fn next(lines: &mut Lines<BufReader<OwnedReadHalf>>) -> anyhow::Result<Str
     }
 }
 
-async fn answer(
-    write: &mut OwnedWriteHalf,
-    action: &str,
-    id: i64,
-    playing: &mut HashMap<i64, Option<Instant>>,
-    report: &mut LightReport,
-) -> anyhow::Result<()> {
-    if !playing.contains_key(&id) {
-        return Ok(());
+/// Answers not yet written: the lines, and their matches, whose round trips start
+/// when they are sent.
+#[derive(Default)]
+struct Outgoing {
+    bytes: Vec<u8>,
+    matches: Vec<i64>,
+}
+
+impl Outgoing {
+    /// Answer a prompt of match `id` with `action` (nothing if the match is not played).
+    fn answer(
+        &mut self,
+        action: &str,
+        id: i64,
+        playing: &HashMap<i64, Option<Instant>>,
+        report: &mut LightReport,
+    ) {
+        if !playing.contains_key(&id) {
+            return;
+        }
+        let act = format!("{{\"type\":\"act\",\"match\":{id},\"action\":{action}}}\n");
+        self.bytes.extend_from_slice(act.as_bytes());
+        self.matches.push(id);
+        report.decisions += 1;
     }
-    let act = format!("{{\"type\":\"act\",\"match\":{id},\"action\":{action}}}\n");
-    write.write_all(act.as_bytes()).await?;
-    report.decisions += 1;
-    playing.insert(id, Some(Instant::now()));
-    Ok(())
+
+    /// Write every answer in one write, and start their round trips.
+    async fn send(
+        &mut self,
+        write: &mut OwnedWriteHalf,
+        playing: &mut HashMap<i64, Option<Instant>>,
+    ) -> anyhow::Result<()> {
+        if self.bytes.is_empty() {
+            return Ok(());
+        }
+        write.write_all(&self.bytes).await?;
+        self.bytes.clear();
+        let sent = Instant::now();
+        for id in self.matches.drain(..) {
+            if let Some(pending) = playing.get_mut(&id) {
+                *pending = Some(sent);
+            }
+        }
+        Ok(())
+    }
 }
 
 #[cfg(test)]
