@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 
 use arbiter_engine::{ConfigError, Seat};
 
+use crate::cellset::CellSet;
 use crate::grid::{Grid, Neighbors};
 use crate::kind::Kind;
 use crate::masks::Masks;
@@ -155,6 +156,11 @@ pub struct Board {
     /// not scan the cells).
     #[serde(skip)]
     masks: Masks,
+    /// The cells next to a scientist colony (where a leader may stand, terrain and
+    /// regions aside): asked at every turn action, and changed only by the rarer moves
+    /// that place or remove a scientist colony.
+    #[serde(skip)]
+    near_scientists: CellSet,
     /// Region of each occupied cell; always equal to a fresh labelling.
     #[serde(skip)]
     regions: Regions,
@@ -287,12 +293,14 @@ impl Board {
         let grid = Grid::new(width, height);
         let masks = Masks::compute(&cells);
         let regions = Regions::compute(&grid, &masks.occupied);
+        let near_scientists = grid.next_to(&masks.scientists);
         Board {
             width,
             height,
             cells,
             grid,
             masks,
+            near_scientists,
             regions,
         }
     }
@@ -339,6 +347,19 @@ impl Board {
 
     pub(crate) fn masks(&self) -> &Masks {
         &self.masks
+    }
+
+    /// The cells orthogonally next to a scientist colony.
+    pub(crate) fn near_scientists(&self) -> &CellSet {
+        &self.near_scientists
+    }
+
+    /// After cells changed: the cells next to a scientist colony again, if the
+    /// colonies changed.
+    fn scientists_changed(&mut self, changed: bool) {
+        if changed {
+            self.near_scientists = self.grid.next_to(&self.masks.scientists);
+        }
     }
 
     pub fn neighbors(&self, id: usize) -> Neighbors {
@@ -489,9 +510,12 @@ impl Board {
     fn change(&mut self, id: usize, edit: impl FnOnce(&mut Cell)) {
         let cell = &mut self.cells[id];
         let (was_occupied, leader_before) = (cell.occupied(), cell.leader);
+        let was_scientist = cell.colony == Some(Kind::Scientist);
         edit(cell);
         let (now_occupied, leader_after) = (cell.occupied(), cell.leader);
+        let is_scientist = cell.colony == Some(Kind::Scientist);
         self.masks.update(id, cell);
+        self.scientists_changed(was_scientist != is_scientist);
         if leader_before != leader_after {
             for leader in [leader_before, leader_after].into_iter().flatten() {
                 self.masks.refresh_leader(&self.cells, leader);
@@ -513,15 +537,18 @@ impl Board {
     /// caller keeps).
     pub(crate) fn remove_colonies(&mut self, ids: &[usize]) {
         let mut vacated = Vec::with_capacity(ids.len());
+        let mut scientists_removed = false;
         for &id in ids {
             let cell = &mut self.cells[id];
             if cell.occupied() {
                 vacated.push(id);
             }
+            scientists_removed |= cell.colony == Some(Kind::Scientist);
             cell.colony = None;
             cell.artifact = false;
             self.masks.update(id, cell);
         }
+        self.scientists_changed(scientists_removed);
         vacated.retain(|&id| !self.cells[id].occupied());
         self.regions
             .vacate(&self.grid, &self.masks.occupied, &vacated);
@@ -584,6 +611,9 @@ impl Board {
         self.regions.verify(&self.grid, &self.occupancy())?;
         if self.masks != Masks::compute(&self.cells) {
             return Err("the cell sets are stale".into());
+        }
+        if self.near_scientists != self.grid.next_to(&self.masks.scientists) {
+            return Err("the cells next to scientist colonies are stale".into());
         }
         for (id, cell) in self.cells.iter().enumerate() {
             let at = self.pos(id);

@@ -67,12 +67,10 @@ impl<'a> TurnActions<'a> {
     /// The turn actions of `seat` (the phase is `Act`); `None` for an unknown seat.
     pub fn new(state: &'a State, seat: Seat) -> Option<TurnActions<'a>> {
         let board = state.board();
-        let (grid, masks) = (board.grid(), board.masks());
+        let masks = board.masks();
         let free = free_cells(board);
-        let mut leader_ground = LeaderGround::new(
-            free.and(&masks.inhabitable)
-                .and(&grid.next_to(&masks.scientists)),
-        );
+        let mut leader_ground =
+            LeaderGround::new(free.and(&masks.inhabitable).and(board.near_scientists()));
         let colony_ground = free.minus(&judge_crowded_cells(board, &free, &mut leader_ground));
         TurnActions::assemble(
             state,
@@ -94,11 +92,9 @@ impl<'a> TurnActions<'a> {
     /// exact. A few cell-set operations: no cell is judged on its own.
     pub fn candidates(state: &'a State, seat: Seat) -> Option<TurnActions<'a>> {
         let board = state.board();
-        let (grid, masks) = (board.grid(), board.masks());
+        let masks = board.masks();
         let free = free_cells(board);
-        let ground = free
-            .and(&masks.inhabitable)
-            .and(&grid.next_to(&masks.scientists));
+        let ground = free.and(&masks.inhabitable).and(board.near_scientists());
         // One ground for every leader kind: counted once.
         let on_ground = ground.count();
         TurnActions::assemble(
@@ -312,6 +308,13 @@ fn judge_crowded_cells(board: &Board, free: &CellSet, leader_ground: &mut Leader
         }
     });
     three_kingdoms
+}
+
+/// Whether a colony on the free cell `cell` would join three kingdoms or more (the
+/// rule [`judge_crowded_cells`] applies to every crowded cell at once).
+pub(crate) fn joins_three_kingdoms(board: &Board, cell: usize) -> bool {
+    let around = RegionsAround::of(board, cell);
+    around.distinct >= 3 && around.distinct_among(&kingdoms(board)) >= 3
 }
 
 /// The regions on the four sides of a cell, for the judge: [`Board::neighbor_regions`]

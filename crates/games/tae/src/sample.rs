@@ -19,8 +19,8 @@ use rand::Rng;
 
 use arbiter_engine::{GameRng, Seat};
 
-use crate::actions::{check_leader_target, colonize_effect, Action};
-use crate::legal::TurnActions;
+use crate::actions::Action;
+use crate::legal::{joins_three_kingdoms, TurnActions};
 use crate::lift::Lifted;
 use crate::state::State;
 
@@ -47,19 +47,21 @@ pub(crate) fn turn_action(state: &State, seat: Seat, rng: &mut GameRng) -> Optio
     exact.get(rng.random_range(..exact.len()))
 }
 
-/// Whether a candidate is legal: a placement or a colony judged by the per-cell rules
-/// (which regions and kingdoms border the cell, the leader lifted off its cell); the
-/// other candidates are exact.
+/// Whether a candidate is legal. A candidate cell is free, of its colonist's terrain
+/// or (for a leader) inhabitable and next to a scientist colony, so only the regions
+/// around it are left to judge: a leader may not border two (with itself lifted off
+/// its cell), a colony may not join three kingdoms. The other candidates are exact.
+/// Only for candidates: the per-cell rules of `actions.rs` judge any action.
 pub(crate) fn accepts(state: &State, seat: Seat, action: &Action) -> bool {
     let board = state.board();
     match *action {
         Action::PlaceLeader { kind, at } => board.id(at).is_some_and(|to| {
             let from = board.find_leader(seat, kind);
-            check_leader_target(&Lifted::new(board, from), to).is_ok()
+            !Lifted::new(board, from).joins_regions(to)
         }),
-        Action::Colonize { kind, at } => board
+        Action::Colonize { at, .. } => board
             .id(at)
-            .is_some_and(|to| colonize_effect(state, kind, to).is_ok()),
+            .is_some_and(|to| !joins_three_kingdoms(board, to)),
         _ => true,
     }
 }
