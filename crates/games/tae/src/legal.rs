@@ -27,17 +27,40 @@ use crate::swaps::{sub_multisets, swap_count};
 pub(crate) struct TurnActions<'a> {
     board: &'a Board,
     hand: Tiles,
-    /// Where each leader kind may be placed or moved to, by [`Kind::index`].
-    placements: [CellSet; 4],
+    /// Where each leader kind may be placed or moved to.
+    placements: Placements,
     /// Where a colonist other than a mining robot may settle.
     settlements: CellSet,
     /// Where a mining robot may settle.
     mines: CellSet,
     /// Where a bomber may strike.
     bombs: CellSet,
-    /// The runs of the list, in order, with their lengths: at most 15 (pass, four
-    /// leader kinds placed and withdrawn, four colonist kinds, bombs, swaps).
-    blocks: SmallVec<[(Block, u32); 16]>,
+    /// The runs of the list, in order, with their lengths: at most [`MAX_RUNS`]
+    /// (pass, four leader kinds placed and withdrawn, four colonist kinds, bombs,
+    /// swaps). The first `runs` are used.
+    blocks: [(Block, u32); MAX_RUNS],
+    runs: usize,
+}
+
+/// Runs in a list of turn actions: pass, four leader kinds placed and withdrawn, four
+/// colonist kinds, bombs, swaps.
+const MAX_RUNS: usize = 15;
+
+/// Where leaders may go: one set for every kind (the sampler's superset), or one per
+/// kind, by [`Kind::index`] (the exact list: a leader on the board is judged lifted
+/// off its cell). Shared, the superset copies no set for each leader.
+enum Placements {
+    Shared(CellSet),
+    PerKind([CellSet; 4]),
+}
+
+impl Placements {
+    fn of(&self, kind: Kind) -> &CellSet {
+        match self {
+            Placements::Shared(cells) => cells,
+            Placements::PerKind(by_kind) => &by_kind[kind.index()],
+        }
+    }
 }
 
 /// A run of consecutive actions of the list.
@@ -72,14 +95,20 @@ impl<'a> TurnActions<'a> {
         let mut leader_ground =
             LeaderGround::new(free.and(&masks.inhabitable).and(board.near_scientists()));
         let colony_ground = free.minus(&judge_crowded_cells(board, &free, &mut leader_ground));
+        let grid = board.grid();
+        let mut by_kind = [
+            grid.no_cells(),
+            grid.no_cells(),
+            grid.no_cells(),
+            grid.no_cells(),
+        ];
+        for &kind in &state.player(seat)?.leaders {
+            by_kind[kind.index()] = leader_ground.targets(board, board.find_leader(seat, kind));
+        }
         TurnActions::assemble(
             state,
             seat,
-            |from| {
-                let targets = leader_ground.targets(board, from);
-                let count = targets.count();
-                (targets, count)
-            },
+            Placements::PerKind(by_kind),
             colony_ground.and(&masks.inhabitable),
             colony_ground.minus(&masks.inhabitable),
         )
@@ -95,24 +124,20 @@ impl<'a> TurnActions<'a> {
         let masks = board.masks();
         let free = free_cells(board);
         let ground = free.and(&masks.inhabitable).and(board.near_scientists());
-        // One ground for every leader kind: counted once.
-        let on_ground = ground.count();
         TurnActions::assemble(
             state,
             seat,
-            |_| (ground.clone(), on_ground),
+            Placements::Shared(ground),
             free.and(&masks.inhabitable),
             free.minus(&masks.inhabitable),
         )
     }
 
-    /// The runs of the list from where each leader may go (`targets`, asked with the
-    /// cell it stands on, `None` in hand, answers the cells and how many) and where
-    /// colonists may settle.
+    /// The runs of the list from where leaders may go and where colonists may settle.
     fn assemble(
         state: &'a State,
         seat: Seat,
-        mut targets: impl FnMut(Option<usize>) -> (CellSet, usize),
+        placements: Placements,
         settlements: CellSet,
         mines: CellSet,
     ) -> Option<TurnActions<'a>> {
@@ -125,12 +150,7 @@ impl<'a> TurnActions<'a> {
         let mut built = Some(TurnActions {
             board,
             hand: player.hand,
-            placements: [
-                grid.no_cells(),
-                grid.no_cells(),
-                grid.no_cells(),
-                grid.no_cells(),
-            ],
+            placements,
             settlements,
             mines,
             bombs: grid
@@ -138,18 +158,22 @@ impl<'a> TurnActions<'a> {
                 .minus(&masks.destroyed)
                 .minus(&masks.leaders)
                 .minus(&masks.artifacts),
-            blocks: SmallVec::new(),
+            blocks: [(Block::Pass, 0); MAX_RUNS],
+            runs: 0,
         });
         let actions = built.as_mut()?;
         actions.push_run(Block::Pass, 1);
+        // One set for every leader kind: counted once.
+        let shared = match &actions.placements {
+            Placements::Shared(cells) => Some(cells.count()),
+            Placements::PerKind(_) => None,
+        };
         for &kind in &player.leaders {
-            let from = board.find_leader(seat, kind);
-            let (targets, count) = targets(from);
+            let count = shared.unwrap_or_else(|| actions.placements.of(kind).count());
             actions.push_run(Block::Place(kind), count);
-            if from.is_some() {
+            if board.find_leader(seat, kind).is_some() {
                 actions.push_run(Block::Withdraw(kind), 1);
             }
-            actions.placements[kind.index()] = targets;
         }
         // Three colonist kinds share the settlements: each set counted once.
         let (settlements, mines) = (actions.settlements.count(), actions.mines.count());
@@ -174,7 +198,13 @@ impl<'a> TurnActions<'a> {
     /// runs small to move: a run is at most one action per cell (4,096 on the largest
     /// board) or the swaps of one hand.
     fn push_run(&mut self, block: Block, len: usize) {
-        self.blocks.push((block, len as u32));
+        self.blocks[self.runs] = (block, len as u32);
+        self.runs += 1;
+    }
+
+    /// The runs in use.
+    fn runs(&self) -> &[(Block, u32)] {
+        &self.blocks[..self.runs]
     }
 
     fn colony_cells(&self, kind: Kind) -> &CellSet {
@@ -188,7 +218,7 @@ impl<'a> TurnActions<'a> {
     /// The cells of a block of cell actions.
     fn cells(&self, block: Block) -> Option<&CellSet> {
         match block {
-            Block::Place(kind) => Some(&self.placements[kind.index()]),
+            Block::Place(kind) => Some(self.placements.of(kind)),
             Block::Colonize(kind) => Some(self.colony_cells(kind)),
             Block::Bomb => Some(&self.bombs),
             Block::Pass | Block::Withdraw(_) | Block::Swaps => None,
@@ -197,12 +227,12 @@ impl<'a> TurnActions<'a> {
 
     /// How many actions the list holds.
     pub fn len(&self) -> usize {
-        self.blocks.iter().map(|&(_, len)| len as usize).sum()
+        self.runs().iter().map(|&(_, len)| len as usize).sum()
     }
 
     /// The `index`-th action of the list.
     pub fn get(&self, mut index: usize) -> Option<Action> {
-        for &(block, len) in &self.blocks {
+        for &(block, len) in self.runs() {
             let len = len as usize;
             if index < len {
                 return self.nth(block, index);
@@ -216,9 +246,9 @@ impl<'a> TurnActions<'a> {
     pub fn list(&self) -> Vec<Action> {
         let mut out = Vec::with_capacity(self.len());
         let pos = |cell| self.board.pos(cell);
-        for &(block, _) in &self.blocks {
+        for &(block, _) in self.runs() {
             match block {
-                Block::Place(kind) => self.placements[kind.index()].for_each(|cell| {
+                Block::Place(kind) => self.placements.of(kind).for_each(|cell| {
                     out.push(Action::PlaceLeader {
                         kind,
                         at: pos(cell),
