@@ -47,6 +47,9 @@ struct Row {
     places_by_kind: PlacesByKind,
 }
 
+/// Frontier cells a new row has room for (a long game's rows hold about ten).
+const ROW_ROOM: usize = 8;
+
 /// At how many cells each kind fits.
 type PlacesByKind = [u32; KIND_COUNT];
 
@@ -168,9 +171,10 @@ impl Frontier {
 
 impl Row {
     fn new() -> Row {
+        // Room for a typical row's cells from the start, not grown one at a time.
         Row {
-            columns: Vec::new(),
-            fitting: Vec::new(),
+            columns: Vec::with_capacity(ROW_ROOM),
+            fitting: Vec::with_capacity(ROW_ROOM),
             places_by_kind: [0; KIND_COUNT],
         }
     }

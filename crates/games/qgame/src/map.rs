@@ -15,13 +15,18 @@ use crate::tile::Tile;
 /// Tiles by cell, and the frontier they make.
 #[derive(Clone, Default)]
 pub struct Map {
-    /// A hash map, not a sorted one: the rules look cells up far more often than they
-    /// list them, and [`Map::iter`] sorts when they do.
-    cells: HashMap<Coord, Tile, CellHashing>,
-    /// The same tiles again for the cells near the origin, by position: a lookup
-    /// there is an index instead of a hash probe, and nearly every lookup of a game
-    /// falls there (a game's tiles grow from the origin). Always in step with `cells`.
+    /// The tiles of the cells far from the origin. A hash map, not a sorted one: the
+    /// rules look cells up far more often than they list them, and [`Map::iter`]
+    /// sorts when they do.
+    far: HashMap<Coord, Tile, CellHashing>,
+    /// The tiles of the cells near the origin, by position: a lookup there is an index
+    /// instead of a hash probe, and nearly every tile of a game falls there (a game's
+    /// tiles grow from the origin). Kept only here: hashing every tile as well was a
+    /// twentieth of a random game (inserts and the table's growth).
     near: NearOrigin,
+    /// The occupied cells near the origin, in the order they were filled: for
+    /// counting and listing the tiles without scanning the whole window.
+    near_cells: Vec<Coord>,
     /// The free adjacent cells and what fits at each, kept up to date by [`Map::place`]
     /// and [`Map::remove`] because every candidate search (strategies, legal actions)
     /// starts from them. Derived from `cells`, so it is never serialized or compared.
@@ -118,31 +123,52 @@ impl Map {
         map
     }
 
+    /// Inlined: asked several times for every cell a placement changes, and nearly
+    /// always answered by the window near the origin.
+    #[inline]
     pub fn get(&self, at: Coord) -> Option<Tile> {
         match NearOrigin::slot(at) {
             Some(slot) => self.near.tiles[slot],
-            None => self.cells.get(&at).copied(),
+            None => self.get_far(at),
         }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn get_far(&self, at: Coord) -> Option<Tile> {
+        self.far.get(&at).copied()
     }
 
     fn is_occupied(&self, at: Coord) -> bool {
         self.get(at).is_some()
     }
 
-    /// Put `tile` at `at` in both stores; the tile that was there, if any.
+    /// Put `tile` at `at`; the tile that was there, if any.
     fn insert(&mut self, at: Coord, tile: Tile) -> Option<Tile> {
-        if let Some(slot) = NearOrigin::slot(at) {
-            self.near.tiles[slot] = Some(tile);
+        let Some(slot) = NearOrigin::slot(at) else {
+            return self.far.insert(at, tile);
+        };
+        let before = self.near.tiles[slot].replace(tile);
+        if before.is_none() {
+            self.near_cells.push(at);
         }
-        self.cells.insert(at, tile)
+        before
     }
 
     pub fn is_empty(&self) -> bool {
-        self.cells.is_empty()
+        self.len() == 0
     }
 
     pub fn len(&self) -> usize {
-        self.cells.len()
+        self.near_cells.len() + self.far.len()
+    }
+
+    /// Every occupied cell, in no particular order.
+    fn occupied(&self) -> impl Iterator<Item = Coord> + '_ {
+        self.near_cells
+            .iter()
+            .copied()
+            .chain(self.far.keys().copied())
     }
 
     pub fn place(&mut self, at: Coord, tile: Tile) {
@@ -152,10 +178,21 @@ impl Map {
 
     /// Take a tile off again (for trying placements on a working copy).
     pub fn remove(&mut self, at: Coord) {
-        if let Some(slot) = NearOrigin::slot(at) {
-            self.near.tiles[slot] = None;
-        }
-        if self.cells.remove(&at).is_some() {
+        let removed = match NearOrigin::slot(at) {
+            Some(slot) => {
+                let removed = self.near.tiles[slot].take().is_some();
+                // Most removals take back the latest tiles: searched from the end.
+                if let Some(i) = removed
+                    .then(|| self.near_cells.iter().rposition(|&c| c == at))
+                    .flatten()
+                {
+                    self.near_cells.swap_remove(i);
+                }
+                removed
+            }
+            None => self.far.remove(&at).is_some(),
+        };
+        if removed {
             self.refresh_frontier_around(at);
         }
     }
@@ -181,8 +218,7 @@ impl Map {
     /// outside could make slow on purpose.
     fn rebuild_frontier(&mut self) {
         let mut free: Vec<Coord> = self
-            .cells
-            .keys()
+            .occupied()
             .flat_map(|at| at.neighbours())
             .filter(|&next| !self.is_occupied(next))
             .collect();
@@ -208,7 +244,10 @@ impl Map {
 
     /// Every tile in row-column order.
     pub fn iter(&self) -> impl Iterator<Item = (Coord, Tile)> {
-        let mut tiles: Vec<(Coord, Tile)> = self.cells.iter().map(|(c, t)| (*c, *t)).collect();
+        let mut tiles: Vec<(Coord, Tile)> = self
+            .occupied()
+            .filter_map(|at| Some((at, self.get(at)?)))
+            .collect();
         tiles.sort_unstable_by_key(|&(at, _)| at);
         tiles.into_iter()
     }
@@ -278,7 +317,7 @@ impl Map {
 /// Maps are equal when they hold the same tiles; the frontier follows from them.
 impl PartialEq for Map {
     fn eq(&self, other: &Self) -> bool {
-        self.cells == other.cells
+        self.near.tiles == other.near.tiles && self.far == other.far
     }
 }
 
@@ -428,6 +467,18 @@ mod tests {
             }
         }
         assert_eq!(map.len(), cells.len());
+        // A tile put on a filled cell replaces the one there: still one entry a cell,
+        // in the window and outside it.
+        let other = t(Shape::Circle, Color::Blue);
+        for &at in &cells {
+            map.place(at, other);
+        }
+        assert_eq!(map.len(), cells.len());
+        let listed: Vec<(Coord, Tile)> = map.iter().collect();
+        assert_eq!(listed.len(), cells.len());
+        assert!(listed
+            .iter()
+            .all(|&(at, tile)| tile == other && cells.contains(&at)));
         for &at in &cells {
             map.remove(at);
             assert_eq!(map.get(at), None, "{at:?}");

@@ -282,7 +282,11 @@ impl State {
                     });
                 }
                 let dealt = placements.len().min(pile.len());
-                player.hand.splice(0..0, pile.drain(..dealt));
+                // The dealt tiles go to the front of the hand, in the pile's order:
+                // appended, then rotated there (a hand is six tiles at most; a splice
+                // at the front cost more than the rest of a quiet turn's upkeep).
+                player.hand.extend(pile.drain(..dealt));
+                player.hand.rotate_right(dealt);
                 Turned::Placed {
                     points,
                     dealt,

@@ -81,9 +81,14 @@ impl Tile {
 
     /// The 1080 tiles of a full set, unshuffled.
     pub fn full_set() -> Vec<Tile> {
-        Tile::all_kinds()
-            .flat_map(|t| std::iter::repeat_n(t, COPIES_PER_KIND))
-            .collect()
+        // Every game starts here: room for the whole set at once, each kind's copies
+        // written in one fill, not pushed one tile at a time into a growing list.
+        let kinds: Vec<Tile> = Tile::all_kinds().collect();
+        let mut tiles = vec![kinds[0]; kinds.len() * COPIES_PER_KIND];
+        for (copies, &kind) in tiles.chunks_exact_mut(COPIES_PER_KIND).zip(&kinds) {
+            copies.fill(kind);
+        }
+        tiles
     }
 
     /// Whether two tiles share a shape or a colour.
