@@ -112,8 +112,10 @@ pub async fn play(plan: LightPlan) -> anyhow::Result<LightReport> {
             write.write_all(queue.as_bytes()).await?;
             queued = true;
         }
-        // Nothing left to read without waiting: send what was answered.
-        if lines.get_ref().buffer().is_empty() {
+        // No whole line left to read without waiting: send what was answered. (A
+        // line cut off at the end of a read waits for the socket too, and the
+        // server may be waiting for these answers before it sends the rest.)
+        if !lines.get_ref().buffer().contains(&b'\n') {
             outgoing.send(&mut write, &mut playing).await?;
         }
         let wake = thinking

@@ -69,6 +69,12 @@ struct Args {
     /// matches: 10,000 matches at 4 a connection need 5,000 client sockets).
     #[arg(long, default_value_t = 1)]
     at_once: usize,
+    /// How often the matchmaker pairs waiting players. A connection waits in the
+    /// queue for one match at a time, so clients that play many matches a connection
+    /// (`--at-once`) start one match a connection per pairing: a shorter interval
+    /// fills them sooner.
+    #[arg(long, default_value = "200ms")]
+    pairing: String,
     /// Light clients wait this long before each answer (matches that mostly wait, as
     /// people's do), e.g. "1s".
     #[arg(long, default_value = "0s")]
@@ -252,7 +258,10 @@ async fn bench(args: &Args) -> anyhow::Result<()> {
     if let Some(url) = &args.database {
         config.database_url = url.clone();
     }
-    config.pairing_interval = Duration::from_millis(200);
+    config.pairing_interval = arbiter_server::config::parse_duration(&args.pairing)?;
+    if config.pairing_interval.is_zero() {
+        bail!("--pairing must be above zero");
+    }
     config.default_deadline = Some(arbiter_server::config::parse_duration(&args.deadline)?);
     // The per-connection message bound, raised for the benchmark; a connection that
     // plays `at_once` matches sends that many players' answers, so its bound grows with
