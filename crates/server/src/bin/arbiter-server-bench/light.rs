@@ -230,7 +230,79 @@ impl Outgoing {
 
 #[cfg(test)]
 mod tests {
+    use tokio::net::TcpListener;
+
     use super::*;
+
+    /// A pretend server over loopback: the light client's answer to one match must
+    /// leave while the next line (another match's prompt) is still arriving, since the
+    /// server may send the rest only after that answer. The bound only turns a hang
+    /// into a failure.
+    #[tokio::test]
+    async fn answers_leave_while_a_line_is_cut_off_at_the_end_of_a_read() {
+        let listener = TcpListener::bind("127.0.0.1:0").await.expect("a port");
+        let plan = LightPlan {
+            server: listener.local_addr().expect("an address").to_string(),
+            session: "token".to_string(),
+            ruleset: "spacegoo".to_string(),
+            games: 2,
+            at_once: 2,
+            answer: r#""nop""#.to_string(),
+            think: Duration::ZERO,
+            seed: 1,
+            stop_after: None,
+            connecting: Arc::new(Semaphore::new(1)),
+        };
+        let client = tokio::spawn(play(plan));
+        let server = async {
+            let (stream, _) = listener.accept().await?;
+            let (read, mut write) = stream.into_split();
+            let mut from_client = BufReader::new(read).lines();
+            write.write_all(b"{\"type\":\"welcome\"}\n").await?;
+            let resume = from_client.next_line().await?.unwrap_or_default();
+            assert!(resume.contains(r#""resume""#), "{resume}");
+            write.write_all(b"{\"type\":\"logged_in\"}\n").await?;
+            let queue = from_client.next_line().await?.unwrap_or_default();
+            assert!(queue.contains(r#""queue""#), "{queue}");
+            // Two matches start and the first is prompted; the second prompt is cut off.
+            write
+                .write_all(
+                    b"{\"type\":\"match_started\",\"match\":1}\n\
+                      {\"type\":\"match_started\",\"match\":2}\n\
+                      {\"type\":\"prompt\",\"match\":1}\n\
+                      {\"type\":\"prompt\",\"ma",
+                )
+                .await?;
+            let mut answer = from_client.next_line().await?.unwrap_or_default();
+            while answer.contains(r#""queue""#) {
+                answer = from_client.next_line().await?.unwrap_or_default();
+            }
+            assert!(answer.contains(r#""act","match":1"#), "{answer}");
+            write.write_all(b"tch\":2}\n").await?;
+            let mut answer = from_client.next_line().await?.unwrap_or_default();
+            while answer.contains(r#""queue""#) {
+                answer = from_client.next_line().await?.unwrap_or_default();
+            }
+            assert!(answer.contains(r#""act","match":2"#), "{answer}");
+            write
+                .write_all(
+                    b"{\"type\":\"outcome\",\"match\":1}\n\
+                      {\"type\":\"outcome\",\"match\":2}\n",
+                )
+                .await?;
+            anyhow::Ok(())
+        };
+        tokio::time::timeout(Duration::from_secs(60), server)
+            .await
+            .expect("the client answered")
+            .expect("the pretend server ran");
+        let report = tokio::time::timeout(Duration::from_secs(60), client)
+            .await
+            .expect("the client finished")
+            .expect("the client task")
+            .expect("the client played");
+        assert_eq!((report.decisions, report.games), (2, 2));
+    }
 
     #[test]
     fn reads_the_type_and_the_match_from_the_line() {
