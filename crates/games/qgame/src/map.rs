@@ -24,12 +24,12 @@ pub struct Map {
     /// tiles grow from the origin). Kept only here: hashing every tile as well was a
     /// twentieth of a random game (inserts and the table's growth).
     near: NearOrigin,
-    /// The occupied cells near the origin, in the order they were filled: for
-    /// counting and listing the tiles without scanning the whole window.
+    /// The occupied cells near the origin, in no particular order: for counting and
+    /// listing the tiles without scanning the whole window.
     near_cells: Vec<Coord>,
     /// The free adjacent cells and what fits at each, kept up to date by [`Map::place`]
     /// and [`Map::remove`] because every candidate search (strategies, legal actions)
-    /// starts from them. Derived from `cells`, so it is never serialized or compared.
+    /// starts from them. Derived from the tiles, so it is never serialized or compared.
     frontier: Frontier,
 }
 

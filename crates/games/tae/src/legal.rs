@@ -43,8 +43,10 @@ pub(crate) struct TurnActions<'a> {
 }
 
 /// Runs in a list of turn actions: pass, four leader kinds placed and withdrawn, four
-/// colonist kinds, bombs, swaps.
-const MAX_RUNS: usize = 15;
+/// colonist kinds, bombs, swaps. A player's leader kinds are distinct (the config's
+/// validation refuses a kind listed twice, and states are built only from a validated
+/// config), so no list holds more.
+const MAX_RUNS: usize = 1 + 2 * Kind::ALL.len() + Kind::ALL.len() + 2;
 
 /// Where leaders may go: one set for every kind (the sampler's superset), or one per
 /// kind, by [`Kind::index`] (the exact list: a leader on the board is judged lifted
