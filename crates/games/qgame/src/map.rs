@@ -182,11 +182,10 @@ impl Map {
             Some(slot) => {
                 let removed = self.near.tiles[slot].take().is_some();
                 // Most removals take back the latest tiles: searched from the end.
-                if let Some(i) = removed
-                    .then(|| self.near_cells.iter().rposition(|&c| c == at))
-                    .flatten()
-                {
-                    self.near_cells.swap_remove(i);
+                if removed {
+                    if let Some(i) = self.near_cells.iter().rposition(|&c| c == at) {
+                        self.near_cells.swap_remove(i);
+                    }
                 }
                 removed
             }

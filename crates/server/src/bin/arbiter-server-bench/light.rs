@@ -8,6 +8,7 @@
 //! bot's with a buffered writer would.
 
 use std::collections::{HashMap, VecDeque};
+use std::io::Write as _;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -201,8 +202,11 @@ impl Outgoing {
         if !playing.contains_key(&id) {
             return;
         }
-        let act = format!("{{\"type\":\"act\",\"match\":{id},\"action\":{action}}}\n");
-        self.bytes.extend_from_slice(act.as_bytes());
+        // Written into the pending bytes in place (a `Vec` takes writes infallibly).
+        let _ = writeln!(
+            self.bytes,
+            "{{\"type\":\"act\",\"match\":{id},\"action\":{action}}}"
+        );
         self.matches.push(id);
         report.decisions += 1;
     }
@@ -233,6 +237,18 @@ mod tests {
     use tokio::net::TcpListener;
 
     use super::*;
+
+    /// The client's next line that is not a request to queue.
+    async fn next_answer(
+        from_client: &mut Lines<BufReader<OwnedReadHalf>>,
+    ) -> std::io::Result<String> {
+        loop {
+            let line = from_client.next_line().await?.unwrap_or_default();
+            if !line.contains(r#""queue""#) {
+                return Ok(line);
+            }
+        }
+    }
 
     /// A pretend server over loopback: the light client's answer to one match must
     /// leave while the next line (another match's prompt) is still arriving, since the
@@ -273,16 +289,10 @@ mod tests {
                       {\"type\":\"prompt\",\"ma",
                 )
                 .await?;
-            let mut answer = from_client.next_line().await?.unwrap_or_default();
-            while answer.contains(r#""queue""#) {
-                answer = from_client.next_line().await?.unwrap_or_default();
-            }
+            let answer = next_answer(&mut from_client).await?;
             assert!(answer.contains(r#""act","match":1"#), "{answer}");
             write.write_all(b"tch\":2}\n").await?;
-            let mut answer = from_client.next_line().await?.unwrap_or_default();
-            while answer.contains(r#""queue""#) {
-                answer = from_client.next_line().await?.unwrap_or_default();
-            }
+            let answer = next_answer(&mut from_client).await?;
             assert!(answer.contains(r#""act","match":2"#), "{answer}");
             write
                 .write_all(

@@ -266,9 +266,9 @@ async fn bench(args: &Args) -> anyhow::Result<()> {
     // The per-connection message bound, raised for the benchmark; a connection that
     // plays `at_once` matches sends that many players' answers, so its bound grows with
     // them (else `--at-once 25` measures the token bucket: 1,000 lines a second each).
-    let players = args.at_once.max(1) as u32;
+    let players = u32::try_from(args.at_once.max(1)).unwrap_or(u32::MAX);
     config.limits.rate = 1000.0 * f64::from(players);
-    config.limits.burst = 1000 * players;
+    config.limits.burst = players.saturating_mul(1000);
     // Every simulated client connects from loopback.
     config.limits.connections_per_address = usize::MAX;
     if args.nodes > 1 && (args.database.is_none() || args.nats.is_none()) {
