@@ -48,6 +48,11 @@ pub(crate) const SQLITE: &[MigrationFile] = &[
         "log tail",
         include_str!("../migrations/sqlite/0005_log_tail.sql"),
     ),
+    (
+        6,
+        "log chunks",
+        include_str!("../migrations/sqlite/0006_log_chunks.sql"),
+    ),
 ];
 
 /// `migrations/postgres`, in version order.
@@ -76,6 +81,11 @@ pub(crate) const POSTGRES: &[MigrationFile] = &[
         5,
         "log tail",
         include_str!("../migrations/postgres/0005_log_tail.sql"),
+    ),
+    (
+        6,
+        "log chunks",
+        include_str!("../migrations/postgres/0006_log_chunks.sql"),
     ),
 ];
 

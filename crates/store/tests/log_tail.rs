@@ -9,23 +9,43 @@ use arbiter_engine::LogEntry;
 use arbiter_store::{MatchFilter, MatchId, Store, StoreError, LOG_FOLD_AT};
 use sqlx::{AnyConnection, Connection};
 
-/// How many of `id`'s entries are folded and how many are still in the tail, read on a
-/// connection of the test's own.
-async fn where_entries_are(url: &str, id: MatchId) -> (i64, i64) {
+/// Where `id`'s entries are, read on a connection of the test's own.
+#[derive(Debug, PartialEq, Eq)]
+struct Placed {
+    /// Rows of `match_log`, one an entry.
+    rows: i64,
+    /// Entries in `match_log_chunk` rows.
+    chunked: i64,
+    /// Rows still in the tail.
+    tail: i64,
+}
+
+impl Placed {
+    fn total(&self) -> i64 {
+        self.rows + self.chunked + self.tail
+    }
+}
+
+async fn where_entries_are(url: &str, id: MatchId) -> Placed {
     let mut conn = AnyConnection::connect(url).await.expect("connect");
-    let count = |table: &str| format!("SELECT COUNT(*) FROM {table} WHERE match_id = $1");
-    let folded: i64 = sqlx::query_scalar(&count("match_log"))
-        .bind(id)
-        .fetch_one(&mut conn)
-        .await
-        .expect("count the folded entries");
-    let tail: i64 = sqlx::query_scalar(&count("match_log_tail"))
-        .bind(id)
-        .fetch_one(&mut conn)
-        .await
-        .expect("count the tail");
+    let mut count = async |sql: &str| -> i64 {
+        sqlx::query_scalar(sql)
+            .bind(id)
+            .fetch_one(&mut conn)
+            .await
+            .expect("count entries")
+    };
+    let placed = Placed {
+        rows: count("SELECT COUNT(*) FROM match_log WHERE match_id = $1").await,
+        chunked: count(
+            "SELECT CAST(COALESCE(SUM(entries), 0) AS BIGINT) FROM match_log_chunk
+             WHERE match_id = $1",
+        )
+        .await,
+        tail: count("SELECT COUNT(*) FROM match_log_tail WHERE match_id = $1").await,
+    };
     let _ = conn.close().await;
-    (folded, tail)
+    placed
 }
 
 async fn moves_listed(store: &Store, id: MatchId) -> u64 {
@@ -55,17 +75,26 @@ fn entries(source: &[LogEntry], n: usize) -> Vec<LogEntry> {
 /// transaction on a connection of the test's own: where a busy writer's commits would
 /// have put them (a lone test's appends are light, and go to `match_log`).
 async fn into_the_tail(url: &str, id: MatchId, from: usize) {
+    into_the_tail_but(url, id, from, None).await;
+}
+
+/// As [`into_the_tail`], leaving entry `kept` in `match_log` if given: the tail then
+/// holds the match's entries with a gap, as light commits between busy ones leave it.
+async fn into_the_tail_but(url: &str, id: MatchId, from: usize, kept: Option<usize>) {
+    let kept = kept.map_or(-1, |kept| kept as i64);
     let mut conn = AnyConnection::connect(url).await.expect("connect");
     let mut tx = conn.begin().await.expect("begin");
     for sql in [
         "INSERT INTO match_log_tail (match_id, idx, entry)
-         SELECT match_id, idx, entry FROM match_log WHERE match_id = $1 AND idx >= $2
+         SELECT match_id, idx, entry FROM match_log
+         WHERE match_id = $1 AND idx >= $2 AND idx <> $3
          ORDER BY idx",
-        "DELETE FROM match_log WHERE match_id = $1 AND idx >= $2",
+        "DELETE FROM match_log WHERE match_id = $1 AND idx >= $2 AND idx <> $3",
     ] {
         sqlx::query(sql)
             .bind(id)
             .bind(from as i64)
+            .bind(kept)
             .execute(&mut *tx)
             .await
             .expect("move into the tail");
@@ -92,13 +121,21 @@ async fn entries_read_the_same_in_either_table() {
     }
     assert_eq!(
         where_entries_are(&db.url, id).await,
-        (LOG_FOLD_AT as i64, 0),
+        Placed {
+            rows: LOG_FOLD_AT as i64,
+            chunked: 0,
+            tail: 0
+        },
         "light commits skip the tail"
     );
     into_the_tail(&db.url, id, 10).await;
     assert_eq!(
         where_entries_are(&db.url, id).await,
-        (10, LOG_FOLD_AT as i64 - 10)
+        Placed {
+            rows: 10,
+            chunked: 0,
+            tail: LOG_FOLD_AT as i64 - 10
+        }
     );
     let so_far = store.match_record(id).await.expect("read").expect("exists");
     assert_eq!(so_far.log, log[..LOG_FOLD_AT]);
@@ -107,8 +144,11 @@ async fn entries_read_the_same_in_either_table() {
     for (index, entry) in log.iter().enumerate().skip(LOG_FOLD_AT) {
         store.append_log(id, index, entry).await.expect("append");
     }
-    let (folded, tail) = where_entries_are(&db.url, id).await;
-    assert_eq!(folded + tail, total as i64, "each entry in one table");
+    assert_eq!(
+        where_entries_are(&db.url, id).await.total(),
+        total as i64,
+        "each entry in one table"
+    );
     let whole = store.match_record(id).await.expect("read").expect("exists");
     assert_eq!(
         whole.log, log,
@@ -158,7 +198,14 @@ async fn a_store_opened_on_a_left_tail_folds_it_and_goes_on_from_its_length() {
     db.store.close().await;
     // What a busy process killed before its next fold leaves.
     into_the_tail(&db.url, id, 4).await;
-    assert_eq!(where_entries_are(&db.url, id).await, (4, 6));
+    assert_eq!(
+        where_entries_are(&db.url, id).await,
+        Placed {
+            rows: 4,
+            chunked: 0,
+            tail: 6
+        }
+    );
 
     // A second store on the same file, as after a restart: it knows nothing of the
     // match but what the database holds.
@@ -170,8 +217,13 @@ async fn a_store_opened_on_a_left_tail_folds_it_and_goes_on_from_its_length() {
     reopened.append_log(id, 10, &log[10]).await.expect("append");
     assert_eq!(
         where_entries_are(&db.url, id).await,
-        (11, 0),
-        "the left tail folded before the first new entry, which went to the log"
+        Placed {
+            rows: 5,
+            chunked: 6,
+            tail: 0
+        },
+        "the left tail folded into a chunk before the first new entry, which went to \
+         the log"
     );
     let record_now = reopened
         .match_record(id)
@@ -180,6 +232,71 @@ async fn a_store_opened_on_a_left_tail_folds_it_and_goes_on_from_its_length() {
         .expect("exists");
     assert_eq!(record_now.log, log[..11]);
     reopened.close().await;
+}
+
+/// A fold moves each match's entries in the tail as one chunk row when they run without
+/// a gap, and one row an entry when light commits put some in between into `match_log`.
+/// Records, listings, the next index and finishing read both the same.
+#[tokio::test]
+async fn a_fold_keeps_a_run_as_a_chunk_and_a_gapped_tail_as_rows() {
+    let db = sqlite().await;
+    let record = played("spacegoo", 2, 34);
+    let log = entries(&record.log, 12);
+    let mut ids = Vec::new();
+    for _ in 0..2 {
+        let id = db
+            .store
+            .create_match(&new_match(&record, &[], None))
+            .await
+            .expect("create");
+        for (index, entry) in log[..10].iter().enumerate() {
+            db.store.append_log(id, index, entry).await.expect("append");
+        }
+        ids.push(id);
+    }
+    let (run, gapped) = (ids[0], ids[1]);
+    db.store.close().await;
+    into_the_tail(&db.url, run, 2).await;
+    into_the_tail_but(&db.url, gapped, 2, Some(5)).await;
+    assert_eq!(
+        where_entries_are(&db.url, gapped).await,
+        Placed {
+            rows: 3,
+            chunked: 0,
+            tail: 7
+        }
+    );
+
+    // Opening the store folds what the tail holds, before its writer's first append.
+    let store = Store::connect(&db.url).await.expect("reopen");
+    for &id in &ids {
+        match store.append_log(id, 11, &log[11]).await {
+            Err(StoreError::LogOutOfOrder { expected, .. }) => assert_eq!(expected, 10),
+            other => panic!("a gap was accepted: {other:?}"),
+        }
+    }
+    let placed = |rows, chunked| Placed {
+        rows,
+        chunked,
+        tail: 0,
+    };
+    assert_eq!(where_entries_are(&db.url, run).await, placed(2, 8));
+    assert_eq!(where_entries_are(&db.url, gapped).await, placed(10, 0));
+    for &id in &ids {
+        let stored = store.match_record(id).await.expect("read").expect("exists");
+        assert_eq!(stored.log, log[..10], "match {id}");
+        assert_eq!(moves_listed(&store, id).await, 10);
+        store.append_log(id, 10, &log[10]).await.expect("append");
+        let outcome = record.outcome.as_ref().expect("a finished game");
+        match store.finish_match(id, outcome, 12).await {
+            Err(StoreError::IncompleteLog { stored, .. }) => assert_eq!(stored, 11),
+            other => panic!("finished with the wrong length: {other:?}"),
+        }
+        store.finish_match(id, outcome, 11).await.expect("finish");
+        let stored = store.match_record(id).await.expect("read").expect("exists");
+        assert_eq!(stored.log, log[..11], "match {id}");
+    }
+    store.close().await;
 }
 
 /// Entries queued while the log is held are written in at most two commits: what the
@@ -208,9 +325,9 @@ async fn a_commit_of_many_entries_goes_to_the_tail() {
     assert!(results.iter().all(Result::is_ok), "{results:?}");
     let mut in_tail = 0;
     for &id in &ids {
-        let (folded, tail) = where_entries_are(&db.url, id).await;
-        assert_eq!(folded + tail, 1, "match {id}");
-        in_tail += tail;
+        let placed = where_entries_are(&db.url, id).await;
+        assert_eq!(placed.total(), 1, "match {id}");
+        in_tail += placed.tail;
         let stored = store.match_record(id).await.expect("read").expect("exists");
         assert_eq!(stored.log, record.log[..1]);
     }

@@ -17,6 +17,8 @@ pub const MAX_LIST_LIMIT: u32 = 200;
 const SUMMARY_COLUMNS: &str = "m.id, m.ruleset, m.status, m.rating_system, m.node, m.end_reason,
      m.created_at, m.finished_at,
      (SELECT COUNT(*) FROM match_log l WHERE l.match_id = m.id) + COALESCE(tail.moves, 0)
+     + (SELECT CAST(COALESCE(SUM(c.entries), 0) AS BIGINT) FROM match_log_chunk c
+        WHERE c.match_id = m.id)
      AS moves";
 /// The matches, each with how many of its entries are still in the log's tail (see
 /// `log_tail`): the tail has no index by match, so it is counted once per query.

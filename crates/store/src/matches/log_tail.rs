@@ -1,20 +1,21 @@
 //! SQLite's log tail: entries are appended in arrival order to `match_log_tail`, and
-//! now and then folded into `match_log` (keyed by match and index) in one transaction.
+//! now and then folded out of it in one transaction, each match's entries as one row of
+//! `match_log_chunk` (see [`fold`]).
 //!
 //! Why: `match_log` is keyed by `(match_id, idx)`, so a commit holding one entry of each
 //! of a hundred matches changed a hundred leaf pages, and SQLite wrote each of them
 //! whole to its WAL (two `pwrite`s of a 4 KiB page per entry, a third of the log
 //! writer's thread). In the tail a commit's entries share a page or two. A fold then
-//! writes each match's page once for many entries (see [`FOLD_AT`] for when). That pays
+//! writes one row for each match's many entries (see [`FOLD_AT`] for when). That pays
 //! only for commits of many entries: a light commit of one or two goes straight to
 //! `match_log` (see [`Folds::table_for`]), where it costs a page or two as well.
 //!
 //! What stays true:
-//! - An entry is committed before `append_log` returns, as before: it is in the tail
-//!   or in `match_log`.
+//! - An entry is committed before `append_log` returns, as before: it is in the tail,
+//!   in a chunk or in `match_log`.
 //! - Readers (records, listings, the length check that finishing does) take the union
-//!   of both tables, in one statement or one snapshot, and a fold moves rows in one
-//!   transaction, so a reader sees each entry exactly once.
+//!   of the three tables, in one statement or one snapshot, and a fold moves rows in
+//!   one transaction, so a reader sees each entry exactly once.
 //! - The guard that an entry's index is the next one can no longer be a subquery (the
 //!   tail has no index on the match; scanning it per row would cost more than the pages
 //!   saved). [`NextIndices`] keeps it in memory instead. That is sound because SQLite is
@@ -24,7 +25,7 @@
 //!
 //! PostgreSQL keeps appending to `match_log` directly with every guard in the
 //! statement: its heap is in arrival order already, and several nodes append at once,
-//! so no in-memory guard would be sound there. Its tail stays empty.
+//! so no in-memory guard would be sound there. Its tail and chunks stay empty.
 
 use foldhash::{HashMap, HashSet};
 use std::sync::{Arc, Mutex, PoisonError};
@@ -205,16 +206,34 @@ impl Folds {
     }
 }
 
-/// Move every tail entry into `match_log`, sorted by match so each match's page is
-/// written once. SQLite has one writer: from the `INSERT` on, this transaction holds
-/// the write lock, so the `DELETE` removes exactly the rows copied. `DO NOTHING` on a
-/// key already present: only a second process writing the same file could cause one,
-/// and the entry kept is the one folded first. Returns how many entries were moved.
+/// Move every tail entry out of the tail in one transaction: each match's entries, if
+/// they run without a gap, as one row of `match_log_chunk`; otherwise (some of its
+/// entries in between went to `match_log` by light commits) one row an entry into
+/// `match_log`, sorted by match so each match's page is written once. A row a match
+/// instead of a row an entry: inserting a hundred matches' entries into the keyed
+/// `match_log`, each match's rows splitting its own pages, was most of a fold's time,
+/// and every append waits while a fold runs. SQLite has one writer: from the first
+/// `INSERT` on, this transaction holds the write lock, so the `DELETE` removes exactly
+/// the rows copied. `DO NOTHING` on a key already present: only a second process
+/// writing the same file could cause one, and the entries kept are those folded first.
+/// Returns how many entries were moved.
 async fn fold(pool: &AnyPool) -> Result<u64, sqlx::Error> {
     let mut tx = pool.begin().await?;
     sqlx::query(
+        "INSERT INTO match_log_chunk (match_id, first_idx, entries, log)
+         SELECT match_id, MIN(idx), COUNT(*), group_concat(entry, char(10) ORDER BY idx)
+         FROM match_log_tail GROUP BY match_id
+         HAVING MAX(idx) - MIN(idx) + 1 = COUNT(*)
+         ON CONFLICT DO NOTHING",
+    )
+    .execute(&mut *tx)
+    .await?;
+    sqlx::query(
         "INSERT INTO match_log (match_id, idx, entry)
-         SELECT match_id, idx, entry FROM match_log_tail WHERE true ORDER BY match_id, idx
+         SELECT match_id, idx, entry FROM match_log_tail
+         WHERE match_id IN (SELECT match_id FROM match_log_tail GROUP BY match_id
+                            HAVING MAX(idx) - MIN(idx) + 1 <> COUNT(*))
+         ORDER BY match_id, idx
          ON CONFLICT DO NOTHING",
     )
     .execute(&mut *tx)
@@ -227,15 +246,30 @@ async fn fold(pool: &AnyPool) -> Result<u64, sqlx::Error> {
     Ok(moved)
 }
 
-/// The statement giving match `$1`'s stored log length, both tables counted.
+/// The statement giving match `$1`'s stored log length, all three tables counted.
 pub(crate) const LOG_LENGTH_SQL: &str =
     "SELECT (SELECT COUNT(*) FROM match_log WHERE match_id = $1)
-      + (SELECT COUNT(*) FROM match_log_tail WHERE match_id = $1)";
+      + (SELECT COUNT(*) FROM match_log_tail WHERE match_id = $1)
+      + (SELECT CAST(COALESCE(SUM(entries), 0) AS BIGINT) FROM match_log_chunk
+         WHERE match_id = $1)";
 
 /// The statement giving the index match `$1`'s next entry must have.
 pub(crate) const NEXT_INDEX_SQL: &str = "SELECT COALESCE(MAX(idx) + 1, 0) FROM (
         SELECT idx FROM match_log WHERE match_id = $1
-        UNION ALL SELECT idx FROM match_log_tail WHERE match_id = $1) AS stored";
+        UNION ALL SELECT idx FROM match_log_tail WHERE match_id = $1
+        UNION ALL SELECT first_idx + entries - 1 FROM match_log_chunk
+            WHERE match_id = $1) AS stored";
+
+/// Split a `match_log_chunk` row's `log` into its entries' JSON texts, with their
+/// indices: `None` unless it holds exactly `entries` of them.
+pub(crate) fn chunk_entries(
+    first_idx: i64,
+    entries: i64,
+    log: &str,
+) -> Option<impl Iterator<Item = (i64, &str)>> {
+    let count = i64::try_from(log.split('\n').count()).ok()?;
+    (count == entries).then(|| (first_idx..).zip(log.split('\n')))
+}
 
 #[cfg(test)]
 mod tests {
@@ -316,6 +350,26 @@ mod tests {
             small_commits += 1;
         }
         assert!((16..200).contains(&small_commits), "{small_commits}");
+    }
+
+    #[test]
+    fn a_chunk_splits_into_its_entries_or_is_refused() {
+        let entries: Vec<_> = chunk_entries(7, 3, "{\"a\":1}\n{}\n{\"b\":\"x\\ny\"}")
+            .expect("three entries")
+            .collect();
+        assert_eq!(
+            entries,
+            [(7, "{\"a\":1}"), (8, "{}"), (9, "{\"b\":\"x\\ny\"}")],
+            "an escaped newline inside a string is no separator"
+        );
+        assert!(
+            chunk_entries(7, 2, "{}\n{}\n{}").is_none(),
+            "more than it says"
+        );
+        assert!(
+            chunk_entries(7, 4, "{}\n{}\n{}").is_none(),
+            "fewer than it says"
+        );
     }
 
     #[test]

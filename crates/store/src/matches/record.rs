@@ -3,6 +3,7 @@
 use arbiter_engine::{LogEntry, MatchRecord, Outcome};
 use sqlx::Row;
 
+use super::log_tail::chunk_entries;
 use super::rows::unsigned;
 use super::MatchId;
 use crate::connect::{Backend, Store};
@@ -36,15 +37,20 @@ impl Store {
                 .bind(id)
                 .fetch_all(&mut *tx)
                 .await?;
-        // Folded entries and those still in the tail (see `log_tail`).
-        let entries = sqlx::query(
+        // Entries one a row, in `match_log` or still in the tail, and those folded into
+        // chunks (see `log_tail`).
+        let rows = sqlx::query(
             "SELECT idx, entry FROM match_log WHERE match_id = $1
-             UNION ALL SELECT idx, entry FROM match_log_tail WHERE match_id = $1
-             ORDER BY idx",
+             UNION ALL SELECT idx, entry FROM match_log_tail WHERE match_id = $1",
         )
         .bind(id)
         .fetch_all(&mut *tx)
         .await?;
+        let chunks =
+            sqlx::query("SELECT first_idx, entries, log FROM match_log_chunk WHERE match_id = $1")
+                .bind(id)
+                .fetch_all(&mut *tx)
+                .await?;
         tx.commit().await?;
 
         let corrupt = |what: &str, e: &dyn std::fmt::Display| {
@@ -53,17 +59,36 @@ impl Store {
         let config: String = row.try_get("config")?;
         let seed: String = row.try_get("seed")?;
         let outcome: Option<String> = row.try_get("outcome")?;
-        let mut log = Vec::with_capacity(entries.len());
-        for (position, entry) in entries.iter().enumerate() {
-            let idx: i64 = entry.try_get("idx")?;
+        let mut texts: Vec<(i64, String)> = Vec::with_capacity(rows.len());
+        for row in &rows {
+            texts.push((row.try_get("idx")?, row.try_get("entry")?));
+        }
+        let chunk_texts: Vec<String> = chunks
+            .iter()
+            .map(|chunk| chunk.try_get("log"))
+            .collect::<Result<_, _>>()?;
+        let mut indexed: Vec<(i64, &str)> = texts
+            .iter()
+            .map(|(idx, text)| (*idx, text.as_str()))
+            .collect();
+        for (chunk, text) in chunks.iter().zip(&chunk_texts) {
+            let first: i64 = chunk.try_get("first_idx")?;
+            let entries =
+                chunk_entries(first, chunk.try_get("entries")?, text).ok_or_else(|| {
+                    StoreError::Corrupt(format!("match {id}: the chunk from entry {first}"))
+                })?;
+            indexed.extend(entries);
+        }
+        indexed.sort_unstable_by_key(|&(idx, _)| idx);
+        let mut log = Vec::with_capacity(indexed.len());
+        for (position, (idx, json)) in indexed.into_iter().enumerate() {
             if unsigned::<usize>(idx, "log index")? != position {
                 return Err(StoreError::Corrupt(format!(
                     "match {id}: log entry {position} is missing"
                 )));
             }
-            let json: String = entry.try_get("entry")?;
             log.push(
-                serde_json::from_str::<LogEntry>(&json)
+                serde_json::from_str::<LogEntry>(json)
                     .map_err(|e| corrupt(&format!("log entry {position}"), &e))?,
             );
         }
