@@ -299,6 +299,59 @@ async fn a_fold_keeps_a_run_as_a_chunk_and_a_gapped_tail_as_rows() {
     store.close().await;
 }
 
+/// A busy spell's entries go to the tail, and the writer folds them from its own copy
+/// of the tail once it is idle again: every entry read back once, in order, wherever
+/// it went.
+#[tokio::test]
+async fn a_busy_spell_is_folded_once_the_writer_is_idle() {
+    const MATCHES: usize = 40;
+    let db = sqlite().await;
+    let store = &db.store;
+    let record = played("spacegoo", 2, 35);
+    let log = entries(&record.log, 80);
+    let mut ids = Vec::new();
+    for _ in 0..MATCHES {
+        let id = store
+            .create_match(&new_match(&record, &[], None))
+            .await
+            .expect("create");
+        ids.push(id);
+    }
+    for (index, entry) in log.iter().enumerate().take(2) {
+        let burst: Vec<_> = ids.iter().map(|&id| (id, index, entry)).collect();
+        let results = queued_while_held(&db, &burst).await;
+        assert!(results.iter().all(Result::is_ok), "{results:?}");
+    }
+    let last = *ids.last().expect("matches");
+    assert!(
+        where_entries_are(&db.url, last).await.tail > 0,
+        "a burst's later entries wait in the tail"
+    );
+    // One match goes on alone: light commits, until the writer counts itself idle and
+    // folds the tail.
+    let lone = ids[0];
+    let mut length = 2;
+    while where_entries_are(&db.url, last).await.tail > 0 {
+        assert!(length < log.len(), "no fold after {length} lone entries");
+        store
+            .append_log(lone, length, &log[length])
+            .await
+            .expect("append");
+        length += 1;
+    }
+    let mut chunked = 0;
+    for &id in &ids {
+        let expected = if id == lone { length } else { 2 };
+        let placed = where_entries_are(&db.url, id).await;
+        assert_eq!((placed.tail, placed.total()), (0, expected as i64), "{id}");
+        chunked += placed.chunked;
+        let stored = store.match_record(id).await.expect("read").expect("exists");
+        assert_eq!(stored.log, log[..expected], "match {id}");
+        assert_eq!(moves_listed(store, id).await, expected as u64);
+    }
+    assert!(chunked >= MATCHES as i64, "{chunked} entries in chunks");
+}
+
 /// Entries queued while the log is held are written in at most two commits: what the
 /// writer took when it woke (its write then waits for the lock), and everything queued
 /// meanwhile. When the writer wakes depends on the machine's load (under load it found

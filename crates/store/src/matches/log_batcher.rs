@@ -43,7 +43,7 @@ use tokio::sync::{mpsc, oneshot};
 use tokio::task::JoinHandle;
 
 use super::log_commits::LogCommits;
-use super::log_tail::{Folds, LogTable, NextIndices, LINGER, NEXT_INDEX_SQL};
+use super::log_tail::{Folds, LogTable, NextIndices, StoredRow, LINGER, NEXT_INDEX_SQL};
 use super::MatchId;
 use crate::connect::Backend;
 use crate::error::is_unique_violation;
@@ -261,9 +261,9 @@ async fn run(
         let table = tail.as_ref().map_or(LogTable::Log, |(_, folds)| {
             folds.table_for(batch.len(), more)
         });
-        let stored = write(&pool, backend, table, batch, &commits, next).await;
+        let (stored, doubtful) = write(&pool, backend, table, batch, &commits, next).await;
         if let Some((_, folds)) = &mut tail {
-            folds.appended(&stored, table);
+            folds.appended(stored, table, doubtful);
             if folds.due(!waiting.is_empty() || !queue.is_empty()) {
                 folds.fold(&pool, &commits).await;
             }
@@ -474,8 +474,9 @@ async fn in_order(pool: &AnyPool, next: &NextIndices, batch: Vec<Append>) -> Vec
 
 /// Write `batch` as one statement and answer each caller; if the statement fails,
 /// write its rows one by one so each gets its own outcome (a match's row after one of
-/// its rows that did not go in is refused: it would leave a gap). Returns the matches
-/// of the rows committed, and keeps `next` (SQLite's in-memory guard) in step.
+/// its rows that did not go in is refused: it would leave a gap). Returns the rows
+/// committed, and whether some row's outcome is unknown (its statement failed), and
+/// keeps `next` (SQLite's in-memory guard) in step.
 async fn write(
     pool: &AnyPool,
     backend: Backend,
@@ -483,10 +484,12 @@ async fn write(
     batch: Vec<Append>,
     commits: &LogCommits,
     next: Option<&NextIndices>,
-) -> Vec<MatchId> {
+) -> (Vec<StoredRow>, bool) {
     let mut stored = Vec::with_capacity(batch.len());
+    let mut doubtful = false;
     let mut settle = |append: Append, outcome: Result<bool, sqlx::Error>| {
-        let (match_id, idx) = (append.row.match_id, append.row.idx);
+        let Append { row, answer } = append;
+        let (match_id, idx) = (row.match_id, row.idx);
         match (&outcome, next) {
             (Ok(true), Some(next)) => next.committed(match_id, idx),
             // Refused by the statement's guards: the match is not running here. Or
@@ -494,11 +497,17 @@ async fn write(
             (Ok(false) | Err(_), Some(next)) => next.forget(match_id),
             _ => {}
         }
-        if let Ok(true) = outcome {
-            stored.push(match_id);
+        match outcome {
+            Ok(true) => stored.push(StoredRow {
+                match_id,
+                idx,
+                entry: row.entry,
+            }),
+            Ok(false) => {}
+            Err(_) => doubtful = true,
         }
         // A caller that stopped waiting needs no answer.
-        let _ = append.answer.send(outcome);
+        let _ = answer.send(outcome);
     };
     if batch.len() > 1 {
         match insert(pool, backend, table, &batch, commits).await {
@@ -507,7 +516,7 @@ async fn write(
                     let committed = written.contains(&(append.row.match_id, append.row.idx));
                     settle(append, Ok(committed));
                 }
-                return stored;
+                return (stored, doubtful);
             }
             Err(error) => tracing::warn!(
                 %error,
@@ -535,7 +544,7 @@ async fn write(
         }
         settle(append, outcome);
     }
-    stored
+    (stored, doubtful)
 }
 
 /// A stored row's key: its match and index.

@@ -135,6 +135,76 @@ pub(crate) struct Folds {
     matches: HashSet<MatchId>,
     /// Entries per commit, a moving average over about the last 16 commits.
     recent_batch: f64,
+    /// What the tail holds, as this writer put it there; `None` while that is not
+    /// known (a tail an earlier process left, a commit whose outcome is unknown, a
+    /// failed fold), and the next fold reads the tail instead (see [`Mirror`]).
+    mirror: Option<Mirror>,
+}
+
+/// A row the writer committed to the log: its match, index and JSON text.
+#[derive(Debug)]
+pub(crate) struct StoredRow {
+    pub match_id: MatchId,
+    pub idx: i64,
+    pub entry: String,
+}
+
+/// The most text a [`Mirror`] holds; past it the writer forgets the copy and its next
+/// fold reads the tail. A fold is due long before (2,048 entries, or 16 a match), so
+/// only folds failing again and again would reach it.
+const MIRROR_BYTES: usize = 64 << 20;
+
+/// The tail's entries kept in memory as the writer committed them, each match's runs
+/// of consecutive entries already joined as a chunk's text. A fold then inserts these
+/// chunks and empties the tail, instead of grouping and sorting the tail's rows in SQL
+/// (half of a fold's time). Its entries are counted against the rows the fold deletes
+/// from the tail; should they differ, the fold is undone and the tail read instead.
+#[derive(Debug, Default)]
+struct Mirror {
+    runs: HashMap<MatchId, Vec<Run>>,
+    entries: u64,
+    bytes: usize,
+}
+
+/// Consecutive entries of one match: one `match_log_chunk` row.
+#[derive(Debug)]
+struct Run {
+    first_idx: i64,
+    entries: i64,
+    log: String,
+}
+
+impl Mirror {
+    fn push(&mut self, row: StoredRow) {
+        self.entries += 1;
+        self.bytes += row.entry.len() + 1;
+        let runs = self.runs.entry(row.match_id).or_default();
+        match runs.last_mut() {
+            Some(run) if run.first_idx + run.entries == row.idx => {
+                run.log.push('\n');
+                run.log.push_str(&row.entry);
+                run.entries += 1;
+            }
+            // A match's first entry in the tail, or one after a gap (entries in between
+            // went to `match_log` by light commits).
+            _ => runs.push(Run {
+                first_idx: row.idx,
+                entries: 1,
+                log: row.entry,
+            }),
+        }
+    }
+
+    /// The chunks, by match and first index.
+    fn chunks(&self) -> Vec<(MatchId, &Run)> {
+        let mut chunks: Vec<(MatchId, &Run)> = self
+            .runs
+            .iter()
+            .flat_map(|(&match_id, runs)| runs.iter().map(move |run| (match_id, run)))
+            .collect();
+        chunks.sort_unstable_by_key(|&(match_id, run)| (match_id, run.first_idx));
+        chunks
+    }
 }
 
 impl Folds {
@@ -161,13 +231,23 @@ impl Folds {
         waiting < LINGER_UNTIL && self.recent_batch >= LIGHT_COMMIT as f64
     }
 
-    /// A commit put an entry of each of `matches` into `table`.
-    pub(crate) fn appended(&mut self, matches: &[MatchId], table: LogTable) {
-        if table == LogTable::Tail {
-            self.entries += matches.len();
-            self.matches.extend(matches);
+    /// A commit put `rows` into `table`; `doubtful` if some row's outcome is unknown
+    /// (its statement failed).
+    pub(crate) fn appended(&mut self, rows: Vec<StoredRow>, table: LogTable, doubtful: bool) {
+        self.recent_batch += (rows.len() as f64 - self.recent_batch) / 16.0;
+        if table == LogTable::Log {
+            return;
         }
-        self.recent_batch += (matches.len() as f64 - self.recent_batch) / 16.0;
+        self.entries += rows.len();
+        self.matches.extend(rows.iter().map(|row| row.match_id));
+        if let Some(mirror) = &mut self.mirror {
+            for row in rows {
+                mirror.push(row);
+            }
+            if doubtful || mirror.bytes > MIRROR_BYTES {
+                self.mirror = None;
+            }
+        }
     }
 
     /// Whether the tail has grown enough to fold, `waiting` telling whether any append
@@ -188,6 +268,7 @@ impl Folds {
     fn emptied(&mut self) {
         self.entries = 0;
         self.matches.clear();
+        self.mirror = Some(Mirror::default());
     }
 
     /// Fold the whole tail into `match_log`, in one transaction, counted in `commits`.
@@ -195,7 +276,21 @@ impl Folds {
     /// the next commit tries again.
     pub(crate) async fn fold(&mut self, pool: &AnyPool, commits: &LogCommits) {
         let started = std::time::Instant::now();
-        let folded = fold(pool).await;
+        // Whatever happens, the copy is spent: after a failure the tail is read.
+        let folded = match self.mirror.take() {
+            Some(mirror) => match fold_mirrored(pool, &mirror).await {
+                Ok(Some(moved)) => Ok(moved),
+                Ok(None) => {
+                    tracing::warn!(
+                        entries = mirror.entries,
+                        "the log writer's copy of the tail did not match it; reading it"
+                    );
+                    fold(pool).await
+                }
+                Err(error) => Err(error),
+            },
+            None => fold(pool).await,
+        };
         commits.record_fold(folded.as_ref().map_or(0, |&rows| rows), started.elapsed());
         match folded {
             Ok(_) => self.emptied(),
@@ -206,7 +301,45 @@ impl Folds {
     }
 }
 
-/// Move every tail entry out of the tail in one transaction: each match's entries, if
+/// Fold the tail from the writer's copy of it: insert its chunks and empty the tail, in
+/// one transaction. `None`, with the transaction undone, if the tail held other than
+/// the copy's entries.
+async fn fold_mirrored(pool: &AnyPool, mirror: &Mirror) -> Result<Option<u64>, sqlx::Error> {
+    /// Chunks a statement inserts at most (four parameters each; SQLite allows 32,766).
+    const CHUNKS_PER_STATEMENT: usize = 1024;
+    let mut tx = pool.begin().await?;
+    for chunks in mirror.chunks().chunks(CHUNKS_PER_STATEMENT) {
+        let sql = format!(
+            "INSERT INTO match_log_chunk (match_id, first_idx, entries, log) VALUES {}
+             ON CONFLICT DO NOTHING",
+            vec!["(?, ?, ?, ?)"; chunks.len()].join(", ")
+        );
+        // Its size follows the matches in the tail: not worth a place in the
+        // connection's cache of prepared statements, which the commits use.
+        let mut query = sqlx::query(&sql).persistent(false);
+        for &(match_id, run) in chunks {
+            query = query
+                .bind(match_id)
+                .bind(run.first_idx)
+                .bind(run.entries)
+                .bind(run.log.as_str());
+        }
+        query.execute(&mut *tx).await?;
+    }
+    let moved = sqlx::query("DELETE FROM match_log_tail")
+        .execute(&mut *tx)
+        .await?
+        .rows_affected();
+    if moved != mirror.entries {
+        tx.rollback().await?;
+        return Ok(None);
+    }
+    tx.commit().await?;
+    Ok(Some(moved))
+}
+
+/// Fold a tail the writer has no copy of (see [`Mirror`]), reading it: move every tail
+/// entry out of the tail in one transaction, each match's entries, if
 /// they run without a gap, as one row of `match_log_chunk`; otherwise (some of its
 /// entries in between went to `match_log` by light commits) one row an entry into
 /// `match_log`, sorted by match so each match's page is written once. A row a match
@@ -275,14 +408,26 @@ pub(crate) fn chunk_entries(
 mod tests {
     use super::*;
 
+    /// Rows of the given matches, as a commit stores them.
+    fn rows(matches: &[MatchId]) -> Vec<StoredRow> {
+        matches
+            .iter()
+            .map(|&match_id| StoredRow {
+                match_id,
+                idx: 0,
+                entry: "{}".into(),
+            })
+            .collect()
+    }
+
     #[test]
     fn a_fold_is_due_once_the_tail_holds_enough_entries() {
         let mut light = Folds::default();
         for i in 0..FOLD_WHEN_IDLE_AT - 1 {
-            light.appended(&[i as MatchId], LogTable::Tail);
+            light.appended(rows(&[i as MatchId]), LogTable::Tail, false);
         }
         assert!(!light.due(false));
-        light.appended(&[0], LogTable::Tail);
+        light.appended(rows(&[0]), LogTable::Tail, false);
         assert!(light.due(false), "a lightly loaded writer folds early");
         assert!(!light.due(true), "not while an append waits");
 
@@ -290,15 +435,15 @@ mod tests {
         let sixteen: Vec<MatchId> = (0..16).collect();
         let mut busy = Folds::default();
         for _ in 0..FOLD_AT / 16 - 1 {
-            busy.appended(&sixteen, LogTable::Tail);
+            busy.appended(rows(&sixteen), LogTable::Tail, false);
         }
-        busy.appended(&sixteen[..15], LogTable::Tail);
+        busy.appended(rows(&sixteen[..15]), LogTable::Tail, false);
         assert!(!busy.due(false), "large commits wait for the cap");
-        busy.appended(&sixteen[..1], LogTable::Tail);
+        busy.appended(rows(&sixteen[..1]), LogTable::Tail, false);
         assert!(busy.due(true), "and fold there");
         busy.emptied();
         for _ in 0..FOLD_WHEN_IDLE_AT / 16 + 1 {
-            busy.appended(&sixteen, LogTable::Tail);
+            busy.appended(rows(&sixteen), LogTable::Tail, false);
         }
         assert!(!busy.due(false), "after a fold, still busy: no early fold");
 
@@ -306,7 +451,7 @@ mod tests {
         // when nothing waits.
         let mut middling = Folds::default();
         for i in 0..FOLD_WHEN_IDLE_AT as MatchId {
-            middling.appended(&[3 * i, 3 * i + 1, 3 * i + 2], LogTable::Tail);
+            middling.appended(rows(&[3 * i, 3 * i + 1, 3 * i + 2]), LogTable::Tail, false);
         }
         assert_eq!(middling.table_for(3, false), LogTable::Log);
         assert!(
@@ -318,10 +463,18 @@ mod tests {
         let mut many = Folds::default();
         for round in 0..FOLD_PER_MATCH * 10 - 1 {
             let first = (round % 10) as MatchId * 100;
-            many.appended(&(first..first + 100).collect::<Vec<_>>(), LogTable::Tail);
+            many.appended(
+                rows(&(first..first + 100).collect::<Vec<_>>()),
+                LogTable::Tail,
+                false,
+            );
         }
         assert!(!many.due(true), "many matches wait for more entries each");
-        many.appended(&(900..1000).collect::<Vec<_>>(), LogTable::Tail);
+        many.appended(
+            rows(&(900..1000).collect::<Vec<_>>()),
+            LogTable::Tail,
+            false,
+        );
         assert!(many.due(true));
     }
 
@@ -333,7 +486,7 @@ mod tests {
         assert_eq!(folds.table_for(1, true), LogTable::Tail, "appends wait");
         assert_eq!(folds.table_for(LIGHT_COMMIT + 1, false), LogTable::Tail);
         for i in 0..10 * FOLD_WHEN_IDLE_AT {
-            folds.appended(&[i as MatchId], LogTable::Log);
+            folds.appended(rows(&[i as MatchId]), LogTable::Log, false);
         }
         assert!(!folds.due(false), "entries in match_log are not folded");
 
@@ -341,15 +494,67 @@ mod tests {
         // commits have stayed small for a while.
         let hundred: Vec<MatchId> = (0..100).collect();
         for _ in 0..8 {
-            folds.appended(&hundred, LogTable::Tail);
+            folds.appended(rows(&hundred), LogTable::Tail, false);
         }
         assert_eq!(folds.table_for(1, false), LogTable::Tail);
         let mut small_commits = 0;
         while folds.table_for(1, false) == LogTable::Tail {
-            folds.appended(&[0], LogTable::Tail);
+            folds.appended(rows(&[0]), LogTable::Tail, false);
             small_commits += 1;
         }
         assert!((16..200).contains(&small_commits), "{small_commits}");
+    }
+
+    #[test]
+    fn the_mirror_joins_each_matchs_consecutive_entries_into_chunks() {
+        let mut mirror = Mirror::default();
+        for (match_id, idx, entry) in [(9, 4, "a"), (2, 0, "b"), (9, 5, "c"), (9, 7, "d")] {
+            mirror.push(StoredRow {
+                match_id,
+                idx,
+                entry: entry.into(),
+            });
+        }
+        let chunks: Vec<_> = mirror
+            .chunks()
+            .into_iter()
+            .map(|(match_id, run)| (match_id, run.first_idx, run.entries, run.log.as_str()))
+            .collect();
+        assert_eq!(
+            chunks,
+            [(2, 0, 1, "b"), (9, 4, 2, "a\nc"), (9, 7, 1, "d")],
+            "entry 6 went elsewhere: a chunk ends before it"
+        );
+        assert_eq!(mirror.entries, 4);
+        for (match_id, run) in mirror.chunks() {
+            let split: Vec<_> = chunk_entries(run.first_idx, run.entries, &run.log)
+                .expect("as many as it says")
+                .collect();
+            assert_eq!(split.len() as i64, run.entries, "match {match_id}");
+        }
+    }
+
+    #[test]
+    fn a_doubtful_commit_or_a_fold_ends_the_copy_until_the_tail_is_emptied() {
+        let mut folds = Folds::default();
+        folds.appended(rows(&[1]), LogTable::Tail, false);
+        assert!(
+            folds.mirror.is_none(),
+            "a tail an earlier process may have left"
+        );
+        folds.emptied();
+        folds.appended(rows(&[1, 2]), LogTable::Tail, false);
+        assert_eq!(folds.mirror.as_ref().map(|m| m.entries), Some(2));
+        folds.appended(rows(&[3]), LogTable::Log, true);
+        assert!(
+            folds.mirror.is_some(),
+            "match_log's rows are not the tail's"
+        );
+        folds.appended(rows(&[3]), LogTable::Tail, true);
+        assert!(
+            folds.mirror.is_none(),
+            "a row of the tail may or may not be in"
+        );
     }
 
     #[test]
@@ -390,13 +595,17 @@ mod tests {
         assert!(!folds.lingers(1), "a writer that has not committed yet");
         // A paced server: commits of one or two entries.
         for i in 0..64 {
-            folds.appended(&[i, i + 1][..1 + (i as usize % 2)], LogTable::Log);
+            folds.appended(
+                rows(&[i, i + 1][..1 + (i as usize % 2)]),
+                LogTable::Log,
+                false,
+            );
         }
         assert!(!folds.lingers(2), "a lightly loaded writer commits at once");
         // A busy one: commits of eight.
         let eight: Vec<MatchId> = (0..8).collect();
         for _ in 0..64 {
-            folds.appended(&eight, LogTable::Tail);
+            folds.appended(rows(&eight), LogTable::Tail, false);
         }
         assert!(folds.lingers(1));
         assert!(folds.lingers(LINGER_UNTIL - 1));
