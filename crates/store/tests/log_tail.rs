@@ -5,7 +5,7 @@
 
 use crate::common::{new_match, played, sqlite};
 use crate::group_commit::queued_while_held;
-use arbiter_engine::LogEntry;
+use arbiter_engine::{LogEntry, MatchRecord};
 use arbiter_store::{MatchFilter, MatchId, Store, StoreError, LOG_FOLD_AT};
 use sqlx::{AnyConnection, Connection};
 
@@ -64,6 +64,19 @@ async fn moves_listed(store: &Store, id: MatchId) -> u64 {
         "the list and the summary agree"
     );
     summary.moves
+}
+
+/// `n` new matches of `record`'s ruleset and seats.
+async fn create_matches(store: &Store, record: &MatchRecord, n: usize) -> Vec<MatchId> {
+    let mut ids = Vec::new();
+    for _ in 0..n {
+        let id = store
+            .create_match(&new_match(record, &[], None))
+            .await
+            .expect("create");
+        ids.push(id);
+    }
+    ids
 }
 
 /// `n` entries, the played game's repeated: the store does not replay them.
@@ -309,14 +322,7 @@ async fn a_busy_spell_is_folded_once_the_writer_is_idle() {
     let store = &db.store;
     let record = played("spacegoo", 2, 35);
     let log = entries(&record.log, 80);
-    let mut ids = Vec::new();
-    for _ in 0..MATCHES {
-        let id = store
-            .create_match(&new_match(&record, &[], None))
-            .await
-            .expect("create");
-        ids.push(id);
-    }
+    let ids = create_matches(store, &record, MATCHES).await;
     for (index, entry) in log.iter().enumerate().take(2) {
         let burst: Vec<_> = ids.iter().map(|&id| (id, index, entry)).collect();
         let results = queued_while_held(&db, &burst).await;
@@ -364,14 +370,7 @@ async fn a_commit_of_many_entries_goes_to_the_tail() {
     let db = sqlite().await;
     let store = &db.store;
     let record = played("spacegoo", 2, 33);
-    let mut ids = Vec::new();
-    for _ in 0..MATCHES {
-        let id = store
-            .create_match(&new_match(&record, &[], None))
-            .await
-            .expect("create");
-        ids.push(id);
-    }
+    let ids = create_matches(store, &record, MATCHES).await;
     // Queued while the log is held: in one or two commits (see above).
     let entries: Vec<_> = ids.iter().map(|&id| (id, 0, &record.log[0])).collect();
     let results = queued_while_held(&db, &entries).await;
