@@ -321,7 +321,7 @@ async fn a_busy_spell_is_folded_once_the_writer_is_idle() {
     let db = sqlite().await;
     let store = &db.store;
     let record = played("spacegoo", 2, 35);
-    let log = entries(&record.log, 80);
+    let log = entries(&record.log, 200);
     let ids = create_matches(store, &record, MATCHES).await;
     for (index, entry) in log.iter().enumerate().take(2) {
         let burst: Vec<_> = ids.iter().map(|&id| (id, index, entry)).collect();
