@@ -255,17 +255,11 @@ async fn a_fold_keeps_a_run_as_a_chunk_and_a_gapped_tail_as_rows() {
     let db = sqlite().await;
     let record = played("spacegoo", 2, 34);
     let log = entries(&record.log, 12);
-    let mut ids = Vec::new();
-    for _ in 0..2 {
-        let id = db
-            .store
-            .create_match(&new_match(&record, &[], None))
-            .await
-            .expect("create");
+    let ids = create_matches(&db.store, &record, 2).await;
+    for &id in &ids {
         for (index, entry) in log[..10].iter().enumerate() {
             db.store.append_log(id, index, entry).await.expect("append");
         }
-        ids.push(id);
     }
     let (run, gapped) = (ids[0], ids[1]);
     db.store.close().await;

@@ -59,38 +59,36 @@ impl Store {
         let config: String = row.try_get("config")?;
         let seed: String = row.try_get("seed")?;
         let outcome: Option<String> = row.try_get("outcome")?;
-        let mut texts: Vec<(i64, String)> = Vec::with_capacity(rows.len());
+        let parse = |idx: i64, json: &str| {
+            serde_json::from_str::<LogEntry>(json)
+                .map(|entry| (idx, entry))
+                .map_err(|e| corrupt(&format!("log entry {idx}"), &e))
+        };
+        let mut indexed = Vec::with_capacity(rows.len());
         for row in &rows {
-            texts.push((row.try_get("idx")?, row.try_get("entry")?));
+            let json: String = row.try_get("entry")?;
+            indexed.push(parse(row.try_get("idx")?, &json)?);
         }
-        let chunk_texts: Vec<String> = chunks
-            .iter()
-            .map(|chunk| chunk.try_get("log"))
-            .collect::<Result<_, _>>()?;
-        let mut indexed: Vec<(i64, &str)> = texts
-            .iter()
-            .map(|(idx, text)| (*idx, text.as_str()))
-            .collect();
-        for (chunk, text) in chunks.iter().zip(&chunk_texts) {
+        for chunk in &chunks {
             let first: i64 = chunk.try_get("first_idx")?;
+            let text: String = chunk.try_get("log")?;
             let entries =
-                chunk_entries(first, chunk.try_get("entries")?, text).ok_or_else(|| {
+                chunk_entries(first, chunk.try_get("entries")?, &text).ok_or_else(|| {
                     StoreError::Corrupt(format!("match {id}: the chunk from entry {first}"))
                 })?;
-            indexed.extend(entries);
+            for (idx, json) in entries {
+                indexed.push(parse(idx, json)?);
+            }
         }
         indexed.sort_unstable_by_key(|&(idx, _)| idx);
         let mut log = Vec::with_capacity(indexed.len());
-        for (position, (idx, json)) in indexed.into_iter().enumerate() {
+        for (position, (idx, entry)) in indexed.into_iter().enumerate() {
             if unsigned::<usize>(idx, "log index")? != position {
                 return Err(StoreError::Corrupt(format!(
                     "match {id}: log entry {position} is missing"
                 )));
             }
-            log.push(
-                serde_json::from_str::<LogEntry>(json)
-                    .map_err(|e| corrupt(&format!("log entry {position}"), &e))?,
-            );
+            log.push(entry);
         }
         Ok(Some(MatchRecord {
             format: unsigned(row.try_get("record_format")?, "record format")?,
