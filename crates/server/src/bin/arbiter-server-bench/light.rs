@@ -6,9 +6,15 @@
 //! open files. Such a client answers every line it has already received before it
 //! writes, so the answers to lines that arrived together leave in one write, as a
 //! bot's with a buffered writer would.
+//!
+//! The connections draw their games from one shared pool of seats, not from a share
+//! each: with fixed shares, the last connection could be left needing a game with no
+//! one else still queueing (a player never meets itself), and the run would wait for
+//! it forever.
 
 use std::collections::{HashMap, VecDeque};
 use std::io::Write as _;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -24,8 +30,10 @@ pub struct LightPlan {
     pub server: String,
     pub session: String,
     pub ruleset: String,
-    /// Games to finish before stopping.
-    pub games: u32,
+    /// Seats of games not yet queued for, shared by every connection of the run: a
+    /// connection takes one each time it queues, and leaves once the pool is empty
+    /// and its own matches are over.
+    pub seats: Arc<AtomicU64>,
     /// Matches played at the same time on this connection.
     pub at_once: u32,
     /// The answer to every prompt, as JSON.
@@ -101,17 +109,21 @@ pub async fn play(plan: LightPlan) -> anyhow::Result<LightReport> {
     let mut playing: HashMap<i64, Option<Instant>> = HashMap::new();
     // Answers waiting for their thinking time, in the order they are due.
     let mut thinking: VecDeque<(Instant, i64)> = VecDeque::new();
-    let (mut queued, mut started_games) = (false, 0u32);
+    let mut queued = false;
     let mut rng = arbiter_engine::seeded_rng(plan.seed);
     let mut outgoing = Outgoing::default();
     loop {
         let out_of_time = stop_at.is_some_and(|at| Instant::now() >= at);
-        if report.games >= plan.games as u64 || out_of_time {
+        if out_of_time {
             break;
         }
-        if !queued && (playing.len() as u32) < plan.at_once && started_games < plan.games {
-            write.write_all(queue.as_bytes()).await?;
-            queued = true;
+        if !queued && (playing.len() as u32) < plan.at_once {
+            if take_seat(&plan.seats) {
+                write.write_all(queue.as_bytes()).await?;
+                queued = true;
+            } else if playing.is_empty() {
+                break;
+            }
         }
         // No whole line left to read without waiting: send what was answered. (A
         // line cut off at the end of a read waits for the socket too, and the
@@ -152,7 +164,6 @@ pub async fn play(plan: LightPlan) -> anyhow::Result<LightReport> {
         match (kind(&line), id) {
             ("match_started", Some(id)) => {
                 queued = false;
-                started_games += 1;
                 playing.insert(id, None);
             }
             ("prompt", Some(id)) if playing.contains_key(&id) => {
@@ -173,6 +184,15 @@ pub async fn play(plan: LightPlan) -> anyhow::Result<LightReport> {
         }
     }
     Ok(report)
+}
+
+/// Take one seat from the shared pool; false when it is empty.
+fn take_seat(seats: &AtomicU64) -> bool {
+    seats
+        .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |left| {
+            left.checked_sub(1)
+        })
+        .is_ok()
 }
 
 async fn next(lines: &mut Lines<BufReader<OwnedReadHalf>>) -> anyhow::Result<String> {
@@ -250,36 +270,67 @@ mod tests {
         }
     }
 
-    /// A pretend server over loopback: the light client's answer to one match must
-    /// leave while the next line (another match's prompt) is still arriving, since the
-    /// server may send the rest only after that answer. The bound only turns a hang
-    /// into a failure.
-    #[tokio::test]
-    async fn answers_leave_while_a_line_is_cut_off_at_the_end_of_a_read() {
-        let listener = TcpListener::bind("127.0.0.1:0").await.expect("a port");
-        let plan = LightPlan {
+    /// A plan for one connection to the pretend server at `listener`, drawing from a
+    /// pool of `seats`.
+    fn plan(listener: &TcpListener, at_once: u32, seats: &Arc<AtomicU64>) -> LightPlan {
+        LightPlan {
             server: listener.local_addr().expect("an address").to_string(),
             session: "token".to_string(),
             ruleset: "spacegoo".to_string(),
-            games: 2,
-            at_once: 2,
+            seats: seats.clone(),
+            at_once,
             answer: r#""nop""#.to_string(),
             think: Duration::ZERO,
             seed: 1,
             stop_after: None,
             connecting: Arc::new(Semaphore::new(1)),
-        };
-        let client = tokio::spawn(play(plan));
+        }
+    }
+
+    type FromClient = Lines<BufReader<OwnedReadHalf>>;
+
+    /// The pretend server's side of a connection up to the client's first request to
+    /// queue.
+    async fn queued(listener: &TcpListener) -> anyhow::Result<(FromClient, OwnedWriteHalf)> {
+        let (stream, _) = listener.accept().await?;
+        let (read, mut write) = stream.into_split();
+        let mut from_client = BufReader::new(read).lines();
+        write.write_all(b"{\"type\":\"welcome\"}\n").await?;
+        let resume = from_client.next_line().await?.unwrap_or_default();
+        assert!(resume.contains(r#""resume""#), "{resume}");
+        write.write_all(b"{\"type\":\"logged_in\"}\n").await?;
+        let queue = from_client.next_line().await?.unwrap_or_default();
+        assert!(queue.contains(r#""queue""#), "{queue}");
+        Ok((from_client, write))
+    }
+
+    /// Run the pretend server's side to its end, then take the client's report. The
+    /// bounds only turn a hang into a failure.
+    async fn both_done(
+        server: impl std::future::Future<Output = anyhow::Result<()>>,
+        client: tokio::task::JoinHandle<anyhow::Result<LightReport>>,
+    ) -> LightReport {
+        tokio::time::timeout(Duration::from_secs(60), server)
+            .await
+            .expect("the pretend server's side ended")
+            .expect("the pretend server ran");
+        tokio::time::timeout(Duration::from_secs(60), client)
+            .await
+            .expect("the client finished")
+            .expect("the client task")
+            .expect("the client played")
+    }
+
+    /// A pretend server over loopback: the light client's answer to one match must
+    /// leave while the next line (another match's prompt) is still arriving, since the
+    /// server may send the rest only after that answer.
+    #[tokio::test]
+    async fn answers_leave_while_a_line_is_cut_off_at_the_end_of_a_read() {
+        let listener = TcpListener::bind("127.0.0.1:0").await.expect("a port");
+        let seats = Arc::new(AtomicU64::new(2));
+        let client = tokio::spawn(play(plan(&listener, 2, &seats)));
         let server = async {
-            let (stream, _) = listener.accept().await?;
-            let (read, mut write) = stream.into_split();
-            let mut from_client = BufReader::new(read).lines();
-            write.write_all(b"{\"type\":\"welcome\"}\n").await?;
-            let resume = from_client.next_line().await?.unwrap_or_default();
-            assert!(resume.contains(r#""resume""#), "{resume}");
-            write.write_all(b"{\"type\":\"logged_in\"}\n").await?;
-            let queue = from_client.next_line().await?.unwrap_or_default();
-            assert!(queue.contains(r#""queue""#), "{queue}");
+            let (mut from_client, mut write) = queued(&listener).await?;
             // Two matches start and the first is prompted; the second prompt is cut off.
             write
                 .write_all(
@@ -302,16 +353,34 @@ mod tests {
                 .await?;
             anyhow::Ok(())
         };
-        tokio::time::timeout(Duration::from_secs(60), server)
-            .await
-            .expect("the client answered")
-            .expect("the pretend server ran");
-        let report = tokio::time::timeout(Duration::from_secs(60), client)
-            .await
-            .expect("the client finished")
-            .expect("the client task")
-            .expect("the client played");
+        let report = both_done(server, client).await;
         assert_eq!((report.decisions, report.games), (2, 2));
+        assert_eq!(seats.load(Ordering::Relaxed), 0);
+    }
+
+    /// Games come from the run's shared pool: a connection that finds it empty, with
+    /// no match of its own left, leaves without queueing (with a share of its own it
+    /// would wait for a partner who may never come).
+    #[tokio::test]
+    async fn a_connection_leaves_once_the_shared_pool_is_empty() {
+        let listener = TcpListener::bind("127.0.0.1:0").await.expect("a port");
+        let seats = Arc::new(AtomicU64::new(1));
+        let client = tokio::spawn(play(plan(&listener, 4, &seats)));
+        let server = async {
+            let (mut from_client, mut write) = queued(&listener).await?;
+            write
+                .write_all(
+                    b"{\"type\":\"match_started\",\"match\":7}\n\
+                      {\"type\":\"outcome\",\"match\":7}\n",
+                )
+                .await?;
+            // The pool held one seat, so the client has nothing more to ask for.
+            let after = from_client.next_line().await?;
+            assert_eq!(after, None, "the client closes instead of queueing again");
+            anyhow::Ok(())
+        };
+        let report = both_done(server, client).await;
+        assert_eq!(report.games, 1);
     }
 
     #[test]

@@ -177,8 +177,8 @@ async fn bots(args: &Args, server: &str) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// The light clients: `2 × matches / at_once` connections, each playing its share of
-/// the games `at_once` at a time.
+/// The light clients: `2 × matches / at_once` connections, playing `2 × matches ×
+/// games` seats between them, each up to `at_once` matches at a time.
 async fn light_bots(
     args: &Args,
     server: &str,
@@ -193,13 +193,15 @@ async fn light_bots(
         .transpose()?;
     let connecting = Arc::new(tokio::sync::Semaphore::new(256));
     let servers: Vec<&str> = server.split(',').collect();
+    let seats = 2 * args.matches as u64 * u64::from(args.games);
+    let seats = Arc::new(std::sync::atomic::AtomicU64::new(seats));
     let mut tasks = Vec::new();
     for (index, session) in sessions.into_iter().take(connections(args)).enumerate() {
         let plan = light::LightPlan {
             server: servers[index % servers.len()].to_string(),
             session,
             ruleset: args.ruleset.clone(),
-            games: args.games * args.at_once as u32,
+            seats: seats.clone(),
             at_once: args.at_once as u32,
             answer: answer.to_string(),
             think,
