@@ -106,7 +106,11 @@ impl Store {
                     .connect(url)
                     .await?;
                 // Several servers may start at once: the migrator takes an advisory lock.
-                migrator(migrations::POSTGRES).await?.run(&pool).await?;
+                migrator(migrations::POSTGRES)
+                    .await?
+                    .run(&pool)
+                    .await
+                    .map_err(|error| migrations::refused(error, migrations::POSTGRES))?;
                 let log = AnyPoolOptions::new()
                     .max_connections(POSTGRES_LOG_CONNECTIONS)
                     .acquire_timeout(POSTGRES_ACQUIRE_TIMEOUT)
@@ -204,7 +208,11 @@ async fn open_sqlite(url: &str) -> Result<(AnyPool, AnyPool), StoreError> {
     if !mode.0.eq_ignore_ascii_case("wal") {
         tracing::warn!(journal_mode = %mode.0, "SQLite refused WAL mode; writes will block readers");
     }
-    migrator(migrations::SQLITE).await?.run(&mut setup).await?;
+    migrator(migrations::SQLITE)
+        .await?
+        .run(&mut setup)
+        .await
+        .map_err(|error| migrations::refused(error, migrations::SQLITE))?;
     setup.close().await?;
 
     // `autocheckpoint`: the writer's WAL threshold (SQLite's default, 1,000 pages). The

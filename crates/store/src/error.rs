@@ -80,6 +80,13 @@ pub enum StoreError {
     Database(#[from] sqlx::Error),
     #[error("database migration failed: {0}")]
     Migrate(#[from] sqlx::migrate::MigrateError),
+    /// The database carries a migration this binary does not have: a newer Arbiter
+    /// upgraded it. Refused rather than run, since this binary would not read what
+    /// the newer schema stores (a downgrade needs the newer binary or a backup).
+    #[error(
+        "the database was upgraded by a newer Arbiter: it has schema migration {found}, and this binary knows migrations up to {known}; run that newer version, or restore a backup taken before the upgrade"
+    )]
+    NewerSchema { found: i64, known: i64 },
     #[error("file system error: {0}")]
     Io(#[from] std::io::Error),
     #[error("password hashing failed: {0}")]
@@ -95,6 +102,7 @@ impl StoreError {
             StoreError::Corrupt(_)
                 | StoreError::Database(_)
                 | StoreError::Migrate(_)
+                | StoreError::NewerSchema { .. }
                 | StoreError::Io(_)
                 | StoreError::Hashing(_)
                 | StoreError::UnsupportedUrl(_)

@@ -17,6 +17,8 @@ use std::pin::Pin;
 use sqlx::error::BoxDynError;
 use sqlx::migrate::{MigrateError, Migration, MigrationSource, MigrationType, Migrator};
 
+use crate::StoreError;
+
 /// One migration file: its version (the number before `_`), its description (the rest
 /// of the name, `_` read as a space, as SQLx reads it) and its SQL.
 type MigrationFile = (i64, &'static str, &'static str);
@@ -119,6 +121,19 @@ impl MigrationSource<'static> for Embedded {
 /// The migrator for one flavour's files.
 pub(crate) async fn migrator(files: &'static [MigrationFile]) -> Result<Migrator, MigrateError> {
     Migrator::new(Embedded(files)).await
+}
+
+/// What a failed run of `files` tells the host. SQLx refuses a database holding a
+/// migration it was not given; past the last of ours, that is a newer binary's
+/// upgrade, and the host is told so (a downgrade), not that a migration failed.
+pub(crate) fn refused(error: MigrateError, files: &[MigrationFile]) -> StoreError {
+    let known = files.last().map_or(0, |&(version, _, _)| version);
+    match error {
+        MigrateError::VersionMissing(found) if found > known => {
+            StoreError::NewerSchema { found, known }
+        }
+        other => StoreError::Migrate(other),
+    }
 }
 
 #[cfg(test)]

@@ -15,3 +15,4 @@ mod group_commit;
 mod log_tail;
 mod matches;
 mod ratings;
+mod schema;
