@@ -9,7 +9,7 @@ use tokio::sync::Semaphore;
 
 use crate::error::StoreError;
 use crate::matches::LogBatcher;
-use crate::migrations::{self, migrator};
+use crate::migrations;
 use crate::writer_lock::WriterLock;
 
 /// The database file `open_data_dir` creates inside the data directory.
@@ -106,11 +106,7 @@ impl Store {
                     .connect(url)
                     .await?;
                 // Several servers may start at once: the migrator takes an advisory lock.
-                migrator(migrations::POSTGRES)
-                    .await?
-                    .run(&pool)
-                    .await
-                    .map_err(|error| migrations::refused(error, migrations::POSTGRES))?;
+                migrations::run(migrations::POSTGRES, &pool).await?;
                 let log = AnyPoolOptions::new()
                     .max_connections(POSTGRES_LOG_CONNECTIONS)
                     .acquire_timeout(POSTGRES_ACQUIRE_TIMEOUT)
@@ -208,11 +204,7 @@ async fn open_sqlite(url: &str) -> Result<(AnyPool, AnyPool), StoreError> {
     if !mode.0.eq_ignore_ascii_case("wal") {
         tracing::warn!(journal_mode = %mode.0, "SQLite refused WAL mode; writes will block readers");
     }
-    migrator(migrations::SQLITE)
-        .await?
-        .run(&mut setup)
-        .await
-        .map_err(|error| migrations::refused(error, migrations::SQLITE))?;
+    migrations::run(migrations::SQLITE, &mut setup).await?;
     setup.close().await?;
 
     // `autocheckpoint`: the writer's WAL threshold (SQLite's default, 1,000 pages). The

@@ -12,10 +12,12 @@
 
 use std::borrow::Cow;
 use std::future::Future;
+use std::ops::Deref;
 use std::pin::Pin;
 
 use sqlx::error::BoxDynError;
-use sqlx::migrate::{MigrateError, Migration, MigrationSource, MigrationType, Migrator};
+use sqlx::migrate::{Migrate, MigrateError, Migration, MigrationSource, MigrationType, Migrator};
+use sqlx::Acquire;
 
 use crate::StoreError;
 
@@ -123,10 +125,24 @@ pub(crate) async fn migrator(files: &'static [MigrationFile]) -> Result<Migrator
     Migrator::new(Embedded(files)).await
 }
 
+/// Bring the database behind `target` up to `files`. A database holding a migration
+/// past the last of ours is refused as a newer binary's upgrade (see [`refused`]).
+pub(crate) async fn run<'a, A>(files: &'static [MigrationFile], target: A) -> Result<(), StoreError>
+where
+    A: Acquire<'a>,
+    <A::Connection as Deref>::Target: Migrate,
+{
+    migrator(files)
+        .await?
+        .run(target)
+        .await
+        .map_err(|error| refused(error, files))
+}
+
 /// What a failed run of `files` tells the host. SQLx refuses a database holding a
 /// migration it was not given; past the last of ours, that is a newer binary's
 /// upgrade, and the host is told so (a downgrade), not that a migration failed.
-pub(crate) fn refused(error: MigrateError, files: &[MigrationFile]) -> StoreError {
+fn refused(error: MigrateError, files: &[MigrationFile]) -> StoreError {
     let known = files.last().map_or(0, |&(version, _, _)| version);
     match error {
         MigrateError::VersionMissing(found) if found > known => {
