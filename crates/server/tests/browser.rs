@@ -19,7 +19,7 @@ use std::path::PathBuf;
 use std::process::Stdio;
 
 use crate::common::*;
-use arbiter_server::client::{play, BotPlan};
+use arbiter_server::client::{play, BotPlan, Games};
 use serde_json::Value;
 
 /// Chromium and the npm packages, installed if they are missing and can be.
@@ -61,7 +61,7 @@ async fn finished(server: &TestServer, ruleset: &str) -> i64 {
         ruleset: ruleset.into(),
         name: name.into(),
         password: password(name),
-        games: 1,
+        games: Games::Exactly(1),
         config: Value::Null,
         seats: None,
     };

@@ -11,7 +11,7 @@ use crate::common::*;
 use arbiter_qgame_course::actors::{ActorLevel, ActorSpec};
 use arbiter_qgame_course::remote::client::{run_client, ClientEnd, ClientKind};
 use arbiter_qgame_course::remote::SessionEnd;
-use arbiter_server::client::{bot, BotPlan, Connection, Decider, DeciderFactory};
+use arbiter_server::client::{bot, BotPlan, Connection, Decider, DeciderFactory, Games};
 use arbiter_server::{Config, Server};
 use serde_json::{json, Value};
 use tokio::sync::watch;
@@ -121,7 +121,7 @@ fn plan(server: &str, ruleset: &str, name: &str) -> BotPlan {
         ruleset: ruleset.to_string(),
         name: name.to_string(),
         password: password(name),
-        games: 1,
+        games: Games::Exactly(1),
         config: Value::Null,
         seats: Some(2),
     }

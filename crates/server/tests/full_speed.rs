@@ -8,7 +8,7 @@
 use std::time::Duration;
 
 use crate::common::*;
-use arbiter_server::client::{play, BotPlan};
+use arbiter_server::client::{play, BotPlan, Games};
 use serde_json::Value;
 
 const GAMES: u32 = 3;
@@ -26,7 +26,7 @@ async fn bot_pairs_of_every_ruleset_play_without_ejection_at_the_default_limits(
                 ruleset: id.to_string(),
                 name: format!("fast-{id}-{side}"),
                 password: password(&format!("fast-{id}-{side}")),
-                games: GAMES,
+                games: Games::Exactly(GAMES),
                 config: Value::Null,
                 seats: None,
             };

@@ -4,7 +4,7 @@
 use std::time::Duration;
 
 use crate::common::*;
-use arbiter_server::client::{play, BotPlan};
+use arbiter_server::client::{play, BotPlan, Games, SeatPool};
 use futures::{SinkExt, StreamExt};
 use serde_json::{json, Value};
 use tokio_tungstenite::tungstenite::Message;
@@ -201,6 +201,45 @@ async fn matchmaking_never_pairs_a_user_with_itself() {
     server.stop().await;
 }
 
+/// Three bots that share four seats all finish: two games between them, whoever
+/// meets whom. With a number of games each, an odd one out could be left queueing for
+/// a partner who has played all its games (as the load benchmark's clients once were).
+#[tokio::test]
+async fn bots_drawing_games_from_one_pool_all_finish() {
+    let server = start(|c| c.default_deadline = Some(Duration::from_secs(5))).await;
+    let seats = SeatPool::new(4);
+    let bots: Vec<_> = ["pool-a", "pool-b", "pool-c"]
+        .into_iter()
+        .map(|name| {
+            let plan = BotPlan {
+                session: None,
+                server: server.tcp.clone(),
+                ruleset: "spacegoo".into(),
+                name: name.into(),
+                password: password(name),
+                games: Games::FromPool(seats.clone()),
+                config: Value::Null,
+                seats: None,
+            };
+            tokio::spawn(async move { play(&plan, random_players("spacegoo")).await })
+        })
+        .collect();
+    let mut played = Vec::new();
+    for bot in bots {
+        // The bound only turns a hang into a failure.
+        let report = tokio::time::timeout(Duration::from_secs(120), bot)
+            .await
+            .expect("every bot finished")
+            .expect("the bot's task")
+            .expect("the bot played");
+        assert!(report.aborted.is_empty(), "{:?}", report.aborted);
+        played.push(report.games.len());
+    }
+    assert_eq!(played.iter().sum::<usize>(), 4, "{played:?}");
+    assert!(played.iter().all(|&games| games <= 2), "{played:?}");
+    assert_eq!(seats.left(), 0);
+}
+
 type WebSocket =
     tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
 
@@ -237,7 +276,7 @@ async fn the_same_protocol_over_websocket() {
         ruleset: "spacegoo".into(),
         name: "tcp-bot".into(),
         password: password("tcp-bot"),
-        games: 1,
+        games: Games::Exactly(1),
         config: Value::Null,
         seats: None,
     };
@@ -318,7 +357,7 @@ async fn a_server_on_postgresql_plays_and_serves_a_game() {
         ruleset: "spacegoo".into(),
         name: name.into(),
         password: password(name),
-        games: 1,
+        games: Games::Exactly(1),
         config: Value::Null,
         seats: None,
     };

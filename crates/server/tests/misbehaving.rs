@@ -4,7 +4,7 @@
 use std::time::Duration;
 
 use crate::common::*;
-use arbiter_server::client::{play, BotPlan, BotReport};
+use arbiter_server::client::{play, BotPlan, BotReport, Games};
 use serde_json::{json, Value};
 use tokio::task::JoinHandle;
 
@@ -55,7 +55,7 @@ fn good_bot(tcp: &str, ruleset: &str, name: &str) -> JoinHandle<anyhow::Result<B
         ruleset: ruleset.to_string(),
         name: name.to_string(),
         password: password(name),
-        games: 1,
+        games: Games::Exactly(1),
         config: Value::Null,
         seats: None,
     };

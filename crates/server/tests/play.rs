@@ -7,7 +7,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use crate::common::*;
-use arbiter_server::client::{play, BotPlan, Connection, Decider, DeciderFactory};
+use arbiter_server::client::{play, BotPlan, Connection, Decider, DeciderFactory, Games};
 use serde_json::{json, Value};
 
 /// A player that holds its first decision until the spectator is watching: a random
@@ -49,7 +49,7 @@ async fn full_game(ruleset: &str) {
         ruleset: ruleset.to_string(),
         name: name.to_string(),
         password: password(name),
-        games: 1,
+        games: Games::Exactly(1),
         config: Value::Null,
         seats: None,
     };

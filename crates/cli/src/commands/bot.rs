@@ -8,7 +8,7 @@ use std::process::ExitCode;
 use anyhow::{anyhow, Context};
 use arbiter_bots::BotOptions;
 use arbiter_rulesets::ViewBot;
-use arbiter_server::client::{play, BotPlan, Decider};
+use arbiter_server::client::{play, BotPlan, Decider, Games};
 use serde_json::Value;
 
 #[derive(clap::Args)]
@@ -101,7 +101,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         ruleset: args.ruleset.clone(),
         name: args.name.clone(),
         password: args.password.clone(),
-        games: args.games,
+        games: Games::Exactly(args.games),
         config,
         seats: args.seats,
     };

@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 use anyhow::{bail, Context};
 use serde_json::{json, Value};
 
-use crate::client::Connection;
+use crate::client::{Connection, Games};
 
 /// Chooses an action from what a seat sees.
 pub trait Decider: Send {
@@ -35,7 +35,7 @@ pub struct BotPlan {
     pub ruleset: String,
     pub name: String,
     pub password: String,
-    pub games: u32,
+    pub games: Games,
     /// Sent with `queue` (null: the ruleset's defaults).
     pub config: Value,
     pub seats: Option<usize>,
@@ -75,7 +75,7 @@ struct Seat {
     retries: u32,
 }
 
-/// Play `plan.games` games and report.
+/// Play the games of `plan.games` and report.
 pub async fn play(plan: &BotPlan, mut make: DeciderFactory) -> anyhow::Result<BotReport> {
     let mut connection = Connection::connect(&plan.server).await?;
     let resumed = match &plan.session {
@@ -92,8 +92,24 @@ pub async fn play(plan: &BotPlan, mut make: DeciderFactory) -> anyhow::Result<Bo
     // Seats held from before (a reconnect) are played before queueing again.
     let mut resumed_to_come = resumed.len();
     let mut queued = false;
-    while ((report.games.len() + report.aborted.len()) as u32) < plan.games {
-        if !queued && seats.is_empty() && resumed_to_come == 0 {
+    loop {
+        let idle = !queued && seats.is_empty() && resumed_to_come == 0;
+        let wants_a_game = match &plan.games {
+            Games::Exactly(games) => {
+                if (report.games.len() + report.aborted.len()) as u32 >= *games {
+                    break;
+                }
+                idle
+            }
+            Games::FromPool(pool) if idle => {
+                if !pool.take() {
+                    break;
+                }
+                true
+            }
+            Games::FromPool(_) => false,
+        };
+        if wants_a_game {
             let mut queue =
                 json!({"type": "queue", "ruleset": plan.ruleset, "config": plan.config});
             if let Some(n) = plan.seats {

@@ -3,8 +3,10 @@
 
 pub mod bot;
 pub mod connection;
+pub mod games;
 pub mod random;
 
 pub use bot::{play, BotPlan, BotReport, Decider, DeciderFactory, GameResult};
 pub use connection::Connection;
+pub use games::{Games, SeatPool};
 pub use random::RandomFromView;

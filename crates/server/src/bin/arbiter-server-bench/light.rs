@@ -8,13 +8,10 @@
 //! bot's with a buffered writer would.
 //!
 //! The connections draw their games from one shared pool of seats, not from a share
-//! each: with fixed shares, the last connection could be left needing a game with no
-//! one else still queueing (a player never meets itself), and the run would wait for
-//! it forever.
+//! each (see `arbiter_server::client::games` for why).
 
 use std::collections::{HashMap, VecDeque};
 use std::io::Write as _;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -25,6 +22,8 @@ use tokio::net::tcp::{OwnedReadHalf, OwnedWriteHalf};
 use tokio::net::TcpStream;
 use tokio::sync::Semaphore;
 
+use arbiter_server::client::SeatPool;
+
 /// What one light connection plays.
 pub struct LightPlan {
     pub server: String,
@@ -33,7 +32,7 @@ pub struct LightPlan {
     /// Seats of games not yet queued for, shared by every connection of the run: a
     /// connection takes one each time it queues, and leaves once the pool is empty
     /// and its own matches are over.
-    pub seats: Arc<AtomicU64>,
+    pub seats: SeatPool,
     /// Matches played at the same time on this connection.
     pub at_once: u32,
     /// The answer to every prompt, as JSON.
@@ -118,7 +117,7 @@ pub async fn play(plan: LightPlan) -> anyhow::Result<LightReport> {
             break;
         }
         if !queued && (playing.len() as u32) < plan.at_once {
-            if take_seat(&plan.seats) {
+            if plan.seats.take() {
                 write.write_all(queue.as_bytes()).await?;
                 queued = true;
             } else if playing.is_empty() {
@@ -184,15 +183,6 @@ pub async fn play(plan: LightPlan) -> anyhow::Result<LightReport> {
         }
     }
     Ok(report)
-}
-
-/// Take one seat from the shared pool; false when it is empty.
-fn take_seat(seats: &AtomicU64) -> bool {
-    seats
-        .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |left| {
-            left.checked_sub(1)
-        })
-        .is_ok()
 }
 
 async fn next(lines: &mut Lines<BufReader<OwnedReadHalf>>) -> anyhow::Result<String> {
@@ -272,7 +262,7 @@ mod tests {
 
     /// A plan for one connection to the pretend server at `listener`, drawing from a
     /// pool of `seats`.
-    fn plan(listener: &TcpListener, at_once: u32, seats: &Arc<AtomicU64>) -> LightPlan {
+    fn plan(listener: &TcpListener, at_once: u32, seats: &SeatPool) -> LightPlan {
         LightPlan {
             server: listener.local_addr().expect("an address").to_string(),
             session: "token".to_string(),
@@ -327,7 +317,7 @@ mod tests {
     #[tokio::test]
     async fn answers_leave_while_a_line_is_cut_off_at_the_end_of_a_read() {
         let listener = TcpListener::bind("127.0.0.1:0").await.expect("a port");
-        let seats = Arc::new(AtomicU64::new(2));
+        let seats = SeatPool::new(2);
         let client = tokio::spawn(play(plan(&listener, 2, &seats)));
         let server = async {
             let (mut from_client, mut write) = queued(&listener).await?;
@@ -355,7 +345,7 @@ mod tests {
         };
         let report = both_done(server, client).await;
         assert_eq!((report.decisions, report.games), (2, 2));
-        assert_eq!(seats.load(Ordering::Relaxed), 0);
+        assert_eq!(seats.left(), 0);
     }
 
     /// Games come from the run's shared pool: a connection that finds it empty, with
@@ -364,7 +354,7 @@ mod tests {
     #[tokio::test]
     async fn a_connection_leaves_once_the_shared_pool_is_empty() {
         let listener = TcpListener::bind("127.0.0.1:0").await.expect("a port");
-        let seats = Arc::new(AtomicU64::new(1));
+        let seats = SeatPool::new(1);
         let client = tokio::spawn(play(plan(&listener, 4, &seats)));
         let server = async {
             let (mut from_client, mut write) = queued(&listener).await?;

@@ -23,7 +23,7 @@ mod cpu;
 mod light;
 
 use anyhow::{bail, Context};
-use arbiter_server::client::{play, BotPlan, Decider, RandomFromView};
+use arbiter_server::client::{play, BotPlan, Decider, Games, RandomFromView, SeatPool};
 use arbiter_server::heap::Counting;
 use arbiter_server::{Config, Server};
 use arbiter_store::LogCommitTotals;
@@ -141,6 +141,9 @@ async fn bots(args: &Args, server: &str) -> anyhow::Result<()> {
         return light_bots(args, server, sessions, answer).await;
     }
     let servers: Vec<&str> = server.split(',').collect();
+    // One pool of seats for every client (see `client::games`): fixed shares could
+    // leave one client waiting for a partner who has played all its games.
+    let seats = SeatPool::new(2 * args.matches as u64 * u64::from(args.games));
     let mut tasks = Vec::new();
     for index in 0..args.matches * 2 {
         let plan = BotPlan {
@@ -149,7 +152,7 @@ async fn bots(args: &Args, server: &str) -> anyhow::Result<()> {
             ruleset: args.ruleset.clone(),
             name: format!("bench-{index}"),
             password: "bench-password".into(),
-            games: args.games,
+            games: Games::FromPool(seats.clone()),
             config: Value::Null,
             seats: Some(2),
         };
@@ -193,8 +196,7 @@ async fn light_bots(
         .transpose()?;
     let connecting = Arc::new(tokio::sync::Semaphore::new(256));
     let servers: Vec<&str> = server.split(',').collect();
-    let seats = 2 * args.matches as u64 * u64::from(args.games);
-    let seats = Arc::new(std::sync::atomic::AtomicU64::new(seats));
+    let seats = SeatPool::new(2 * args.matches as u64 * u64::from(args.games));
     let mut tasks = Vec::new();
     for (index, session) in sessions.into_iter().take(connections(args)).enumerate() {
         let plan = light::LightPlan {
