@@ -54,22 +54,42 @@ async fn hold_the_log(db: &TestDb, also: &[String]) -> AnyConnection {
 
 /// Start `calls` in order while `held` blocks the log, then release it and wait for
 /// every call: all but the first few rows are written in one batch.
+///
+/// The calls are then driven together, not awaited one after another: a call whose
+/// row was refused asks the store why on its one writer connection, and a call left
+/// unpolled while it waits for that connection (behind an earlier call awaited
+/// first) could leave it waiting past the pool's timeout (CI under load saw
+/// `PoolTimedOut` so).
 async fn burst<F: Future + Unpin>(mut held: AnyConnection, calls: Vec<F>) -> Vec<F::Output> {
     let mut started = Vec::with_capacity(calls.len());
     for mut call in calls {
-        let early = poll_fn(|cx| Poll::Ready(Pin::new(&mut call).poll(cx))).await;
+        let early = match poll_fn(|cx| Poll::Ready(Pin::new(&mut call).poll(cx))).await {
+            Poll::Ready(output) => Some(output),
+            Poll::Pending => None,
+        };
         started.push((call, early));
     }
     held.execute("COMMIT").await.expect("release the log");
     let _ = held.close().await;
-    let mut outputs = Vec::with_capacity(started.len());
-    for (call, early) in started {
-        outputs.push(match early {
-            Poll::Ready(output) => output,
-            Poll::Pending => call.await,
-        });
-    }
-    outputs
+    poll_fn(|cx| {
+        let mut all_done = true;
+        for (call, output) in started.iter_mut().filter(|(_, output)| output.is_none()) {
+            match Pin::new(call).poll(cx) {
+                Poll::Ready(done) => *output = Some(done),
+                Poll::Pending => all_done = false,
+            }
+        }
+        if all_done {
+            Poll::Ready(())
+        } else {
+            Poll::Pending
+        }
+    })
+    .await;
+    started
+        .into_iter()
+        .map(|(_, output)| output.expect("every call finished"))
+        .collect()
 }
 
 /// Queue `entries` (match, index, entry) with `Store::queue_log` while the log is held,
