@@ -94,22 +94,13 @@ pub async fn play(plan: &BotPlan, mut make: DeciderFactory) -> anyhow::Result<Bo
     let mut queued = false;
     loop {
         let idle = !queued && seats.is_empty() && resumed_to_come == 0;
-        let wants_a_game = match &plan.games {
-            Games::Exactly(games) => {
-                if (report.games.len() + report.aborted.len()) as u32 >= *games {
-                    break;
-                }
-                idle
-            }
-            Games::FromPool(pool) if idle => {
-                if !pool.take() {
-                    break;
-                }
-                true
-            }
-            Games::FromPool(_) => false,
-        };
-        if wants_a_game {
+        let finished = (report.games.len() + report.aborted.len()) as u32;
+        match &plan.games {
+            Games::Exactly(games) if finished >= *games => break,
+            Games::FromPool(pool) if idle && !pool.take() => break,
+            _ => {}
+        }
+        if idle {
             let mut queue =
                 json!({"type": "queue", "ruleset": plan.ruleset, "config": plan.config});
             if let Some(n) = plan.seats {

@@ -141,9 +141,7 @@ async fn bots(args: &Args, server: &str) -> anyhow::Result<()> {
         return light_bots(args, server, sessions, answer).await;
     }
     let servers: Vec<&str> = server.split(',').collect();
-    // One pool of seats for every client (see `client::games`): fixed shares could
-    // leave one client waiting for a partner who has played all its games.
-    let seats = SeatPool::new(2 * args.matches as u64 * u64::from(args.games));
+    let seats = seat_pool(args);
     let mut tasks = Vec::new();
     for index in 0..args.matches * 2 {
         let plan = BotPlan {
@@ -180,6 +178,13 @@ async fn bots(args: &Args, server: &str) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// One pool of the run's `2 × matches × games` seats for every client (see
+/// `client::games`): fixed shares could leave one client waiting for a partner who has
+/// played all its games.
+fn seat_pool(args: &Args) -> SeatPool {
+    SeatPool::new(2 * args.matches as u64 * u64::from(args.games))
+}
+
 /// The light clients: `2 × matches / at_once` connections, playing `2 × matches ×
 /// games` seats between them, each up to `at_once` matches at a time.
 async fn light_bots(
@@ -196,7 +201,7 @@ async fn light_bots(
         .transpose()?;
     let connecting = Arc::new(tokio::sync::Semaphore::new(256));
     let servers: Vec<&str> = server.split(',').collect();
-    let seats = SeatPool::new(2 * args.matches as u64 * u64::from(args.games));
+    let seats = seat_pool(args);
     let mut tasks = Vec::new();
     for (index, session) in sessions.into_iter().take(connections(args)).enumerate() {
         let plan = light::LightPlan {
