@@ -252,8 +252,9 @@ async fn run(
         }
         let mut batch = next_batch(&mut waiting, backend);
         let next = tail.as_ref().map(|(next, _)| next);
+        let mut out_of_order = Vec::new();
         if let Some(next) = next {
-            batch = in_order(&pool, next, batch).await;
+            (batch, out_of_order) = in_order(&pool, next, batch).await;
         }
         // PostgreSQL writes to `match_log` always, SQLite to its tail unless the
         // commit is light (see `Folds::table_for`).
@@ -262,6 +263,13 @@ async fn run(
             folds.table_for(batch.len(), more)
         });
         let (stored, doubtful) = write(&pool, backend, table, batch, &commits, next).await;
+        // Only now, with the batch committed: a refused caller asks the database what
+        // its match's next index is, and must see the earlier rows of its match that
+        // were in this batch (answered at once, one of them read "expected 0" while
+        // entry 0 was still on its way; CI saw it).
+        for append in out_of_order {
+            let _ = append.answer.send(Ok(false));
+        }
         if let Some((_, folds)) = &mut tail {
             folds.appended(stored, table, doubtful);
             if folds.due(!waiting.is_empty() || !queue.is_empty()) {
@@ -431,12 +439,18 @@ fn next_batch(waiting: &mut Vec<Append>, backend: Backend) -> Vec<Append> {
     batch
 }
 
-/// SQLite's guard that each row's index is the next one (see `log_tail`): rows out of
-/// order are answered "refused" here and left out of the batch. A match the map does
-/// not know has its length read from the database first. A match's later rows in the
-/// batch must follow its earlier ones that passed.
-async fn in_order(pool: &AnyPool, next: &NextIndices, batch: Vec<Append>) -> Vec<Append> {
+/// SQLite's guard that each row's index is the next one (see `log_tail`): splits the
+/// batch into the rows that pass and those out of order, which the caller answers
+/// "refused" once the passing rows are committed. A match the map does not know has its
+/// length read from the database first. A match's later rows in the batch must follow
+/// its earlier ones that passed.
+async fn in_order(
+    pool: &AnyPool,
+    next: &NextIndices,
+    batch: Vec<Append>,
+) -> (Vec<Append>, Vec<Append>) {
     let mut passed = Vec::with_capacity(batch.len());
+    let mut out_of_order = Vec::new();
     let mut in_batch: HashMap<MatchId, i64> = HashMap::new();
     for append in batch {
         let match_id = append.row.match_id;
@@ -466,10 +480,10 @@ async fn in_order(pool: &AnyPool, next: &NextIndices, batch: Vec<Append>) -> Vec
             passed.push(append);
         } else {
             in_batch.insert(match_id, expected);
-            let _ = append.answer.send(Ok(false));
+            out_of_order.push(append);
         }
     }
-    passed
+    (passed, out_of_order)
 }
 
 /// Write `batch` as one statement and answer each caller; if the statement fails,
