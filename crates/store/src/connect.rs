@@ -23,9 +23,9 @@ const POSTGRES_CONNECTIONS: u32 = 10;
 /// the server is unreachable every wait runs out: a person asking for a page or a
 /// login should hear so in seconds, and a match's writer tries again anyway.
 const POSTGRES_ACQUIRE_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(5);
-/// Connections to PostgreSQL for log appends: the log batcher writes one batch at a
-/// time, and its one-by-one fallback is sequential too.
-const POSTGRES_LOG_CONNECTIONS: u32 = 1;
+/// Connections to PostgreSQL for log appends: one for each batch the log batcher
+/// writes at once (its one-by-one fallback is sequential within its batch).
+const POSTGRES_LOG_CONNECTIONS: u32 = crate::matches::POSTGRES_WRITES_AT_ONCE as u32;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Backend {

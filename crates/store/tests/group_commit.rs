@@ -228,8 +228,11 @@ async fn refused_entries_fail_alone_in_their_batch(db: &TestDb) {
     assert!(log_of(store, finished).await.is_empty());
 
     // PostgreSQL shows which transaction wrote a row: the seven rows took at most
-    // three (the first rows taken, the rest of the burst, `a`'s and `c`'s second
-    // entries).
+    // five. Two statements wait for the lock (the first rows taken, and those taken
+    // on the second connection meanwhile); every other row is queued by then, and
+    // whichever statement ends first frees a connection for the rest of the burst
+    // but for the matches still in the other. `a`'s and `c`'s second entries follow
+    // their firsts' statements, one more each at worst.
     if store.backend() == Backend::Postgres {
         let mut conn = AnyConnection::connect(&db.url).await.expect("connect");
         let transactions: i64 = sqlx::query_scalar(&format!(
@@ -239,7 +242,7 @@ async fn refused_entries_fail_alone_in_their_batch(db: &TestDb) {
         .fetch_one(&mut conn)
         .await
         .expect("count transactions");
-        assert!(transactions <= 3, "{transactions} transactions for 7 rows");
+        assert!(transactions <= 5, "{transactions} transactions for 7 rows");
     }
 }
 
@@ -354,18 +357,17 @@ async fn a_matchs_queued_entries_keep_their_order_and_share_a_commit(db: &TestDb
     }
     assert_eq!(log_of(store, steady).await, log[..3]);
     assert_eq!(log_of(store, broken).await, log[..1]);
-    // All were queued while the log was held, so the batcher took what was queued
-    // when it woke, waited for the lock, and took the rest as one batch: at most two
-    // statements on SQLite, and on PostgreSQL (one row of a match a statement) one
-    // for each of `steady`'s and the first.
+    // All were queued while the log was held, so SQLite's batcher took what was
+    // queued when it woke, waited for the lock, and took the rest as one batch: at
+    // most two statements. PostgreSQL's statements hold one row of a match, and two
+    // run at once, so a row goes out alone whenever a connection is free: each of the
+    // six may have had its own, and the count says nothing here.
     let after = store.log_commits().totals();
     assert_eq!(after.entries - before.entries, 4, "{before:?} {after:?}");
-    let statements = after.commits - before.commits;
-    let most = match store.backend() {
-        Backend::Sqlite => 2,
-        Backend::Postgres => 4,
-    };
-    assert!((1..=most).contains(&statements), "{statements} statements");
+    if store.backend() == Backend::Sqlite {
+        let statements = after.commits - before.commits;
+        assert!((1..=2).contains(&statements), "{statements} statements");
+    }
 }
 
 async fn a_lone_append_is_written_at_once(db: &TestDb) {

@@ -414,7 +414,7 @@ impl Collector for LogWriter {
         counter(
             &mut encoder,
             "arbiter_log_busy_seconds",
-            "Time the log writer spent committing and folding. Every move waits for one of its commits and they run one at a time, so near one second a second it is the server's ceiling",
+            "Time the log writer spent committing and folding, summed over its statements. Every move waits for one of its commits: near one second a second on SQLite (one statement at a time), or two on PostgreSQL (two at once), it is the server's ceiling",
             totals.busy.as_secs_f64(),
         )?;
         counter(

@@ -1,9 +1,10 @@
 //! Running totals of the log's group commits, for `/metrics`.
 //!
 //! Why: every move of every match waits for its log entry's commit, and the commits are
-//! one after another (SQLite has one writer; the log has one batching task). So the
-//! log writer is the one stage of a move that cannot spread over cores: once it is
-//! busy all the time, more matches only make the batches bigger and every move slower.
+//! one after another (SQLite has one writer; the log has one batching task; PostgreSQL
+//! runs two statements at once, no more). So the log writer is the one stage of a move
+//! that cannot spread over cores: once it is busy all the time, more matches only make
+//! the batches bigger and every move slower.
 //! The time it spends writing, against the time passed, says how close a server is to
 //! that ceiling; entries over commits is the batch size that the group commit reached.
 
@@ -35,7 +36,8 @@ pub struct LogCommitTotals {
     /// write, which is what a fold is for).
     pub folded: u64,
     /// Time the log writer spent in its statements and folds, from handing a statement
-    /// to the database to its answer.
+    /// to the database to its answer, summed over statements: on PostgreSQL, which has
+    /// two running at once, up to twice the time passed.
     pub busy: Duration,
     /// The part of `busy` spent folding. A fold holds SQLite's one writer, so every
     /// append that arrives meanwhile waits for it: their length, not only their

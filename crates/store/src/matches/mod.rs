@@ -15,7 +15,7 @@ mod rows;
 pub use finish::ABORTED_BY_RESTART;
 pub use list::{DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT};
 pub use log::QueuedEntry;
-pub(crate) use log_batcher::LogBatcher;
+pub(crate) use log_batcher::{LogBatcher, POSTGRES_WRITES_AT_ONCE};
 pub use log_commits::{LogCommitTotals, LogCommits};
 pub use log_tail::FOLD_AT as LOG_FOLD_AT;
 
