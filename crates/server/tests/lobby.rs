@@ -322,6 +322,26 @@ async fn the_same_protocol_over_websocket() {
         }
     };
     assert_eq!(error["code"], "bad_json");
+    // Many messages sent at once get every answer, in order: the server writes the
+    // answers queued together in one flush (`batch_after`), not one by one.
+    const BURST: usize = 40;
+    for i in 0..BURST {
+        let message = if i % 2 == 0 {
+            send(json!({"type": "ping"}))
+        } else {
+            Message::Text("nonsense".into())
+        };
+        ws.feed(message).await.unwrap();
+    }
+    ws.flush().await.unwrap();
+    for i in 0..BURST {
+        let answer = next_json(&mut ws).await;
+        if i % 2 == 0 {
+            assert_eq!(answer["type"], "pong", "answer {i}: {answer}");
+        } else {
+            assert_eq!(answer["code"], "bad_json", "answer {i}: {answer}");
+        }
+    }
     server.stop().await;
 }
 

@@ -15,9 +15,6 @@ use crate::protocol::{LineReader, ServerMessage};
 use crate::session::{Flow, Session};
 use crate::transport::{Outbox, OutboxReceiver};
 
-/// Lines written to the socket before a flush, when many are queued at once.
-const WRITE_BATCH: usize = 64;
-
 /// How long a closing connection's unread input is drained (see [`linger`]).
 const LINGER: Duration = Duration::from_secs(2);
 
@@ -163,17 +160,7 @@ async fn write_lines(write: OwnedWriteHalf, mut receiver: OutboxReceiver) {
             _ = &mut closing => None,
         };
         let Some(line) = line else { break };
-        let mut batch = vec![line];
-        take_queued(&mut receiver, &mut batch);
-        // A line's sender wakes this task into its worker's next slot, so it would run
-        // before the other ready tasks whose lines are for this connection too (a
-        // client playing ten matches here), and write one or two lines a system call.
-        // Yielding once lets them run first and their lines share the write: at 100
-        // busy matches, ten a connection, half the sends, 17–35% more moves a second.
-        if batch.len() < WRITE_BATCH {
-            tokio::task::yield_now().await;
-            take_queued(&mut receiver, &mut batch);
-        }
+        let batch = receiver.batch_after(line).await;
         // A closing connection still gets its queued lines, unless it stopped reading.
         let write = write_batch(&mut out, &batch);
         tokio::pin!(write);
@@ -199,16 +186,6 @@ async fn write_lines(write: OwnedWriteHalf, mut receiver: OutboxReceiver) {
         let _ = out.shutdown().await;
     })
     .await;
-}
-
-/// Move lines already queued into `batch`, up to [`WRITE_BATCH`].
-fn take_queued(receiver: &mut OutboxReceiver, batch: &mut Vec<String>) {
-    while batch.len() < WRITE_BATCH {
-        match receiver.try_recv() {
-            Some(line) => batch.push(line),
-            None => break,
-        }
-    }
 }
 
 async fn write_batch(out: &mut BufWriter<OwnedWriteHalf>, lines: &[String]) -> std::io::Result<()> {

@@ -217,19 +217,27 @@ async fn write_messages(
     let closing = receiver.close.clone().cancelled_owned();
     tokio::pin!(closing);
     loop {
-        let message = tokio::select! {
+        let messages = tokio::select! {
             biased;
-            line = receiver.recv() => line.map(|line| Message::Text(line.into())),
-            _ = &mut closing => None,
-            _ = ping.tick() => Some(Message::Ping(Default::default())),
+            line = receiver.recv() => match line {
+                // The lines queued with it go in the same write, as over TCP.
+                Some(line) => receiver
+                    .batch_after(line)
+                    .await
+                    .into_iter()
+                    .map(|line| Message::Text(line.into()))
+                    .collect(),
+                None => break,
+            },
+            _ = &mut closing => break,
+            _ = ping.tick() => vec![Message::Ping(Default::default())],
         };
-        let Some(message) = message else { break };
-        // Biased: a message already taken is sent if the socket takes it now, even when
-        // the connection is closing (a closing error must reach the client); only a
-        // send that would wait is given up.
+        // Biased: messages already taken are sent if the socket takes them now, even
+        // when the connection is closing (a closing error must reach the client); only
+        // a send that would wait is given up.
         let sent = tokio::select! {
             biased;
-            sent = sink.send(message) => sent,
+            sent = send_together(&mut sink, messages) => sent,
             _ = &mut closing => Ok(()),
         };
         if sent.is_err() {
@@ -247,6 +255,17 @@ async fn write_messages(
     })
     .await;
     sink
+}
+
+/// Queue `messages` in the WebSocket's write buffer, then flush them in one write.
+async fn send_together(
+    sink: &mut SplitSink<WebSocket, Message>,
+    messages: Vec<Message>,
+) -> Result<(), WsError> {
+    for message in messages {
+        sink.feed(message).await?;
+    }
+    sink.flush().await
 }
 
 #[cfg(test)]
