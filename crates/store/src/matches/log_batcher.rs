@@ -308,19 +308,18 @@ async fn run_postgres(pool: AnyPool, mut queue: mpsc::Receiver<Append>, commits:
     let mut waiting = Vec::with_capacity(MAX_BATCH);
     let mut writing = tokio::task::JoinSet::new();
     // The matches each running write holds (found again by the write's task id, even
-    // should the write panic), and all of them together.
+    // should the write panic).
     let mut held: HashMap<tokio::task::Id, Vec<MatchId>> = HashMap::new();
-    let mut in_flight: HashSet<MatchId> = HashSet::new();
     let mut queue_open = true;
     loop {
         take_queued(&mut queue, &mut waiting);
         while writing.len() < POSTGRES_WRITES_AT_ONCE {
+            let in_flight: HashSet<MatchId> = held.values().flatten().copied().collect();
             let batch = next_batch(&mut waiting, Backend::Postgres, &in_flight);
             if batch.is_empty() {
                 break;
             }
             let matches: Vec<MatchId> = batch.iter().map(|append| append.row.match_id).collect();
-            in_flight.extend(matches.iter().copied());
             let (pool, commits) = (pool.clone(), commits.clone());
             let write = writing.spawn(async move {
                 write(
@@ -354,9 +353,7 @@ async fn run_postgres(pool: AnyPool, mut queue: mpsc::Receiver<Append>, commits:
                     Ok((id, ())) => id,
                     Err(error) => error.id(),
                 };
-                for match_id in held.remove(&id).into_iter().flatten() {
-                    in_flight.remove(&match_id);
-                }
+                held.remove(&id);
             }
             taken = queue.recv_many(&mut waiting, MAX_BATCH), if may_take => {
                 queue_open = taken > 0;
