@@ -9,6 +9,9 @@
 //!
 //! The connections draw their games from one shared pool of seats, not from a share
 //! each (see `arbiter_server::client::games` for why).
+//!
+//! A client speaks over TCP lines or, as the browser does, over WebSocket at `/ws`
+//! (one protocol message a text message); [`Wire`] hides which.
 
 use std::collections::{HashMap, VecDeque};
 use std::io::Write as _;
@@ -16,16 +19,20 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context};
+use futures::{FutureExt as _, SinkExt as _, StreamExt as _};
 use rand::Rng;
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader, Lines};
 use tokio::net::tcp::{OwnedReadHalf, OwnedWriteHalf};
 use tokio::net::TcpStream;
 use tokio::sync::Semaphore;
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 
 use arbiter_server::client::SeatPool;
 
 /// What one light connection plays.
 pub struct LightPlan {
+    /// `host:port` of the TCP door, or `ws://host:port/ws`.
     pub server: String,
     pub session: String,
     pub ruleset: String,
@@ -79,21 +86,16 @@ fn match_id(line: &str) -> Option<i64> {
 pub async fn play(plan: LightPlan) -> anyhow::Result<LightReport> {
     let permit = plan.connecting.acquire().await?;
     let started = Instant::now();
-    let stream = TcpStream::connect(&plan.server)
-        .await
-        .with_context(|| format!("cannot connect to {}", plan.server))?;
-    stream.set_nodelay(true)?;
-    let (read, mut write) = stream.into_split();
-    let mut lines = BufReader::new(read).lines();
-    let welcome = tokio::time::timeout(Duration::from_secs(30), next(&mut lines))
+    let mut wire = Wire::connect(&plan.server).await?;
+    let welcome = tokio::time::timeout(Duration::from_secs(30), wire.next())
         .await
         .context("no welcome within 30 s")??;
     if kind(&welcome) != "welcome" {
         bail!("not an Arbiter server: {welcome}");
     }
     let resume = format!("{{\"type\":\"resume\",\"session\":\"{}\"}}\n", plan.session);
-    write.write_all(resume.as_bytes()).await?;
-    let reply = next(&mut lines).await?;
+    wire.send(resume.as_bytes()).await?;
+    let reply = wire.next().await?;
     if kind(&reply) != "logged_in" {
         bail!("resume refused: {reply}");
     }
@@ -118,7 +120,7 @@ pub async fn play(plan: LightPlan) -> anyhow::Result<LightReport> {
         }
         if !queued && (playing.len() as u32) < plan.at_once {
             if plan.seats.take() {
-                write.write_all(queue.as_bytes()).await?;
+                wire.send(queue.as_bytes()).await?;
                 queued = true;
             } else if playing.is_empty() {
                 break;
@@ -127,8 +129,8 @@ pub async fn play(plan: LightPlan) -> anyhow::Result<LightReport> {
         // No whole line left to read without waiting: send what was answered. (A
         // line cut off at the end of a read waits for the socket too, and the
         // server may be waiting for these answers before it sends the rest.)
-        if !lines.get_ref().buffer().contains(&b'\n') {
-            outgoing.send(&mut write, &mut playing).await?;
+        if !wire.line_waiting() {
+            outgoing.send(&mut wire, &mut playing).await?;
         }
         let wake = thinking
             .front()
@@ -139,11 +141,11 @@ pub async fn play(plan: LightPlan) -> anyhow::Result<LightReport> {
         let line = match wake {
             Some(at) => {
                 tokio::select! {
-                    line = next(&mut lines) => Some(line?),
+                    line = wire.next() => Some(line?),
                     () = tokio::time::sleep_until(at.into()) => None,
                 }
             }
-            None => Some(next(&mut lines).await?),
+            None => Some(wire.next().await?),
         };
         while let Some(&(due, id)) = thinking.front() {
             if due > Instant::now() {
@@ -185,10 +187,101 @@ pub async fn play(plan: LightPlan) -> anyhow::Result<LightReport> {
     Ok(report)
 }
 
-async fn next(lines: &mut Lines<BufReader<OwnedReadHalf>>) -> anyhow::Result<String> {
-    match lines.next_line().await? {
-        Some(line) => Ok(line),
-        None => bail!("the server closed the connection"),
+type WsStream = WebSocketStream<MaybeTlsStream<TcpStream>>;
+
+/// One client connection, over TCP lines or WebSocket messages.
+enum Wire {
+    Tcp {
+        lines: Lines<BufReader<OwnedReadHalf>>,
+        write: OwnedWriteHalf,
+    },
+    Ws {
+        socket: Box<WsStream>,
+        /// A message [`Wire::line_waiting`] found already received, not yet read.
+        early: Option<anyhow::Result<String>>,
+    },
+}
+
+impl Wire {
+    async fn connect(server: &str) -> anyhow::Result<Wire> {
+        if server.starts_with("ws://") {
+            let (socket, _) = tokio_tungstenite::connect_async(server)
+                .await
+                .with_context(|| format!("cannot open a WebSocket to {server}"))?;
+            if let MaybeTlsStream::Plain(tcp) = socket.get_ref() {
+                tcp.set_nodelay(true)?;
+            }
+            return Ok(Wire::Ws {
+                socket: Box::new(socket),
+                early: None,
+            });
+        }
+        let stream = TcpStream::connect(server)
+            .await
+            .with_context(|| format!("cannot connect to {server}"))?;
+        stream.set_nodelay(true)?;
+        let (read, write) = stream.into_split();
+        Ok(Wire::Tcp {
+            lines: BufReader::new(read).lines(),
+            write,
+        })
+    }
+
+    /// The next line (message) from the server. Cancel-safe, as `select!` needs: both
+    /// `next_line` and a stream's `next` keep what they have read.
+    async fn next(&mut self) -> anyhow::Result<String> {
+        match self {
+            Wire::Tcp { lines, .. } => match lines.next_line().await? {
+                Some(line) => Ok(line),
+                None => bail!("the server closed the connection"),
+            },
+            Wire::Ws { socket, early } => match early.take() {
+                Some(message) => message,
+                None => next_text(socket).await,
+            },
+        }
+    }
+
+    /// Whether a whole line (message) has arrived that [`Wire::next`] gives without
+    /// waiting.
+    fn line_waiting(&mut self) -> bool {
+        match self {
+            Wire::Tcp { lines, .. } => lines.get_ref().buffer().contains(&b'\n'),
+            Wire::Ws { socket, early } => {
+                if early.is_none() {
+                    *early = next_text(socket).now_or_never();
+                }
+                early.is_some()
+            }
+        }
+    }
+
+    /// Send `lines` (each ending in a newline) in one write: over WebSocket, a text
+    /// message each, flushed together.
+    async fn send(&mut self, lines: &[u8]) -> anyhow::Result<()> {
+        match self {
+            Wire::Tcp { write, .. } => write.write_all(lines).await?,
+            Wire::Ws { socket, .. } => {
+                let text = std::str::from_utf8(lines)?;
+                for line in text.lines() {
+                    socket.feed(Message::Text(line.into())).await?;
+                }
+                socket.flush().await?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The next text message (pings are answered by the codec as it reads).
+async fn next_text(socket: &mut WsStream) -> anyhow::Result<String> {
+    loop {
+        match socket.next().await {
+            Some(Ok(Message::Text(text))) => return Ok(text.as_str().to_string()),
+            Some(Ok(Message::Close(_))) | None => bail!("the server closed the connection"),
+            Some(Ok(_)) => continue,
+            Some(Err(error)) => return Err(error.into()),
+        }
     }
 }
 
@@ -224,13 +317,13 @@ impl Outgoing {
     /// Write every answer in one write, and start their round trips.
     async fn send(
         &mut self,
-        write: &mut OwnedWriteHalf,
+        wire: &mut Wire,
         playing: &mut HashMap<i64, Option<Instant>>,
     ) -> anyhow::Result<()> {
         if self.bytes.is_empty() {
             return Ok(());
         }
-        write.write_all(&self.bytes).await?;
+        wire.send(&self.bytes).await?;
         self.bytes.clear();
         let sent = Instant::now();
         for id in self.matches.drain(..) {
@@ -371,6 +464,64 @@ mod tests {
         };
         let report = both_done(server, client).await;
         assert_eq!(report.games, 1);
+    }
+
+    /// Over WebSocket (`ws://…`) every line is a text message each way: the client's
+    /// answers to two matches are two messages, each one action without a newline.
+    #[tokio::test]
+    async fn over_websocket_each_answer_is_its_own_text_message() {
+        let listener = TcpListener::bind("127.0.0.1:0").await.expect("a port");
+        let seats = SeatPool::new(2);
+        let mut plan = plan(&listener, 2, &seats);
+        plan.server = format!("ws://{}/ws", plan.server);
+        let client = tokio::spawn(play(plan));
+        let server = async {
+            let (stream, _) = listener.accept().await?;
+            let mut socket = tokio_tungstenite::accept_async(stream).await?;
+            let text = async |socket: &mut WebSocketStream<TcpStream>| -> anyhow::Result<String> {
+                match socket.next().await {
+                    Some(Ok(Message::Text(text))) => Ok(text.as_str().to_string()),
+                    other => bail!("expected a text message, got {other:?}"),
+                }
+            };
+            socket.send(Message::text(r#"{"type":"welcome"}"#)).await?;
+            assert!(text(&mut socket).await?.contains(r#""resume""#));
+            socket
+                .send(Message::text(r#"{"type":"logged_in"}"#))
+                .await?;
+            assert!(text(&mut socket).await?.contains(r#""queue""#));
+            for line in [
+                r#"{"type":"match_started","match":1}"#,
+                r#"{"type":"match_started","match":2}"#,
+                r#"{"type":"prompt","match":1}"#,
+                r#"{"type":"prompt","match":2}"#,
+            ] {
+                socket.send(Message::text(line)).await?;
+            }
+            let mut answers = Vec::new();
+            while answers.len() < 2 {
+                let message = text(&mut socket).await?;
+                if !message.contains(r#""queue""#) {
+                    answers.push(message);
+                }
+            }
+            assert_eq!(
+                answers,
+                [
+                    r#"{"type":"act","match":1,"action":"nop"}"#,
+                    r#"{"type":"act","match":2,"action":"nop"}"#
+                ]
+            );
+            for line in [
+                r#"{"type":"outcome","match":1}"#,
+                r#"{"type":"outcome","match":2}"#,
+            ] {
+                socket.send(Message::text(line)).await?;
+            }
+            anyhow::Ok(())
+        };
+        let report = both_done(server, client).await;
+        assert_eq!((report.decisions, report.games), (2, 2));
     }
 
     #[test]

@@ -9,6 +9,9 @@
 //! the server is what is measured. `--clients random` plays random legal moves rebuilt
 //! from each view instead (a heavier client, as a real bot would be).
 //!
+//! `--transport ws` has the light clients speak over WebSocket at `/ws`, as the
+//! browser does, instead of TCP lines.
+//!
 //! The server runs in this process on a scratch SQLite data directory; the clients run
 //! in a child process (this binary with `--play`), so the memory measured is the
 //! server's. Accounts are registered before the clock starts, and the clients resume
@@ -62,6 +65,10 @@ struct Args {
     /// from a state rebuilt from each view).
     #[arg(long, default_value = "light")]
     clients: String,
+    /// How light clients reach the server: `tcp` (the native door's lines) or `ws`
+    /// (WebSocket at `/ws` on the HTTP port, as the browser plays).
+    #[arg(long, default_value = "tcp")]
+    transport: String,
     /// The light clients' answer, as JSON (default: "nop" in spacegoo, else "pass").
     #[arg(long)]
     answer: Option<String>,
@@ -278,8 +285,18 @@ async fn bench(args: &Args) -> anyhow::Result<()> {
     let players = u32::try_from(args.at_once.max(1)).unwrap_or(u32::MAX);
     config.limits.rate = 1000.0 * f64::from(players);
     config.limits.burst = players.saturating_mul(1000);
-    // Every simulated client connects from loopback.
+    // Every simulated client connects from loopback (over WebSocket, each first
+    // through the HTTP door and its per-address pace).
     config.limits.connections_per_address = usize::MAX;
+    config.limits.http_connections_per_address = usize::MAX;
+    config.limits.http_rate = 1e6;
+    config.limits.http_burst = 1_000_000;
+    let websocket = match args.transport.as_str() {
+        "tcp" => false,
+        "ws" if args.clients == "light" => true,
+        "ws" => bail!("--transport ws is for the light clients"),
+        other => bail!("--transport is tcp or ws, not {other:?}"),
+    };
     if args.nodes > 1 && (args.database.is_none() || args.nats.is_none()) {
         bail!("--nodes above 1 needs --database postgres://… and --nats nats://…");
     }
@@ -337,7 +354,10 @@ async fn bench(args: &Args) -> anyhow::Result<()> {
             "--play",
             &servers
                 .iter()
-                .map(|s| s.tcp_addr.to_string())
+                .map(|s| match websocket {
+                    true => format!("ws://{}/ws", s.http_addr),
+                    false => s.tcp_addr.to_string(),
+                })
                 .collect::<Vec<_>>()
                 .join(","),
         ])
@@ -432,6 +452,7 @@ async fn bench(args: &Args) -> anyhow::Result<()> {
         }
     );
     println!("nodes                   {}", args.nodes.max(1));
+    println!("clients' transport      {}", args.transport);
     println!(
         "matches (concurrent)    {} asked, {} peak running",
         args.matches, peak_matches
