@@ -32,6 +32,13 @@ use crate::transport::{Outbox, OutboxReceiver};
 /// An upgraded `/ws` connection.
 type WebSocket = WebSocketStream<TokioIo<Upgraded>>;
 
+/// The codec's read buffer. Its default, 128 KiB, is allocated for every connection and
+/// zero-filled up to its capacity before every read (tungstenite 0.29's `read_in`):
+/// 125 KiB of memory a connection and a 128 KiB fill a message. A player's messages are
+/// a few dozen bytes; a longer one (up to `max_line`) is reserved as its header
+/// announces it.
+const READ_BUFFER: usize = 4 * 1024;
+
 /// How long a closing connection's unread input is drained (see [`linger`]).
 const LINGER: Duration = Duration::from_secs(2);
 /// Most bytes drained from a closing connection.
@@ -68,6 +75,7 @@ pub async fn upgrade(
     };
     let max = app.hub.config.limits.max_line;
     let config = WebSocketConfig::default()
+        .read_buffer_size(READ_BUFFER)
         .max_message_size(Some(max))
         .max_frame_size(Some(max));
     tokio::spawn(async move {

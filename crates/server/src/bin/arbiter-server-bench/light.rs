@@ -25,6 +25,7 @@ use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader, Lines};
 use tokio::net::tcp::{OwnedReadHalf, OwnedWriteHalf};
 use tokio::net::TcpStream;
 use tokio::sync::Semaphore;
+use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 
@@ -205,12 +206,13 @@ enum Wire {
 impl Wire {
     async fn connect(server: &str) -> anyhow::Result<Wire> {
         if server.starts_with("ws://") {
-            let (socket, _) = tokio_tungstenite::connect_async(server)
-                .await
-                .with_context(|| format!("cannot open a WebSocket to {server}"))?;
-            if let MaybeTlsStream::Plain(tcp) = socket.get_ref() {
-                tcp.set_nodelay(true)?;
-            }
+            // A small read buffer, as the server's: the default 128 KiB is zero-filled
+            // before every read.
+            let config = WebSocketConfig::default().read_buffer_size(4 * 1024);
+            let (socket, _) =
+                tokio_tungstenite::connect_async_with_config(server, Some(config), true)
+                    .await
+                    .with_context(|| format!("cannot open a WebSocket to {server}"))?;
             return Ok(Wire::Ws {
                 socket: Box::new(socket),
                 early: None,
