@@ -415,9 +415,14 @@ async fn bench(args: &Args) -> anyhow::Result<()> {
                     }
                 }
                 peak_rss = peak_rss.max(rss);
-                if running >= peak_matches {
-                    peak_matches = running;
-                    heap_at_peak_matches = live_kib();
+                // The most heap seen while the most matches ran: the last reading
+                // could fall after the clients hung up (`--duration`), their
+                // connections' memory already freed while their matches still ran.
+                let heap = live_kib();
+                if running > peak_matches {
+                    (peak_matches, heap_at_peak_matches) = (running, heap);
+                } else if running == peak_matches {
+                    heap_at_peak_matches = heap_at_peak_matches.max(heap);
                 }
             }
         }
