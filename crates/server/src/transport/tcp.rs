@@ -4,7 +4,7 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
-use tokio::io::{AsyncReadExt, AsyncWriteExt, BufWriter};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::tcp::{OwnedReadHalf, OwnedWriteHalf};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::time::Instant;
@@ -147,8 +147,7 @@ async fn linger(mut read: OwnedReadHalf) {
 
 /// Write queued lines until the connection closes; then write what is already queued
 /// (a closing error, say), briefly, and shut the socket.
-async fn write_lines(write: OwnedWriteHalf, mut receiver: OutboxReceiver) {
-    let mut out = BufWriter::new(write);
+async fn write_lines(mut out: OwnedWriteHalf, mut receiver: OutboxReceiver) {
     // One wait for the close, kept across lines (see `connection`); it may be polled
     // again once it has fired, and is ready again then.
     let closing = receiver.close.clone().cancelled_owned();
@@ -188,10 +187,15 @@ async fn write_lines(write: OwnedWriteHalf, mut receiver: OutboxReceiver) {
     .await;
 }
 
-async fn write_batch(out: &mut BufWriter<OwnedWriteHalf>, lines: &[String]) -> std::io::Result<()> {
+/// The batch's lines, each with its newline, in one write. The bytes are gathered for
+/// this write only: a buffer kept with the connection (a `BufWriter`'s 8 KiB) would be
+/// held by every idle connection, and a batch larger than it went out in several
+/// writes.
+async fn write_batch(out: &mut OwnedWriteHalf, lines: &[String]) -> std::io::Result<()> {
+    let mut bytes = Vec::with_capacity(lines.iter().map(|line| line.len() + 1).sum());
     for line in lines {
-        out.write_all(line.as_bytes()).await?;
-        out.write_all(b"\n").await?;
+        bytes.extend_from_slice(line.as_bytes());
+        bytes.push(b'\n');
     }
-    out.flush().await
+    out.write_all(&bytes).await
 }
