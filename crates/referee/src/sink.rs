@@ -95,7 +95,10 @@ impl Future for Stored {
 }
 
 /// An event on its way to a store writer, with the signal to send once it is stored.
-pub type PendingEvent = (RecordEvent, StoredSignal);
+/// Boxed, so that the channel's slots are a pointer each: tokio allocates a channel's
+/// first block of 32 slots with the channel, and 32 unboxed events (296 bytes each)
+/// were 9 KiB held by every match, idle or not.
+pub type PendingEvent = Box<(RecordEvent, StoredSignal)>;
 
 /// The simplest durable sink: an unbounded channel read by the store's writer, which
 /// sends on the event's signal after writing it.
@@ -104,7 +107,7 @@ impl MatchSink for mpsc::UnboundedSender<PendingEvent> {
         let (done, stored) = Stored::pair();
         // A writer that went away stores nothing more: `done` is dropped with the event,
         // and the referee ends the match as unstored.
-        let _ = self.send((event, done));
+        let _ = self.send(Box::new((event, done)));
         stored
     }
 }

@@ -80,7 +80,7 @@ pub(crate) fn spawn(
                     continue;
                 }
                 event = events.recv() => match event {
-                    Some(event) => event,
+                    Some(event) => *event,
                     None => break,
                 },
             };
@@ -475,7 +475,7 @@ mod tests {
                 index,
                 entry: entry(index),
             };
-            sink.send((event, done)).expect("the writer runs");
+            sink.send(Box::new((event, done))).expect("the writer runs");
             answers.push(answer);
         }
         let mut results = Vec::new();
