@@ -40,7 +40,7 @@ pub(crate) type Finish = Option<Result<Arc<MatchRecord>, String>>;
 pub struct MatchHandle {
     match_id: i64,
     players: Arc<[PlayerKind]>,
-    commands: mpsc::Sender<Command>,
+    commands: mpsc::Sender<Box<Command>>,
     status: watch::Receiver<MatchStatus>,
     finish: watch::Receiver<Finish>,
     connections: Arc<AtomicU64>,
@@ -50,7 +50,7 @@ impl MatchHandle {
     pub(crate) fn new(
         match_id: i64,
         players: Arc<[PlayerKind]>,
-        commands: mpsc::Sender<Command>,
+        commands: mpsc::Sender<Box<Command>>,
         status: watch::Receiver<MatchStatus>,
         finish: watch::Receiver<Finish>,
     ) -> Self {
@@ -195,7 +195,7 @@ impl MatchHandle {
 
     async fn send(&self, command: Command) -> Result<(), SeatError> {
         self.commands
-            .send(command)
+            .send(Box::new(command))
             .await
             .map_err(|_| SeatError::MatchOver)
     }
@@ -248,7 +248,7 @@ impl SeatConnection {
 pub struct SeatAttachment {
     seat: Seat,
     connection: ConnectionId,
-    commands: Option<mpsc::Sender<Command>>,
+    commands: Option<mpsc::Sender<Box<Command>>>,
 }
 
 impl SeatAttachment {
@@ -260,10 +260,10 @@ impl SeatAttachment {
     pub async fn detach(mut self) {
         if let Some(commands) = self.commands.take() {
             let _ = commands
-                .send(Command::Detach {
+                .send(Box::new(Command::Detach {
                     seat: self.seat,
                     connection: self.connection,
-                })
+                }))
                 .await;
         }
     }
@@ -274,10 +274,10 @@ impl Drop for SeatAttachment {
         if let Some(commands) = self.commands.take() {
             // Best effort: if the queue is full the referee notices the refused post
             // the next time it writes to the mailbox.
-            let _ = commands.try_send(Command::Detach {
+            let _ = commands.try_send(Box::new(Command::Detach {
                 seat: self.seat,
                 connection: self.connection,
-            });
+            }));
         }
     }
 }

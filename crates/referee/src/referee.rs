@@ -142,6 +142,9 @@ impl Referee {
             })
             .collect();
 
+        // Commands (and, in the task, bot replies) travel boxed, a pointer a slot: tokio
+        // allocates a channel's first block of 32 slots with the channel, and every match
+        // holds these two whether or not it ever has a bot.
         let (commands, command_queue) = mpsc::channel(COMMAND_QUEUE);
         let (finish, finished) = watch::channel(None);
         let clock = Clock {

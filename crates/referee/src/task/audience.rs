@@ -152,7 +152,7 @@ impl MatchTask {
             }),
         };
         while let Ok(command) = self.commands.try_recv() {
-            if let (Command::Attach { mailbox, .. }, Some(last)) = (command, &last) {
+            if let (Command::Attach { mailbox, .. }, Some(last)) = (*command, &last) {
                 let _ = mailbox.post(last.clone());
             }
         }

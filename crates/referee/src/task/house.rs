@@ -101,7 +101,7 @@ impl MatchTask {
                 },
             };
             // The match may be over; then nobody needs the answer.
-            let _ = replies.send(reply);
+            let _ = replies.send(Box::new(reply));
         });
     }
 

@@ -103,10 +103,10 @@ pub(crate) struct MatchTask {
     spectators: Vec<Arc<dyn Mailbox>>,
     /// The spectators' view as last sent (only kept while someone watches).
     spectator_view: Option<crate::messages::JsonText>,
-    commands: mpsc::Receiver<Command>,
+    commands: mpsc::Receiver<Box<Command>>,
     commands_open: bool,
-    bot_replies: mpsc::UnboundedReceiver<BotReply>,
-    bot_sender: mpsc::UnboundedSender<BotReply>,
+    bot_replies: mpsc::UnboundedReceiver<Box<BotReply>>,
+    bot_sender: mpsc::UnboundedSender<Box<BotReply>>,
     status: Arc<watch::Sender<MatchStatus>>,
     next_decision: u64,
     /// The record events not yet known to be stored, with what follows from them.
@@ -130,7 +130,7 @@ impl MatchTask {
         record: MatchRecord,
         chain: DigestChain,
         players: Vec<(String, PlayerSetup)>,
-        commands: mpsc::Receiver<Command>,
+        commands: mpsc::Receiver<Box<Command>>,
         sink: Arc<dyn MatchSink>,
         instruments: Option<Arc<dyn Instruments>>,
     ) -> Self {
@@ -238,14 +238,14 @@ impl MatchTask {
                         return Err(self.abort_unstored(unstored));
                     }
                 }
-                command = self.commands.recv(), if self.commands_open => match command {
+                command = self.commands.recv(), if self.commands_open => match command.map(|boxed| *boxed) {
                     Some(command @ Command::Act { .. }) => self.on_command(command),
                     Some(command) if storing => self.held = Some(command),
                     Some(command) => self.on_command(command),
                     // Every handle is gone: the match plays on by its deadlines.
                     None => self.commands_open = false,
                 },
-                Some(reply) = self.bot_replies.recv() => self.on_bot_reply(reply),
+                Some(reply) = self.bot_replies.recv() => self.on_bot_reply(*reply),
                 // Deadlines stand still while anything waits for the store.
                 () = time::sleep_until(wake), if !storing => self.expire_due(),
             }
