@@ -89,11 +89,7 @@ pub async fn serve(
                 }
             },
         };
-        // As the native door does: a WebSocket session's messages are small writes, and
-        // with Nagle's algorithm one waited for the peer's delayed acknowledgement of
-        // the last (40 ms on Linux), the p99 of a browser's move round trip.
-        let _ = stream.set_nodelay(true);
-        crate::transport::cap_send_buffer(&stream, limits.send_buffer, peer);
+        crate::transport::prepare_accepted(&stream, limits.send_buffer, peer);
         let admission = if door.proxies.trusts(peer.ip()) {
             Admission::Proxy
         } else {

@@ -106,9 +106,9 @@ impl Route for ToTheLobby {
         peer: SocketAddr,
     ) -> Pin<Box<dyn Future<Output = Result<(), TcpStream>> + Send>> {
         let (hub, mesh) = (self.hub.clone(), self.mesh.clone());
-        // As for every connection: a client that never reads holds this much (the
-        // port sets it again on a connection it serves here).
-        crate::transport::cap_send_buffer(&stream, hub.config.limits.socket_send_buffer, peer);
+        // As for every connection: no Nagle delay, and a client that never reads
+        // holds this much (the port sets them again on a connection it serves here).
+        crate::transport::prepare_accepted(&stream, hub.config.limits.socket_send_buffer, peer);
         Box::pin(async move { mesh.carry(&hub.store, Port::Spacegoo, stream, peer).await })
     }
 }

@@ -71,9 +71,8 @@ async fn connection(
     hub: Arc<Hub>,
     shutdown: CancellationToken,
 ) {
-    let _ = stream.set_nodelay(true);
     let limits = hub.config.limits.clone();
-    super::cap_send_buffer(&stream, limits.socket_send_buffer, peer);
+    super::prepare_accepted(&stream, limits.socket_send_buffer, peer);
     let (read, write) = stream.into_split();
     let (outbox, receiver) = Outbox::new(limits.outbox_bytes);
     let writer = tokio::spawn(write_lines(write, receiver));

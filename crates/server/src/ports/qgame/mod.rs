@@ -176,12 +176,10 @@ fn sign_up_forever(
                     hub.metrics.qgame_signup(false);
                     continue;
                 };
-                // As for native connections: calls go out without waiting for the
-                // peer's acknowledgement of the last (Nagle), and a client that never
-                // reads holds this much.
-                let _ = stream.set_nodelay(true);
+                // As for native connections (no Nagle delay; a client that never
+                // reads holds this much).
                 let send_buffer = hub.config.limits.socket_send_buffer;
-                crate::transport::cap_send_buffer(&stream, send_buffer, peer);
+                crate::transport::prepare_accepted(&stream, send_buffer, peer);
                 // A connection carried to another node is read there; one read here
                 // counts against this node's names in reading (`NameReader::spawn`).
                 let reader = NameReader {
