@@ -1,5 +1,6 @@
 //! What every door does to a socket it accepts (the native TCP door, the HTTP door
-//! that carries `/ws`, the Q-Game port), said once:
+//! that carries `/ws`, the Q-Game port, the spacegoo port's route to the lobby), said
+//! once:
 //! - `TCP_NODELAY`: the server writes small lines and frames, and with Nagle's
 //!   algorithm a write made while the previous one is unacknowledged waits for the
 //!   peer's delayed acknowledgement (40 ms on Linux; it was a browser player's p99);
