@@ -1,7 +1,8 @@
 //! The server's integration tests, as one test binary. Each file beside this one is a
 //! module of it: every test binary links the whole server, and twenty of them took
-//! minutes of every build of the tests. Two stay binaries of their own:
-//! `misbehaviour_matrix` counts its process's heap with its own allocator, and `browser`
+//! minutes of every build of the tests. Three stay binaries of their own:
+//! `misbehaviour_matrix` and `idle_memory` count their process's heap with their own
+//! allocator (and a test running beside them would be counted too), and `browser`
 //! (Chromium, minutes long) would crowd the timing of the tests beside it.
 //!
 //! Run one file's tests with `cargo test -p arbiter-server --test server deployment::`.

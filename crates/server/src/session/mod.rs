@@ -97,7 +97,10 @@ impl Session {
             Ok(message) => message,
             Err(error) => return self.strike(error.code, error.message),
         };
-        if let Err(refusal) = self.handle(message).await {
+        // Boxed: handling a message is the largest state a connection's task can be
+        // in (about 4 KiB), and inline it would be held by every connection while it
+        // waits for its next line; boxed, only while a message is being handled.
+        if let Err(refusal) = Box::pin(self.handle(message)).await {
             self.hub.metrics.error_sent(refusal.code);
             self.outbox.send(&ServerMessage::Error {
                 code: refusal.code.to_string(),
@@ -167,7 +170,9 @@ impl Session {
         // Dropping each `Watching` stops its match's lines.
         drop(self.spectating);
         if let Some(mesh) = &self.hub.mesh {
-            self.reached.closed(mesh, conn).await;
+            // Boxed, as a message's handling is (see `on_line`): inline, this rare
+            // state would be held by every connection's task.
+            Box::pin(self.reached.closed(mesh, conn)).await;
             mesh.connection_closed(conn);
         }
         self.hub.metrics.connection_closed(self.transport);
