@@ -289,10 +289,12 @@ mod tests {
             seat in 0usize..2,
             seed in proptest::prelude::any::<u64>(),
         ) {
-            let planets: Vec<(u8, [i64; 3])> = planets
-                .into_iter()
-                .map(|(owner, ships)| (owner, if small { ships.map(|n| n.rem_euclid(100)) } else { ships }))
-                .collect();
+            let held = |ships: [i64; 3]| match small {
+                true => ships.map(|n| n.rem_euclid(100)),
+                false => ships,
+            };
+            let planets: Vec<(u8, [i64; 3])> =
+                planets.into_iter().map(|(owner, ships)| (owner, held(ships))).collect();
             let state = board(&planets);
             let (mut bot, mut rng) = (ReferenceBot::new(seed), arbiter_engine::seeded_rng(seed));
             for _ in 0..20 {

@@ -98,8 +98,9 @@ impl Session {
             Err(error) => return self.strike(error.code, error.message),
         };
         // Boxed: handling a message is the largest state a connection's task can be
-        // in (about 4 KiB), and inline it would be held by every connection while it
-        // waits for its next line; boxed, only while a message is being handled.
+        // in (inline, it made the TCP connection's task 6,000 bytes rather than 3,136
+        // in a test build), and every idle connection would hold it while waiting for
+        // its next line; boxed, it exists only while a message is being handled.
         if let Err(refusal) = Box::pin(self.handle(message)).await {
             self.hub.metrics.error_sent(refusal.code);
             self.outbox.send(&ServerMessage::Error {
