@@ -118,6 +118,27 @@ fn bench_measures_every_ruleset() {
         assert!(rows[0][rate]["games"].as_u64().unwrap() > 0);
         assert!(rows[0][rate]["decisions_per_second"].as_f64().unwrap() > 0.0);
     }
+    // The header says what the columns measured.
+    assert!(
+        text.starts_with(
+            "random playouts, 0.05 s per measurement; (1) on one thread, (all) on 2 threads\n"
+        ),
+        "{text}"
+    );
+    // With one thread, the one-thread measurement is both rows, run once.
+    let once: serde_json::Value = serde_json::from_str(&stdout(&arbiter(&[
+        "bench",
+        "spacecrack",
+        "--seconds",
+        "0.05",
+        "--threads",
+        "1",
+        "--json",
+    ])))
+    .unwrap();
+    let row = &once.as_array().unwrap()[0];
+    assert_eq!(row["all_cores"]["threads"], 1);
+    assert_eq!(row["all_cores"], row["single_thread"]);
     let bad = arbiter(&["bench", "--seconds", "-1"]);
     assert_eq!(bad.status.code(), Some(2));
 }

@@ -29,7 +29,8 @@ pub struct Args {
     /// Seats per game (default: 2, or the ruleset's minimum if higher).
     #[arg(long)]
     seats: Option<usize>,
-    /// Threads for the all-cores measurement (default: one per core).
+    /// Threads for the all-cores measurement (default: one per core); with 1, the
+    /// one-thread measurement is not run twice.
     #[arg(long)]
     threads: Option<usize>,
     /// First game seed; each game takes the next.
@@ -45,7 +46,7 @@ pub struct Args {
 }
 
 /// One measurement: games and decisions over the elapsed time.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Clone, Serialize)]
 struct Rate {
     threads: usize,
     games: u64,
@@ -108,7 +109,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
         let bot = args.bot.as_deref();
         let single_thread = measure(ruleset, &config, seats, bot, args.seed, 1, budget)?;
-        let all_cores = measure(ruleset, &config, seats, bot, args.seed, threads, budget)?;
+        let all_cores = match threads {
+            1 => single_thread.clone(),
+            _ => measure(ruleset, &config, seats, bot, args.seed, threads, budget)?,
+        };
         results.push(RulesetBench {
             ruleset: ruleset.id(),
             bot: args.bot.clone(),
@@ -123,8 +127,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         print_bot_table(bot, args.seconds, threads, &results);
     } else {
         println!(
-            "random playouts, {} s per measurement, {threads} threads for all cores",
-            args.seconds
+            "random playouts, {} s per measurement; {}",
+            args.seconds,
+            columns_note(threads)
         );
         println!(
             "{:<12} {:>5} {:>16} {:>16} {:>16} {:>16}",
@@ -150,11 +155,19 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// What the tables' `(1)` and `(all)` columns measured, in words ("on 1 threads" read
+/// badly, and `--threads` need not be every core).
+fn columns_note(threads: usize) -> String {
+    let plural = if threads == 1 { "" } else { "s" };
+    format!("(1) on one thread, (all) on {threads} thread{plural}")
+}
+
 /// The `--bot` table: the random table's columns plus mean rounds per game (from the
 /// single-thread run; both runs play the same seeds from `--seed`).
 fn print_bot_table(bot: &str, seconds: f64, threads: usize, results: &[RulesetBench]) {
     println!(
-        "games with {bot} in every seat, {seconds} s per measurement, {threads} threads for all cores"
+        "games with {bot} in every seat, {seconds} s per measurement; {}",
+        columns_note(threads)
     );
     println!(
         "{:<12} {:>5} {:>16} {:>16} {:>16} {:>16} {:>12}",
