@@ -139,8 +139,12 @@ fn bench_measures_every_ruleset() {
     let row = &once.as_array().unwrap()[0];
     assert_eq!(row["all_cores"]["threads"], 1);
     assert_eq!(row["all_cores"], row["single_thread"]);
-    let bad = arbiter(&["bench", "--seconds", "-1"]);
-    assert_eq!(bad.status.code(), Some(2));
+    for seconds in ["-1", "0", "NaN", "inf", "1e300"] {
+        let bad = arbiter(&["bench", &format!("--seconds={seconds}")]);
+        assert_eq!(bad.status.code(), Some(2), "--seconds {seconds}");
+        let message = String::from_utf8_lossy(&bad.stderr);
+        assert!(message.contains("--seconds must be"), "{message}");
+    }
 }
 
 /// `--bot` plays whole games with one built-in bot in every seat and reports the mean
@@ -195,6 +199,11 @@ fn bench_plays_whole_games_of_one_bot_and_reports_rounds() {
     let row = &random.as_array().unwrap()[0];
     assert!(row.get("bot").is_none());
     assert!(row["single_thread"].get("rounds_per_game").is_none());
+
+    // A seat count the ruleset does not take is refused, not quietly raised.
+    let one_seat = arbiter(&["bench", "spacegoo", "--seats", "1", "--seconds", "0.05"]);
+    assert_eq!(one_seat.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&one_seat.stderr).contains("got 1"));
 
     let unknown = arbiter(&["bench", "spacegoo", "--bot", "nobody", "--seconds", "0.05"]);
     assert_eq!(unknown.status.code(), Some(2));

@@ -73,10 +73,16 @@ struct RulesetBench {
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    if !(args.seconds.is_finite() && args.seconds > 0.0) {
-        return Err(anyhow!("--seconds must be a positive number"));
-    }
-    let budget = Duration::from_secs_f64(args.seconds);
+    // `try_from`: a budget too big for a `Duration` (say `1e300`) is refused, not a panic.
+    let budget = Duration::try_from_secs_f64(args.seconds)
+        .ok()
+        .filter(|budget| !budget.is_zero())
+        .ok_or_else(|| {
+            anyhow!(
+                "--seconds must be a positive number of seconds, not {}",
+                args.seconds
+            )
+        })?;
     let rulesets = match &args.ruleset {
         Some(id) => vec![super::find_ruleset(id)?],
         None => arbiter_rulesets::all(),
@@ -89,7 +95,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     for ruleset in &rulesets {
         let config = ruleset.game.normalize_config(&Value::Null)?;
         let counts = ruleset.game.seat_counts(&config)?;
-        let seats = args.seats.unwrap_or(2).max(*counts.start());
+        let seats = args.seats.unwrap_or_else(|| 2.max(*counts.start()));
         if !counts.contains(&seats) {
             return Err(anyhow!(
                 "{} is played by {} to {} seats, got {seats}",
