@@ -267,8 +267,53 @@ fn print_report(decisions: u64, games: usize, rejected: u64, mut round_trips: Ve
     );
 }
 
+/// How often the server side samples the running matches, memory and CPU.
+const SAMPLE_EVERY: Duration = Duration::from_millis(100);
+
+/// The play's length from the time between the first and the last sample that saw a
+/// match running. Matches started some time in the sample period before the first such
+/// sample and ended some time in the one after the last, half a period each on average,
+/// so a period is added. (Without it a run inside one period measured nothing: its
+/// two readings of the clock a few nanoseconds apart gave 62 billion moves a second.)
+fn play_window(between_samples: Duration) -> Duration {
+    between_samples + SAMPLE_EVERY
+}
+
 /// The server side: start it, run the bots in a child process, sample memory.
+/// Refuse what the run could not use before any account is registered (minutes of
+/// Argon2 at 10,000 matches) or a client started: the clients check the same
+/// arguments, but only once the server is up.
+fn check(args: &Args) -> anyhow::Result<()> {
+    if args.matches == 0 || args.games == 0 || args.at_once == 0 || args.nodes == 0 {
+        bail!("--matches, --games, --at-once and --nodes must be at least 1");
+    }
+    if u32::try_from(args.at_once).is_err() {
+        bail!(
+            "--at-once {} is more matches than a connection can play",
+            args.at_once
+        );
+    }
+    if arbiter_rulesets::find(&args.ruleset).is_none() {
+        let known: Vec<&str> = arbiter_rulesets::all().iter().map(|r| r.id()).collect();
+        bail!(
+            "unknown ruleset {:?}; known: {}",
+            args.ruleset,
+            known.join(", ")
+        );
+    }
+    match args.clients.as_str() {
+        "light" => drop(light_answer(args)?),
+        "random" => {}
+        other => bail!("--clients is light or random, not {other:?}"),
+    }
+    for duration in std::iter::once(&args.think).chain(&args.duration) {
+        arbiter_server::config::parse_duration(duration)?;
+    }
+    Ok(())
+}
+
 async fn bench(args: &Args) -> anyhow::Result<()> {
+    check(args)?;
     let data = std::env::temp_dir().join(format!("arbiter-server-bench-{}", std::process::id()));
     let mut config = Config::for_data_dir(&data);
     if let Some(url) = &args.database {
@@ -387,7 +432,8 @@ async fn bench(args: &Args) -> anyhow::Result<()> {
     tokio::pin!(output);
     let (mut peak_rss, mut peak_matches) = (idle_rss, 0usize);
     let mut heap_at_peak_matches = idle_heap;
-    // The window in which matches were running (registration and pairing excluded).
+    // The window in which matches were running (registration and pairing excluded):
+    // the first and the last sample that saw one running (see `SAMPLE_EVERY`).
     let (mut first_running, mut last_running) = (None, None);
     // Both processes' CPU over the same window: (at its start, at its latest tick).
     let mut server_cpu: Option<(CpuReading, CpuReading)> = None;
@@ -396,12 +442,13 @@ async fn bench(args: &Args) -> anyhow::Result<()> {
     let output = loop {
         tokio::select! {
             output = &mut output => break output?,
-            _ = tokio::time::sleep(Duration::from_millis(100)) => {
+            _ = tokio::time::sleep(SAMPLE_EVERY) => {
                 let rss = rss_kib()?;
                 let running: usize = hubs.iter().map(|hub| hub.matches.count()).sum();
                 if running > 0 {
-                    first_running.get_or_insert_with(Instant::now);
-                    last_running = Some(Instant::now());
+                    let now = Instant::now();
+                    first_running.get_or_insert(now);
+                    last_running = Some(now);
                     for (window, now) in [
                         (&mut server_cpu, CpuReading::of("self")),
                         (&mut clients_cpu, read_clients()),
@@ -430,7 +477,7 @@ async fn bench(args: &Args) -> anyhow::Result<()> {
     let elapsed = started.elapsed();
     let commits_after = log_commits();
     let playing = match (first_running, last_running) {
-        (Some(first), Some(last)) if last > first => last - first,
+        (Some(first), Some(last)) => play_window(last - first),
         _ => elapsed,
     };
     if !output.status.success() {
@@ -596,4 +643,20 @@ async fn histogram_quantiles(http: std::net::SocketAddr, name: &str) -> anyhow::
             .map_or(f64::INFINITY, |&(bound, _)| bound)
     };
     Ok([quantile(0.5), quantile(0.99), total])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A run that one sample alone saw running lasted about a sample period, not the
+    /// nanoseconds between two readings of the clock; longer runs gain the same period.
+    #[test]
+    fn the_play_window_adds_a_sample_period() {
+        assert_eq!(play_window(Duration::ZERO), SAMPLE_EVERY);
+        assert_eq!(
+            play_window(Duration::from_secs(4)),
+            Duration::from_secs(4) + SAMPLE_EVERY
+        );
+    }
 }
