@@ -263,10 +263,22 @@ impl<G: Ruleset> Default for Erased<G> {
 }
 
 fn parse_config<G: Game>(config: &Value) -> Result<G::Config, ConfigError> {
-    let config = if config.is_null() {
-        Value::Object(Default::default())
-    } else {
-        config.clone()
+    let config = match config {
+        Value::Null => Value::Object(Default::default()),
+        Value::Object(_) => config.clone(),
+        // serde reads a struct from an array too, field by field in declaration order
+        // (`[1]` set Q-Game's first field): a layout no one means, so it is refused.
+        other => {
+            let kind = match other {
+                Value::Array(_) => "an array",
+                Value::String(_) => "a string",
+                Value::Number(_) => "a number",
+                _ => "a boolean",
+            };
+            return Err(ConfigError::new(format!(
+                "a configuration is a JSON object of the ruleset's fields (or null for its defaults), not {kind}"
+            )));
+        }
     };
     serde_json::from_value(config).map_err(|e| ConfigError::new(e.to_string()))
 }

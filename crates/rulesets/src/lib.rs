@@ -86,4 +86,39 @@ mod tests {
             );
         }
     }
+
+    /// A configuration is an object of the ruleset's fields, or null for its defaults;
+    /// an array (which serde would read field by field), a string, a number or a
+    /// boolean is refused by every ruleset, and says what a configuration is.
+    #[test]
+    fn a_configuration_that_is_not_an_object_is_refused() {
+        for ruleset in all() {
+            let defaults = ruleset.game.default_config();
+            for given in [serde_json::Value::Null, serde_json::json!({})] {
+                let normalized = ruleset.game.normalize_config(&given);
+                assert_eq!(
+                    normalized.ok().as_ref(),
+                    Some(&defaults),
+                    "{}",
+                    ruleset.id()
+                );
+            }
+            for given in [
+                serde_json::json!([1]),
+                serde_json::json!([]),
+                serde_json::json!("qbo"),
+                serde_json::json!(3),
+                serde_json::json!(true),
+            ] {
+                let refused = ruleset.game.normalize_config(&given);
+                let message = refused.err().map(|e| e.to_string()).unwrap_or_default();
+                assert!(
+                    message.contains("a configuration is a JSON object"),
+                    "{} took {given}: {message:?}",
+                    ruleset.id()
+                );
+                assert!(ruleset.game.new_state(&given, 2, 1).is_err());
+            }
+        }
+    }
 }
