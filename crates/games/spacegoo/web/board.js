@@ -334,6 +334,26 @@ function draw(view, ctx, play, panel, rootRef, turned) {
   const still = play ? 'none' : null;
   const routes = [];
   const markers = [];
+  // Labels already placed: fleets that left one planet together (or fly one route)
+  // sit on one spot, so a label that would cover an earlier one moves up a line.
+  // A label's width is guessed from its length (0.6 em a character at 14 units).
+  const placed = [];
+  const labelY = (x, y, text) => {
+    const width = 8.4 * text.length;
+    const covers = ([px, py, pw], ly) => Math.abs(px - x) < (pw + width) / 2 && Math.abs(py - ly) < 14;
+    let ly = y - 11;
+    while (placed.some((label) => covers(label, ly))) ly -= 15;
+    placed.push([x, ly, width]);
+    return ly;
+  };
+  // The planets' own labels stay where they are: each planet's id above it (room for
+  // "from "/"to " too) and its ships below it (the baseline of the hanging text).
+  for (const p of planets) {
+    const [x, y] = pos(p);
+    const r = radius(p);
+    placed.push([x, y - r - 6, 7.8 * `from #${p.id}`.length]);
+    placed.push([x, y + r + 17, 9 * shipsText(p.ships).length]);
+  }
   for (const f of fleets) {
     const from = byId.get(f.origin);
     const to = byId.get(f.target);
@@ -353,7 +373,7 @@ function draw(view, ctx, play, panel, rootRef, turned) {
       <title>Fleet ${f.id} of ${nameOf(f.owner_id)} (player ${f.owner_id}): ${shipsText(f.ships)} ships,
         planet ${f.origin} → ${f.target}, landing in round ${f.eta}</title>
       ${fleetMarker(f.owner_id, x, y, angle)}
-      <text class="sg-fl" x=${x} y=${y - 11} font-size="14" text-anchor="middle" fill="#111" stroke="#fff" stroke-width="3"
+      <text class="sg-fl" x=${x} y=${labelY(x, y, `${sum(f.ships)} · R${f.eta}`)} font-size="14" text-anchor="middle" fill="#111" stroke="#fff" stroke-width="3"
         paint-order="stroke">${sum(f.ships)}<tspan class="sg-eta"> · R${f.eta}</tspan></text>
     </g>`);
   }
