@@ -279,7 +279,6 @@ fn play_window(between_samples: Duration) -> Duration {
     between_samples + SAMPLE_EVERY
 }
 
-/// The server side: start it, run the bots in a child process, sample memory.
 /// Refuse what the run could not use before any account is registered (minutes of
 /// Argon2 at 10,000 matches) or a client started: the clients check the same
 /// arguments, but only once the server is up.
@@ -312,6 +311,7 @@ fn check(args: &Args) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// The server side: start it, run the bots in a child process, sample memory.
 async fn bench(args: &Args) -> anyhow::Result<()> {
     check(args)?;
     let data = std::env::temp_dir().join(format!("arbiter-server-bench-{}", std::process::id()));
