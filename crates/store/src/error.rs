@@ -51,6 +51,11 @@ pub enum StoreError {
     InvalidMatch(String),
     #[error("invalid result: {0}")]
     InvalidResult(String),
+    /// A request about a tournament that its state refuses (joining twice, joining a
+    /// full or finished one, withdrawing without having joined, …): a stable code for
+    /// programs and a sentence for people.
+    #[error("{message}")]
+    Tournament { code: &'static str, message: String },
     #[error("{ruleset} ratings use {stored}, not {requested}")]
     RatingSystemMismatch {
         ruleset: String,

@@ -25,6 +25,7 @@ mod profiles;
 mod ratings;
 #[cfg(feature = "testing")]
 pub mod testing;
+mod tournaments;
 mod writer_lock;
 
 pub use accounts::{
@@ -41,4 +42,8 @@ pub use nodes::{LiveNode, RunningSeat, ABORTED_BY_SILENT_NODE};
 pub use profiles::{PlayerCounts, PlayerProfile};
 pub use ratings::{
     LeaderboardEntry, Rating, RatingChange, RatingPoint, RatingSystem, ELO_K, INITIAL_DISPLAY,
+};
+pub use tournaments::{
+    EntrantStatus, LateJoin, NewRound, NewTournament, Tournament, TournamentBye, TournamentEntrant,
+    TournamentGame, TournamentId, TournamentStatus, MAX_TOURNAMENT_ENTRANTS, MAX_TOURNAMENT_NAME,
 };

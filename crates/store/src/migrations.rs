@@ -57,6 +57,11 @@ pub(crate) const SQLITE: &[MigrationFile] = &[
         "log chunks",
         include_str!("../migrations/sqlite/0006_log_chunks.sql"),
     ),
+    (
+        7,
+        "tournaments",
+        include_str!("../migrations/sqlite/0007_tournaments.sql"),
+    ),
 ];
 
 /// `migrations/postgres`, in version order.
@@ -90,6 +95,11 @@ pub(crate) const POSTGRES: &[MigrationFile] = &[
         6,
         "log chunks",
         include_str!("../migrations/postgres/0006_log_chunks.sql"),
+    ),
+    (
+        7,
+        "tournaments",
+        include_str!("../migrations/postgres/0007_tournaments.sql"),
     ),
 ];
 

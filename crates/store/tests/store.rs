@@ -16,3 +16,4 @@ mod log_tail;
 mod matches;
 mod ratings;
 mod schema;
+mod tournaments;

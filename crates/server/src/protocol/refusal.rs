@@ -39,6 +39,7 @@ impl From<StoreError> for Refusal {
             }
             StoreError::UnknownAccount(_) => "no_such_player",
             StoreError::UnknownMatch(_) => "no_such_match",
+            StoreError::Tournament { code, .. } => code,
             _ if error.is_caller_error() => "refused",
             _ if error.is_transient() => {
                 tracing::warn!(%error, "the store is unavailable while serving a client");

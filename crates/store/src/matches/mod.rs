@@ -10,7 +10,7 @@ mod log_batcher;
 mod log_commits;
 mod log_tail;
 mod record;
-mod rows;
+pub(crate) mod rows;
 
 pub use finish::ABORTED_BY_RESTART;
 pub use list::{DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT};

@@ -1,0 +1,206 @@
+//! Joining and withdrawing. The tournament's row is updated first, in the same
+//! transaction as the entrant's: its count of active entrants is the guard against
+//! joining a full tournament, and its row lock orders concurrent joins (two joins at
+//! once cannot both take the last place, or enter one account twice).
+
+use sqlx::Row;
+
+use super::{refused, EntrantStatus, TournamentEntrant, TournamentId};
+use crate::accounts::AccountId;
+use crate::clock::now_ms;
+use crate::connect::Store;
+use crate::error::StoreError;
+
+/// When a running tournament still takes entrants.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LateJoin {
+    /// Only before it starts.
+    Never,
+    /// While its latest written round is at most this (Swiss: 1, so that a late
+    /// entrant plays from round 2).
+    UntilRound(u32),
+    /// While it runs (arena).
+    Always,
+}
+
+impl Store {
+    /// Enter `account` (called `name`, rated `rating`) in tournament `id`. Refused,
+    /// changing nothing, when the tournament is unknown, over, started (past `late`),
+    /// full, or the account is already in it.
+    pub async fn join_tournament(
+        &self,
+        id: TournamentId,
+        account: AccountId,
+        name: &str,
+        rating: f64,
+        late: LateJoin,
+    ) -> Result<(), StoreError> {
+        let (late_ok, late_round) = match late {
+            LateJoin::Never => (0_i64, 0_i64),
+            LateJoin::UntilRound(round) => (1, i64::from(round)),
+            LateJoin::Always => (1, i64::MAX),
+        };
+        let mut tx = self.write.begin().await?;
+        let taken = sqlx::query(
+            "UPDATE tournaments SET entrants = entrants + 1
+             WHERE id = $1 AND entrants < max_entrants
+               AND (status = 'open' OR (status = 'running' AND $2 = 1 AND round <= $3))",
+        )
+        .bind(id)
+        .bind(late_ok)
+        .bind(late_round)
+        .execute(&mut *tx)
+        .await?;
+        if taken.rows_affected() != 1 {
+            drop(tx);
+            return Err(self.why_not_joinable(id).await?);
+        }
+        let status: Option<String> = sqlx::query_scalar(
+            "SELECT status FROM tournament_entrants WHERE tournament_id = $1 AND account_id = $2",
+        )
+        .bind(id)
+        .bind(account)
+        .fetch_optional(&mut *tx)
+        .await?;
+        match status.as_deref() {
+            Some("active") => {
+                return Err(refused(
+                    "already_entered",
+                    format!("you are already in tournament {id}"),
+                ))
+            }
+            Some(_) => {
+                sqlx::query(
+                    "UPDATE tournament_entrants SET status = 'active', rating = $3, name = $4
+                     WHERE tournament_id = $1 AND account_id = $2",
+                )
+                .bind(id)
+                .bind(account)
+                .bind(rating)
+                .bind(name)
+                .execute(&mut *tx)
+                .await?;
+            }
+            None => {
+                sqlx::query(
+                    "INSERT INTO tournament_entrants
+                         (tournament_id, account_id, name, rating, status, joined_at)
+                     VALUES ($1, $2, $3, $4, 'active', $5)",
+                )
+                .bind(id)
+                .bind(account)
+                .bind(name)
+                .bind(rating)
+                .bind(now_ms())
+                .execute(&mut *tx)
+                .await?;
+            }
+        }
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// Why tournament `id` takes no entrant now.
+    async fn why_not_joinable(&self, id: TournamentId) -> Result<StoreError, StoreError> {
+        let row =
+            sqlx::query("SELECT status, entrants, max_entrants FROM tournaments WHERE id = $1")
+                .bind(id)
+                .fetch_optional(&self.write)
+                .await?;
+        let Some(row) = row else {
+            return Ok(refused("no_such_tournament", format!("no tournament {id}")));
+        };
+        let status: String = row.try_get("status")?;
+        let entrants: i64 = row.try_get("entrants")?;
+        let max: i64 = row.try_get("max_entrants")?;
+        Ok(match status.as_str() {
+            "finished" | "cancelled" => {
+                refused("tournament_over", format!("tournament {id} is over"))
+            }
+            _ if entrants >= max => refused(
+                "tournament_full",
+                format!("tournament {id} is full ({max} entrants)"),
+            ),
+            _ => refused(
+                "tournament_started",
+                format!("tournament {id} has started and takes no more entrants"),
+            ),
+        })
+    }
+
+    /// Withdraw `account` from tournament `id` (its own entry: the caller passes the
+    /// session's account). Its games not yet played become forfeits (the director's
+    /// doing). Refused when it is not in the tournament or the tournament is over.
+    pub async fn withdraw_from_tournament(
+        &self,
+        id: TournamentId,
+        account: AccountId,
+    ) -> Result<(), StoreError> {
+        let mut tx = self.write.begin().await?;
+        let open = sqlx::query(
+            "UPDATE tournaments SET entrants = entrants - 1
+             WHERE id = $1 AND status IN ('open', 'running') AND entrants > 0",
+        )
+        .bind(id)
+        .execute(&mut *tx)
+        .await?;
+        if open.rows_affected() != 1 {
+            drop(tx);
+            return Err(match self.tournament(id).await? {
+                None => refused("no_such_tournament", format!("no tournament {id}")),
+                Some(t) if t.status.as_str() == "finished" || t.status.as_str() == "cancelled" => {
+                    refused("tournament_over", format!("tournament {id} is over"))
+                }
+                Some(_) => refused("not_entered", format!("you are not in tournament {id}")),
+            });
+        }
+        let left = sqlx::query(
+            "UPDATE tournament_entrants SET status = 'withdrawn'
+             WHERE tournament_id = $1 AND account_id = $2 AND status = 'active'",
+        )
+        .bind(id)
+        .bind(account)
+        .execute(&mut *tx)
+        .await?;
+        if left.rows_affected() != 1 {
+            return Err(refused(
+                "not_entered",
+                format!("you are not in tournament {id}"),
+            ));
+        }
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// Everyone who joined tournament `id`, active or withdrawn, in joining order.
+    pub async fn tournament_entrants(
+        &self,
+        id: TournamentId,
+    ) -> Result<Vec<TournamentEntrant>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT account_id, name, rating, status, joined_at FROM tournament_entrants
+             WHERE tournament_id = $1 ORDER BY joined_at, account_id",
+        )
+        .bind(id)
+        .fetch_all(&self.read)
+        .await?;
+        rows.iter()
+            .map(|row| {
+                let status: String = row.try_get("status")?;
+                Ok(TournamentEntrant {
+                    account_id: row.try_get("account_id")?,
+                    name: row.try_get("name")?,
+                    rating: row.try_get("rating")?,
+                    status: match status.as_str() {
+                        "active" => EntrantStatus::Active,
+                        "withdrawn" => EntrantStatus::Withdrawn,
+                        other => {
+                            return Err(StoreError::Corrupt(format!("entrant status {other:?}")))
+                        }
+                    },
+                    joined_at: row.try_get("joined_at")?,
+                })
+            })
+            .collect()
+    }
+}

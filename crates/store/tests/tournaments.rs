@@ -1,0 +1,264 @@
+//! Tournaments on both backends: created open, joined and withdrawn with clear
+//! refusals that change nothing, rounds written once and in order, games decided once.
+
+use crate::common::TestDb;
+use arbiter_store::{
+    EntrantStatus, LateJoin, NewRound, NewTournament, StoreError, TournamentStatus,
+};
+use serde_json::json;
+
+fn swiss(max_entrants: u32) -> NewTournament {
+    NewTournament {
+        name: "Friday Swiss".into(),
+        ruleset: "tae".into(),
+        config: json!({}),
+        format: "swiss".into(),
+        seats: 2,
+        rounds: Some(3),
+        duration_ms: None,
+        starts_at: None,
+        start_when: Some(4),
+        deadline_ms: 5_000,
+        time_bank_ms: 30_000,
+        rated: true,
+        max_entrants,
+        created_by: None,
+    }
+}
+
+fn code(result: Result<(), StoreError>) -> &'static str {
+    match result {
+        Err(StoreError::Tournament { code, .. }) => code,
+        other => panic!("expected a tournament refusal, got {other:?}"),
+    }
+}
+
+async fn join_withdraw_and_refusals(db: &TestDb) {
+    let store = &db.store;
+    let a = store.register("ann", "pw").await.expect("register").id;
+    let b = store.register("bob", "pw").await.expect("register").id;
+    let c = store.register("cid", "pw").await.expect("register").id;
+    let id = store.create_tournament(&swiss(2)).await.expect("create");
+    let t = store.tournament(id).await.expect("read").expect("exists");
+    assert_eq!(
+        (t.status, t.round, t.entrants),
+        (TournamentStatus::Open, 0, 0)
+    );
+    assert_eq!(t.node, "local");
+
+    store
+        .join_tournament(id, a, "ann", 1500.0, LateJoin::Never)
+        .await
+        .expect("ann joins");
+    assert_eq!(
+        code(
+            store
+                .join_tournament(id, a, "ann", 1500.0, LateJoin::Never)
+                .await
+        ),
+        "already_entered"
+    );
+    store
+        .join_tournament(id, b, "bob", 1400.0, LateJoin::Never)
+        .await
+        .expect("bob joins");
+    assert_eq!(
+        code(
+            store
+                .join_tournament(id, c, "cid", 1400.0, LateJoin::Never)
+                .await
+        ),
+        "tournament_full"
+    );
+    assert_eq!(
+        code(
+            store
+                .join_tournament(id + 99, c, "cid", 1.0, LateJoin::Never)
+                .await
+        ),
+        "no_such_tournament"
+    );
+    assert_eq!(
+        code(store.withdraw_from_tournament(id, c).await),
+        "not_entered"
+    );
+    // Refusals changed nothing.
+    let t = store.tournament(id).await.expect("read").expect("exists");
+    assert_eq!(t.entrants, 2);
+
+    store
+        .withdraw_from_tournament(id, b)
+        .await
+        .expect("bob withdraws");
+    store
+        .join_tournament(id, c, "cid", 1400.0, LateJoin::Never)
+        .await
+        .expect("cid takes the place");
+    let entrants = store.tournament_entrants(id).await.expect("entrants");
+    let statuses: Vec<(&str, EntrantStatus)> = entrants
+        .iter()
+        .map(|e| (e.name.as_str(), e.status))
+        .collect();
+    assert_eq!(
+        statuses,
+        [
+            ("ann", EntrantStatus::Active),
+            ("bob", EntrantStatus::Withdrawn),
+            ("cid", EntrantStatus::Active)
+        ]
+    );
+
+    assert!(store.start_tournament(id).await.expect("start"));
+    assert!(!store.start_tournament(id).await.expect("start once"));
+    store
+        .withdraw_from_tournament(id, c)
+        .await
+        .expect("cid withdraws");
+    assert_eq!(
+        code(
+            store
+                .join_tournament(id, b, "bob", 1.0, LateJoin::Never)
+                .await
+        ),
+        "tournament_started"
+    );
+    store
+        .join_tournament(id, b, "bob", 1.0, LateJoin::UntilRound(1))
+        .await
+        .expect("a late join before round 2");
+    assert!(store
+        .end_tournament(id, TournamentStatus::Finished)
+        .await
+        .expect("end"));
+    assert_eq!(
+        code(
+            store
+                .join_tournament(id, c, "cid", 1.0, LateJoin::Always)
+                .await
+        ),
+        "tournament_over"
+    );
+    assert_eq!(
+        code(store.withdraw_from_tournament(id, a).await),
+        "tournament_over"
+    );
+    assert!(store
+        .unfinished_tournaments()
+        .await
+        .expect("list")
+        .is_empty());
+}
+
+async fn rounds_are_written_once_and_in_order(db: &TestDb) {
+    let store = &db.store;
+    let ids: Vec<i64> = {
+        let mut ids = Vec::new();
+        for name in ["p1", "p2", "p3"] {
+            ids.push(store.register(name, "pw").await.expect("register").id);
+        }
+        ids
+    };
+    let id = store.create_tournament(&swiss(8)).await.expect("create");
+    for &p in &ids {
+        store
+            .join_tournament(id, p, "x", 1.0, LateJoin::Never)
+            .await
+            .expect("join");
+    }
+    let round = |n: u32| NewRound {
+        round: n,
+        games: vec![(vec![ids[0], ids[1]], None)],
+        byes: vec![ids[2]],
+    };
+    // Not running yet: no round.
+    assert!(store.write_round(id, &round(1)).await.is_err());
+    assert_eq!(store.unfinished_tournaments().await.expect("list"), [id]);
+    store.start_tournament(id).await.expect("start");
+    assert!(
+        store.write_round(id, &round(2)).await.is_err(),
+        "round 2 before round 1"
+    );
+    let games = store.write_round(id, &round(1)).await.expect("round 1");
+    assert!(
+        store.write_round(id, &round(1)).await.is_err(),
+        "round 1 twice"
+    );
+    assert_eq!(games.len(), 1);
+    assert_eq!(games[0].seats, [ids[0], ids[1]]);
+    assert_eq!(
+        store
+            .tournament(id)
+            .await
+            .expect("read")
+            .expect("exists")
+            .round,
+        1
+    );
+
+    // A forfeit is decided as it is written.
+    let forfeit = NewRound {
+        round: 2,
+        games: vec![(vec![ids[1], ids[2]], Some(vec![1, 2]))],
+        byes: vec![],
+    };
+    let written = store.write_round(id, &forfeit).await.expect("round 2");
+    assert!(written[0].forfeit);
+
+    assert!(store
+        .decide_game(games[0].id, &[2, 1], false)
+        .await
+        .expect("decide"));
+    assert!(!store
+        .decide_game(games[0].id, &[1, 2], false)
+        .await
+        .expect("decided once"));
+    assert!(
+        store.set_game_match(games[0].id, 1).await.is_err(),
+        "a decided game takes no match"
+    );
+
+    let all = store.tournament_games(id).await.expect("games");
+    assert_eq!(all.len(), 2);
+    assert_eq!(all[0].ranks.as_deref(), Some(&[2, 1][..]));
+    assert_eq!(all[1].ranks.as_deref(), Some(&[1, 2][..]));
+    let byes = store.tournament_byes(id).await.expect("byes");
+    assert_eq!(byes.len(), 1);
+    assert_eq!((byes[0].round, byes[0].account_id), (1, ids[2]));
+}
+
+async fn absurd_settings_are_refused(db: &TestDb) {
+    let store = &db.store;
+    for bad in [
+        NewTournament {
+            max_entrants: 1,
+            ..swiss(2)
+        },
+        NewTournament {
+            max_entrants: 1_000_000,
+            ..swiss(2)
+        },
+        NewTournament {
+            name: " ".into(),
+            ..swiss(2)
+        },
+        NewTournament {
+            name: "n".repeat(200),
+            ..swiss(2)
+        },
+    ] {
+        match store.create_tournament(&bad).await {
+            Err(StoreError::Tournament {
+                code: "bad_tournament",
+                ..
+            }) => {}
+            other => panic!("expected bad_tournament, got {other:?}"),
+        }
+    }
+    assert!(store.list_tournaments(10).await.expect("list").is_empty());
+}
+
+on_both_backends!(
+    join_withdraw_and_refusals,
+    rounds_are_written_once_and_in_order,
+    absurd_settings_are_refused
+);
