@@ -842,3 +842,163 @@ fn a_surviving_server_takes_over_the_running_matches_of_a_dead_one() {
     let _ = b.child.wait();
     drop(database);
 }
+
+/// A tournament's bot: `arbiter bot --tournament`, a searching player that thinks
+/// `think_ms` a move (so that a game lasts long enough to be killed in).
+fn tournament_bot(server: &str, name: &str, tournament: i64, think_ms: u64) -> Child {
+    Command::new(env!("CARGO_BIN_EXE_arbiter"))
+        .args([
+            "bot",
+            "--server",
+            server,
+            "--ruleset",
+            "nim",
+            "--player",
+            "mcts",
+        ])
+        .args(["--name", name, "--password", &format!("pw-{name}")])
+        .args(["--tournament", &tournament.to_string()])
+        .args(["--think-ms", &think_ms.to_string()])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("arbiter bot starts")
+}
+
+/// Register `name` over a raw connection and create a tournament with `settings`.
+fn create_tournament(tcp: &str, name: &str, settings: Value) -> i64 {
+    let mut stream = TcpStream::connect(tcp).expect("connect");
+    stream
+        .set_read_timeout(Some(Duration::from_secs(30)))
+        .expect("timeout");
+    let reader = BufReader::new(stream.try_clone().expect("clone"));
+    let register = json!({"type": "register", "name": name, "password": format!("pw-{name}")});
+    let mut create = settings;
+    create["type"] = json!("create_tournament");
+    writeln!(stream, "{register}\n{create}").expect("send");
+    for line in reader.lines() {
+        let message: Value = serde_json::from_str(&line.expect("a line")).expect("JSON");
+        match message["type"].as_str() {
+            Some("tournament_created") => return message["tournament"].as_i64().expect("id"),
+            Some("error") => panic!("refused: {message}"),
+            _ => {}
+        }
+    }
+    panic!("the server closed the connection");
+}
+
+/// A tournament's games as (game id → match id, ranks), from its document.
+fn decided_games(document: &Value) -> Vec<(i64, i64, Value)> {
+    document["games"]
+        .as_array()
+        .expect("games")
+        .iter()
+        .filter(|g| g["status"] == "finished")
+        .map(|g| {
+            (
+                g["game"].as_i64().expect("game"),
+                g["match"].as_i64().expect("match"),
+                g["ranks"].clone(),
+            )
+        })
+        .collect()
+}
+
+/// A Swiss tournament killed (SIGKILL) in its second round goes on when the server
+/// starts again: every game decided before the kill keeps its match and result, the
+/// games the kill interrupted are played again by new matches, nobody meets anyone
+/// twice, and the tournament ends with every game stored.
+#[test]
+fn sigkill_mid_tournament_resumes_without_losing_or_repeating_a_game() {
+    let data = tempfile::tempdir().expect("temp dir");
+    let mut served = serve(data.path(), &["--deadline", "*=30s"]);
+    let id = create_tournament(
+        &served.tcp,
+        "t-host",
+        json!({"ruleset": "nim", "format": "swiss", "rounds": 3, "start_when": 4,
+               "max_entrants": 4, "rated": true}),
+    );
+    let names = ["t-ann", "t-bob", "t-cid", "t-dan"];
+    let bots: Vec<Child> = names
+        .iter()
+        .map(|name| tournament_bot(&served.tcp, name, id, 250))
+        .collect();
+    let path = format!("/api/tournaments/{id}");
+    let before = wait_for(&served.http, &path, 120, |t| {
+        t["round"] == 2
+            && t["games"]
+                .as_array()
+                .is_some_and(|g| g.iter().any(|g| g["status"] == "playing"))
+    });
+    served.child.kill().expect("SIGKILL");
+    let _ = served.child.wait();
+    for bot in bots {
+        let _ = finish(bot);
+    }
+    let decided_before = decided_games(&before);
+    assert!(decided_before.len() >= 2, "round 1 was decided: {before}");
+    let interrupted: Vec<i64> = before["games"]
+        .as_array()
+        .expect("games")
+        .iter()
+        .filter(|g| g["status"] == "playing")
+        .filter_map(|g| g["match"].as_i64())
+        .collect();
+
+    let mut again = serve(data.path(), &[]);
+    let bots: Vec<Child> = names
+        .iter()
+        .map(|name| tournament_bot(&again.tcp, name, id, 20))
+        .collect();
+    for bot in bots {
+        let output = finish(bot);
+        assert!(output.status.success(), "{}", text(&output.stderr));
+    }
+    let after = wait_for(&again.http, &path, 60, |t| t["status"] == "finished");
+    assert_eq!(after["round"], 3, "{after}");
+    let decided_after = decided_games(&after);
+    assert_eq!(decided_after.len(), 6, "two games a round: {after}");
+    for game in &decided_before {
+        assert!(
+            decided_after.contains(game),
+            "game {game:?} changed after the restart"
+        );
+    }
+    // Four entrants, three rounds: everyone meets everyone exactly once.
+    let mut pairs: Vec<Vec<String>> = after["games"]
+        .as_array()
+        .expect("games")
+        .iter()
+        .map(|g| {
+            let mut pair: Vec<String> = g["players"]
+                .as_array()
+                .expect("players")
+                .iter()
+                .map(|p| p.as_str().unwrap_or("").to_string())
+                .collect();
+            pair.sort();
+            pair
+        })
+        .collect();
+    pairs.sort();
+    pairs.dedup();
+    assert_eq!(pairs.len(), 6, "a pair met twice: {after}");
+    // The interrupted matches are stored as aborted, and their games were played by
+    // new matches.
+    for match_id in interrupted {
+        let (_, summary) = get(&again.http, &format!("/api/matches/{match_id}"));
+        assert_eq!(summary["status"], "aborted", "{summary}");
+        assert!(
+            decided_after
+                .iter()
+                .all(|(_, played_by, _)| *played_by != match_id),
+            "game still points at aborted match {match_id}"
+        );
+    }
+    for (_, match_id, _) in &decided_after {
+        let (status, replay) = get(&again.http, &format!("/api/matches/{match_id}/replay"));
+        assert_eq!(status, 200, "{replay}");
+    }
+    again.child.kill().expect("stop");
+    let _ = again.child.wait();
+}

@@ -22,6 +22,7 @@ pub mod ports;
 pub mod protocol;
 pub mod server;
 pub mod session;
+pub mod tournaments;
 pub mod transport;
 
 pub use config::{Config, ServeArgs};

@@ -187,6 +187,12 @@ impl Server {
                 }
             }
         }));
+        // Tournaments this node was running go on where the store says they were.
+        match crate::tournaments::requests::resume_all(&hub).await {
+            Ok(0) => {}
+            Ok(count) => tracing::info!(count, "tournaments resumed"),
+            Err(refusal) => tracing::warn!(message = %refusal.message, "tournaments not resumed"),
+        }
         tracing::info!(%tcp_addr, %http_addr, data = %data_dir.display(), "arbiter server started");
         Ok(Server {
             hub,
@@ -205,6 +211,7 @@ impl Server {
     /// the store.
     pub async fn shutdown(mut self) {
         self.shutdown.cancel();
+        self.hub.tournaments.stop();
         for task in std::mem::take(&mut self.tasks) {
             let _ = task.await;
         }
@@ -220,6 +227,7 @@ impl Server {
 impl Drop for Server {
     fn drop(&mut self) {
         self.shutdown.cancel();
+        self.hub.tournaments.stop();
     }
 }
 

@@ -29,4 +29,5 @@ mod sessions;
 mod slow_readers;
 mod spacegoo_port;
 mod store_faults;
+mod tournaments;
 mod watching;

@@ -1,7 +1,8 @@
 //! `arbiter bot --server HOST:PORT --ruleset R --player mcts --name N --password P`:
 //! a built-in bot as an ordinary network client. It logs in (registering the account
 //! the first time), joins the ruleset's matchmaking queue, and answers every prompt
-//! from its seat's view alone, for `--games` games.
+//! from its seat's view alone, for `--games` games. With `--tournament ID` it enters
+//! that tournament instead and plays every game it is paired into, until it ends.
 
 use std::process::ExitCode;
 
@@ -29,8 +30,12 @@ pub struct Args {
     #[arg(long, env = "ARBITER_BOT_PASSWORD")]
     password: String,
     /// Games to play before exiting.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, conflicts_with = "tournament")]
     games: u32,
+    /// Enter this tournament (its id) and play its games until it ends, instead of
+    /// queueing (a bot already entered goes on playing).
+    #[arg(long)]
+    tournament: Option<i64>,
     /// Configuration to queue for, as JSON (missing fields take defaults).
     #[arg(long)]
     config: Option<String>,
@@ -101,7 +106,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         ruleset: args.ruleset.clone(),
         name: args.name.clone(),
         password: args.password.clone(),
-        games: Games::Exactly(args.games),
+        games: match args.tournament {
+            Some(id) => Games::Tournament(id),
+            None => Games::Exactly(args.games),
+        },
         config,
         seats: args.seats,
     };

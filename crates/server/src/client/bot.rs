@@ -92,15 +92,28 @@ pub async fn play(plan: &BotPlan, mut make: DeciderFactory) -> anyhow::Result<Bo
     // Seats held from before (a reconnect) are played before queueing again.
     let mut resumed_to_come = resumed.len();
     let mut queued = false;
+    // A tournament's bot: whether it has asked to join, and whether the tournament is over.
+    let mut entered = false;
+    let mut tournament_over = false;
     loop {
         let idle = !queued && seats.is_empty() && resumed_to_come == 0;
         let finished = (report.games.len() + report.aborted.len()) as u32;
         match &plan.games {
             Games::Exactly(games) if finished >= *games => break,
             Games::FromPool(pool) if idle && !pool.take() => break,
+            Games::Tournament(_) if tournament_over && seats.is_empty() => break,
             _ => {}
         }
-        if idle {
+        if let Games::Tournament(id) = plan.games {
+            // No queue: the tournament pairs the bot, and its games come as
+            // `match_started`.
+            if !entered {
+                connection
+                    .send(&json!({"type": "join_tournament", "tournament": id}))
+                    .await?;
+                entered = true;
+            }
+        } else if idle {
             let mut queue =
                 json!({"type": "queue", "ruleset": plan.ruleset, "config": plan.config});
             if let Some(n) = plan.seats {
@@ -185,9 +198,23 @@ pub async fn play(plan: &BotPlan, mut make: DeciderFactory) -> anyhow::Result<Bo
                 tracing::warn!(match_id = id, reason, "match aborted");
                 report.aborted.push((id, reason.to_string()));
             }
+            // Entered before (a restarted bot): it goes on playing the tournament.
+            ("error", _) if message["code"] == "already_entered" => {}
+            ("tournament_ended", _)
+                if message["tournament"].as_i64() == tournament_of(&plan.games) =>
+            {
+                tournament_over = true;
+            }
             ("error", _) => {
                 let code = message["code"].as_str().unwrap_or("");
                 match code {
+                    // The tournament would not take the bot: nothing to play.
+                    "no_such_tournament" | "tournament_full" | "tournament_started"
+                    | "tournament_over"
+                        if matches!(plan.games, Games::Tournament(_)) =>
+                    {
+                        bail!("the tournament refused the bot: {message}")
+                    }
                     // The server is going away or has given up on this client.
                     "shutting_down" | "too_many_errors" | "line_too_long" => {
                         bail!("the server closed the session: {message}")
@@ -199,6 +226,13 @@ pub async fn play(plan: &BotPlan, mut make: DeciderFactory) -> anyhow::Result<Bo
         }
     }
     Ok(report)
+}
+
+fn tournament_of(games: &Games) -> Option<i64> {
+    match games {
+        Games::Tournament(id) => Some(*id),
+        _ => None,
+    }
 }
 
 fn new_seat(seat: usize, decider: Option<Box<dyn Decider>>) -> Seat {

@@ -18,6 +18,8 @@ pub enum Games {
     Exactly(u32),
     /// A game per seat taken from the shared pool, until it is empty.
     FromPool(SeatPool),
+    /// Enter this tournament and play every game it pairs the bot into, until it ends.
+    Tournament(i64),
 }
 
 /// Seats of games not yet queued for, shared between bots. Cheap to clone: clones share

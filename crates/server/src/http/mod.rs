@@ -9,6 +9,7 @@ pub mod proxies;
 pub mod replay_cache;
 pub mod serve;
 pub mod state;
+pub mod tournaments;
 
 use axum::extract::State;
 use axum::http::header;
@@ -25,7 +26,7 @@ pub fn router(state: AppState) -> Router {
         .route("/boards/{file}", get(pages::board))
         .route("/metrics", get(metrics))
         .route("/ws", get(crate::transport::ws::upgrade))
-        .nest("/api", api::routes())
+        .nest("/api", api::routes().merge(tournaments::routes()))
         .with_state(state)
 }
 

@@ -16,6 +16,7 @@ use tokio::time::Instant;
 use crate::config::Config;
 use crate::http::metrics::Metrics;
 use crate::lobby::matchmaking::{Matchmaking, QueueKey, Waiting};
+use crate::lobby::online::Online;
 use crate::lobby::tables::{Left, Occupant, Table, Tables};
 use crate::matches::{MatchClock, Matches, Player};
 use crate::mesh::asks::{Ask, QueuedSeat, RemoteConn};
@@ -24,6 +25,7 @@ use crate::protocol::messages::RulesetInfo;
 use crate::protocol::ClientMessage;
 use crate::protocol::Refusal;
 use crate::protocol::ServerMessage;
+use crate::tournaments::registry::Tournaments;
 use crate::transport::addresses::AddressCounts;
 use crate::transport::{ConnId, Outbox};
 
@@ -37,6 +39,10 @@ pub struct Hub {
     pub matches: Matches,
     pub matchmaking: Matchmaking,
     pub tables: Tables,
+    /// Logged-in connections by account (how a tournament's pairing reaches a player).
+    pub online: Online,
+    /// Tournaments' directors and watchers on this node.
+    pub tournaments: Tournaments,
     /// Connections per client address (TCP and WebSocket together).
     pub addresses: Arc<AddressCounts>,
     /// The other nodes of the deployment, when this node is joined to them (`--nats`).
@@ -63,6 +69,8 @@ impl Hub {
             matches: Matches::default(),
             matchmaking: Matchmaking::default(),
             tables: Tables::default(),
+            online: Online::default(),
+            tournaments: Tournaments::default(),
             addresses: Arc::default(),
             mesh: None,
             started_at: std::time::SystemTime::now()
@@ -113,7 +121,7 @@ impl Hub {
 
     /// Check a configuration and seat count for a ruleset; the configuration comes back
     /// with its defaults filled in.
-    fn check_game(
+    pub(crate) fn check_game(
         &self,
         ruleset: &Ruleset,
         config: &Value,

@@ -15,6 +15,7 @@ use super::{Hub, SeatPlan};
 use crate::matches::{LiveMatch, MatchClock, Player};
 use crate::protocol::Refusal;
 use crate::protocol::ServerMessage;
+use crate::transport::Outbox;
 
 /// How a compatibility port's match differs from a native one: its seats are played
 /// in-process by the port's adapters (one [`Program`] per seat, each speaking the
@@ -80,6 +81,66 @@ impl Hub {
         clock: MatchClock,
         port: Option<PortMatch>,
     ) -> Result<(i64, MatchHandle), Refusal> {
+        let players = seats.iter().map(|plan| plan.player.clone()).collect();
+        let live = self
+            .launch(ruleset, config, players, rated, clock, port)
+            .await?;
+        let outboxes: Vec<Option<Outbox>> = seats.into_iter().map(|plan| plan.outbox).collect();
+        self.announce(&live, &outboxes, None).await;
+        Ok((live.id, live.handle.clone()))
+    }
+
+    /// Start a tournament's game: launched, stored and listed like any match, but
+    /// nobody is told of it until [`Hub::announce`], so that the tournament can record
+    /// which match plays the game first (a restart then finds it).
+    pub async fn launch_tournament_match(
+        self: &Arc<Self>,
+        ruleset: &Ruleset,
+        config: Value,
+        players: Vec<Player>,
+        rated: bool,
+        clock: MatchClock,
+    ) -> Result<Arc<LiveMatch>, Refusal> {
+        self.launch(ruleset, config, players, rated, clock, None)
+            .await
+    }
+
+    /// Tell each seat's connection (where it has one) that `live` started, and attach
+    /// the seat there. A seat without a connection is attached when its player logs in.
+    pub async fn announce(
+        &self,
+        live: &Arc<LiveMatch>,
+        outboxes: &[Option<Outbox>],
+        tournament: Option<i64>,
+    ) {
+        let players = live.player_names();
+        for (seat, outbox) in outboxes.iter().enumerate() {
+            let Some(outbox) = outbox else { continue };
+            outbox.send(&ServerMessage::MatchStarted {
+                match_id: live.id,
+                ruleset: live.ruleset.clone(),
+                config: live.config.clone(),
+                players: players.clone(),
+                seat,
+                deadline_ms: live.clock.deadline.as_millis() as u64,
+                time_bank_ms: live.clock.time_bank.as_millis() as u64,
+                rated: live.rated,
+                tournament,
+            });
+            self.matches.attach(live, seat, outbox).await;
+        }
+    }
+
+    /// Record and start a match and list it as live; nobody is told yet.
+    async fn launch(
+        self: &Arc<Self>,
+        ruleset: &Ruleset,
+        config: Value,
+        seats: Vec<Player>,
+        rated: bool,
+        clock: MatchClock,
+        port: Option<PortMatch>,
+    ) -> Result<Arc<LiveMatch>, Refusal> {
         let rating = if rated {
             let counts = ruleset
                 .game
@@ -98,10 +159,10 @@ impl Hub {
         let entries = seats
             .iter()
             .enumerate()
-            .map(|(seat, plan)| Entry {
-                name: plan.player.name().to_string(),
-                account: plan.player.account(),
-                play: match (&plan.player, &port) {
+            .map(|(seat, player)| Entry {
+                name: player.name().to_string(),
+                account: player.account(),
+                play: match (player, &port) {
                     (_, Some(port)) => Play::Program(port.programs[seat].clone()),
                     (Player::Account { .. }, None) => Play::Remote,
                     (Player::Bot { bot, .. }, None) => Play::House { bot: bot.clone() },
@@ -135,8 +196,8 @@ impl Hub {
         let mut live = LiveMatch::new(
             match_id,
             ruleset.id().to_string(),
-            config.clone(),
-            seats.iter().map(|plan| plan.player.clone()).collect(),
+            config,
+            seats,
             rated,
             clock,
             handle,
@@ -145,29 +206,11 @@ impl Hub {
             live = live.through_port(port.port);
         }
         let live = Arc::new(live);
-        let handle = live.handle.clone();
         self.matches.insert(live.clone());
         self.metrics.match_started();
         tracing::info!(match_id, ruleset = ruleset.id(), players = ?live.player_names(), rated, "match started");
-
-        let players = live.player_names();
-        for (seat, plan) in seats.iter().enumerate() {
-            let Some(outbox) = &plan.outbox else { continue };
-            outbox.send(&ServerMessage::MatchStarted {
-                match_id,
-                ruleset: ruleset.id().to_string(),
-                config: config.clone(),
-                players: players.clone(),
-                seat,
-                deadline_ms: clock.deadline.as_millis() as u64,
-                time_bank_ms: clock.time_bank.as_millis() as u64,
-                rated,
-            });
-            self.matches.attach(&live, seat, outbox).await;
-        }
-
-        self.watch_to_the_end(live, recorded);
-        Ok((match_id, handle))
+        self.watch_to_the_end(live.clone(), recorded);
+        Ok(live)
     }
 
     /// Go on with a match of a node that died, which this node has just taken over

@@ -122,6 +122,60 @@ pub enum ClientMessage {
     },
     /// Liveness check; answered with `pong`.
     Ping,
+    /// List the tournaments: open and running ones, then the latest finished.
+    Tournaments,
+    /// Create a tournament (`docs/tournaments.md`); answered with `tournament_created`.
+    CreateTournament {
+        #[serde(flatten)]
+        settings: TournamentSettings,
+    },
+    /// Enter a tournament; its pairings arrive as ordinary `match_started` messages
+    /// (with the tournament's id), and this connection watches it.
+    JoinTournament { tournament: i64 },
+    /// Leave a tournament: games not yet played are forfeits.
+    WithdrawTournament { tournament: i64 },
+    /// Receive the tournament's state (`tournament`) now and whenever it changes.
+    WatchTournament { tournament: i64 },
+    /// Stop receiving a tournament's state.
+    UnwatchTournament { tournament: i64 },
+}
+
+/// What a tournament's creator chooses; every field but `ruleset` and `format` has a
+/// default (`docs/tournaments.md` lists them and their limits).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TournamentSettings {
+    #[serde(default)]
+    pub name: Option<String>,
+    pub ruleset: String,
+    #[serde(default)]
+    pub config: Value,
+    /// `swiss`, `arena` or `round_robin`.
+    pub format: String,
+    /// Seats a game (default: two, or the ruleset's least above one).
+    #[serde(default)]
+    pub seats: Option<usize>,
+    /// Swiss: rounds to play.
+    #[serde(default)]
+    pub rounds: Option<u32>,
+    /// Arena: how long it runs.
+    #[serde(default)]
+    pub duration_ms: Option<u64>,
+    /// When it starts, as RFC 3339 text (`2026-12-24T18:00:00Z`).
+    #[serde(default)]
+    pub starts_at: Option<String>,
+    /// Start once this many have joined (with `starts_at`: whichever comes first).
+    #[serde(default)]
+    pub start_when: Option<u32>,
+    /// Time per decision, and each seat's time bank, in milliseconds.
+    #[serde(default)]
+    pub deadline_ms: Option<u64>,
+    #[serde(default)]
+    pub time_bank_ms: Option<u64>,
+    /// Whether its games move ratings (default true).
+    #[serde(default)]
+    pub rated: Option<bool>,
+    #[serde(default)]
+    pub max_entrants: Option<u32>,
 }
 
 /// An `act` line, the same fields as [`ClientMessage::Act`], read without the enum's
@@ -174,6 +228,12 @@ pub const CLIENT_TYPES: &[&str] = &[
     "resign",
     "legal",
     "ping",
+    "tournaments",
+    "create_tournament",
+    "join_tournament",
+    "withdraw_tournament",
+    "watch_tournament",
+    "unwatch_tournament",
 ];
 
 impl ClientMessage {
@@ -346,6 +406,9 @@ pub enum ServerMessage {
         /// Each seat's time bank for the whole match, drawn on past `deadline_ms`.
         time_bank_ms: u64,
         rated: bool,
+        /// The tournament this match is a game of.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        tournament: Option<i64>,
     },
     Matches {
         matches: Vec<MatchInfo>,
@@ -371,6 +434,32 @@ pub enum ServerMessage {
         actions: Vec<Value>,
     },
     Pong,
+    /// Tournaments, newest first (open and running ones before finished ones).
+    Tournaments {
+        tournaments: Vec<arbiter_store::Tournament>,
+    },
+    TournamentCreated {
+        tournament: i64,
+    },
+    TournamentJoined {
+        tournament: i64,
+    },
+    TournamentWithdrawn {
+        tournament: i64,
+    },
+    TournamentUnwatched {
+        tournament: i64,
+    },
+    /// A tournament's state: settings, standings, rounds and games (the same document
+    /// as `GET /api/tournaments/{id}`); sent to its watchers when it changes.
+    Tournament {
+        #[serde(flatten)]
+        state: Value,
+    },
+    /// A tournament you entered or watch is over (its final state came just before).
+    TournamentEnded {
+        tournament: i64,
+    },
     /// The session is closed; the connection closes next.
     LoggedOut,
     /// A request was refused, or the connection is about to be closed.
@@ -449,6 +538,27 @@ mod tests {
             (r#"{"type":"resign"}"#, "resign"),
             (r#"{"type":"legal","match":9}"#, "legal"),
             (r#"{"type":"ping"}"#, "ping"),
+            (r#"{"type":"tournaments"}"#, "tournaments"),
+            (
+                r#"{"type":"create_tournament","ruleset":"tae","format":"swiss","rounds":3}"#,
+                "create_tournament",
+            ),
+            (
+                r#"{"type":"join_tournament","tournament":2}"#,
+                "join_tournament",
+            ),
+            (
+                r#"{"type":"withdraw_tournament","tournament":2}"#,
+                "withdraw_tournament",
+            ),
+            (
+                r#"{"type":"watch_tournament","tournament":2}"#,
+                "watch_tournament",
+            ),
+            (
+                r#"{"type":"unwatch_tournament","tournament":2}"#,
+                "unwatch_tournament",
+            ),
         ];
         assert_eq!(cases.len(), CLIENT_TYPES.len() + 1);
         for (line, _) in cases {

@@ -20,6 +20,7 @@ use crate::mesh::asks::Ask;
 use crate::protocol::{
     ClientMessage, FrameError, Refusal, ServerMessage, TokenBucket, PROTOCOL_VERSION,
 };
+use crate::tournaments::requests as tournaments;
 use crate::transport::Outbox;
 use remote::Reached;
 
@@ -167,6 +168,7 @@ impl Session {
         self.hub.matchmaking.leave(conn);
         if let Some(account) = &self.account {
             self.hub.leave_tables(account.id, conn);
+            self.hub.online.left(account.id, conn);
         }
         // Dropping each `Watching` stops its match's lines.
         drop(self.spectating);
@@ -261,6 +263,36 @@ impl Session {
                 self.send(ServerMessage::Pong);
                 Ok(())
             }
+            ClientMessage::Tournaments => {
+                self.send(tournaments::list(&self.hub).await?);
+                Ok(())
+            }
+            ClientMessage::CreateTournament { settings } => {
+                let account = self.account()?.clone();
+                let id = tournaments::create(&self.hub, Some(&account), &settings).await?;
+                self.send(ServerMessage::TournamentCreated { tournament: id });
+                Ok(())
+            }
+            ClientMessage::JoinTournament { tournament } => {
+                let account = self.account()?.clone();
+                tournaments::join(&self.hub, &account, &self.outbox, tournament).await?;
+                self.send(ServerMessage::TournamentJoined { tournament });
+                tournaments::watch(&self.hub, &self.outbox, tournament).await
+            }
+            ClientMessage::WithdrawTournament { tournament } => {
+                let account = self.account()?.clone();
+                tournaments::withdraw(&self.hub, &account, tournament).await?;
+                self.send(ServerMessage::TournamentWithdrawn { tournament });
+                Ok(())
+            }
+            ClientMessage::WatchTournament { tournament } => {
+                tournaments::watch(&self.hub, &self.outbox, tournament).await
+            }
+            ClientMessage::UnwatchTournament { tournament } => {
+                self.hub.tournaments.unwatch(tournament, self.outbox.conn());
+                self.send(ServerMessage::TournamentUnwatched { tournament });
+                Ok(())
+            }
         }
     }
 
@@ -278,6 +310,7 @@ impl Session {
             name: account.name.clone(),
             session: session.reveal().to_string(),
         });
+        self.hub.online.logged_in(account.id, &self.outbox);
         self.account = Some(account);
         self.session = Some(session);
         Ok(())
@@ -337,6 +370,7 @@ impl Session {
         // Resuming sends `joined`, the seat's view and any pending prompt.
         self.hub.resume_seats(account.id, &self.outbox).await;
         self.resume_elsewhere(account.id, &elsewhere).await;
+        self.hub.online.logged_in(account.id, &self.outbox);
         self.account = Some(account);
         self.session = Some(session);
     }

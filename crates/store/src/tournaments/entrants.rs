@@ -40,6 +40,19 @@ impl Store {
             LateJoin::UntilRound(round) => (1, i64::from(round)),
             LateJoin::Always => (1, i64::MAX),
         };
+        // Already in: say so, whatever else would refuse the join (a full or started
+        // tournament). Checked again below, under the tournament row's lock.
+        let entered: Option<String> = sqlx::query_scalar(
+            "SELECT status FROM tournament_entrants
+             WHERE tournament_id = $1 AND account_id = $2 AND status = 'active'",
+        )
+        .bind(id)
+        .bind(account)
+        .fetch_optional(&self.read)
+        .await?;
+        if entered.is_some() {
+            return Err(already_entered(id));
+        }
         let mut tx = self.write.begin().await?;
         let taken = sqlx::query(
             "UPDATE tournaments SET entrants = entrants + 1
@@ -63,12 +76,7 @@ impl Store {
         .fetch_optional(&mut *tx)
         .await?;
         match status.as_deref() {
-            Some("active") => {
-                return Err(refused(
-                    "already_entered",
-                    format!("you are already in tournament {id}"),
-                ))
-            }
+            Some("active") => return Err(already_entered(id)),
             Some(_) => {
                 sqlx::query(
                     "UPDATE tournament_entrants SET status = 'active', rating = $3, name = $4
@@ -203,4 +211,11 @@ impl Store {
             })
             .collect()
     }
+}
+
+fn already_entered(id: TournamentId) -> StoreError {
+    refused(
+        "already_entered",
+        format!("you are already in tournament {id}"),
+    )
 }

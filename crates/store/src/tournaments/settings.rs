@@ -6,6 +6,7 @@ use sqlx::Row;
 
 use super::MAX_TOURNAMENT_ENTRANTS;
 use super::{refused, NewTournament, Tournament, TournamentId, TournamentStatus};
+use crate::accounts::AccountId;
 use crate::clock::now_ms;
 use crate::connect::Store;
 use crate::error::StoreError;
@@ -94,6 +95,18 @@ impl Store {
         .fetch_all(&self.read)
         .await?;
         Ok(ids)
+    }
+
+    /// Tournaments `account` created that are not over: the server bounds them so one
+    /// account cannot fill the list.
+    pub async fn unfinished_tournaments_by(&self, account: AccountId) -> Result<u32, StoreError> {
+        let count: i64 = sqlx::query_scalar(
+            "SELECT COUNT(*) FROM tournaments WHERE created_by = $1 AND status IN ('open', 'running')",
+        )
+        .bind(account)
+        .fetch_one(&self.read)
+        .await?;
+        unsigned(count, "count")
     }
 
     /// Open → running. False if it was not open (already started, or cancelled).

@@ -1,0 +1,144 @@
+//! What this node keeps in memory about tournaments (everything else is in the store):
+//! which directors run here and what wakes them, and the connections watching each
+//! tournament.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use arbiter_store::TournamentId;
+use parking_lot::Mutex;
+use tokio::sync::Notify;
+use tokio_util::sync::CancellationToken;
+
+use crate::protocol::ServerMessage;
+use crate::transport::{ConnId, Outbox};
+
+/// Most tournaments one connection may watch at once.
+pub const MAX_WATCHED: usize = 32;
+
+#[derive(Default)]
+pub struct Tournaments {
+    /// The tournaments whose director runs on this node, and what wakes them.
+    running: Mutex<HashMap<TournamentId, Directed>>,
+    watchers: Mutex<HashMap<TournamentId, Vec<Outbox>>>,
+    /// Cancelled when the server shuts down: directors stop where they are (the store
+    /// holds where that is) and go on when it starts again.
+    stop: CancellationToken,
+}
+
+/// A tournament whose director runs here.
+#[derive(Default, Clone)]
+struct Directed {
+    /// Rung when something its director waits for may have happened (a join, a
+    /// withdrawal). Directors also look again every few seconds, so a bell rung on
+    /// another node of a deployment is not needed, only quicker.
+    bell: Arc<Notify>,
+    /// Rung when its state changed; its publisher tells the watchers.
+    changed: Arc<Notify>,
+}
+
+impl Tournaments {
+    /// Take tournament `id` for a director on this node: false if one runs already.
+    pub fn claim(&self, id: TournamentId) -> bool {
+        let mut running = self.running.lock();
+        if running.contains_key(&id) {
+            return false;
+        }
+        running.insert(id, Directed::default());
+        true
+    }
+
+    /// The director of `id` has stopped.
+    pub fn release(&self, id: TournamentId) {
+        self.running.lock().remove(&id);
+    }
+
+    /// The bell of `id`'s director (a bell nobody hears if none runs here).
+    pub fn bell(&self, id: TournamentId) -> Arc<Notify> {
+        self.running
+            .lock()
+            .get(&id)
+            .map(|d| d.bell.clone())
+            .unwrap_or_default()
+    }
+
+    /// What `id`'s publisher waits on.
+    pub fn changes(&self, id: TournamentId) -> Option<Arc<Notify>> {
+        self.running.lock().get(&id).map(|d| d.changed.clone())
+    }
+
+    /// Wake the director of `id`, if it runs here.
+    pub fn ring(&self, id: TournamentId) {
+        if let Some(directed) = self.running.lock().get(&id) {
+            directed.bell.notify_one();
+        }
+    }
+
+    /// The state of `id` changed: its watchers will hear (at most once a period).
+    pub fn touch(&self, id: TournamentId) {
+        if let Some(directed) = self.running.lock().get(&id) {
+            directed.changed.notify_one();
+        }
+    }
+
+    /// Cancelled when the server stops.
+    pub fn stopping(&self) -> CancellationToken {
+        self.stop.clone()
+    }
+
+    /// The server stops: every director ends where it is.
+    pub fn stop(&self) {
+        self.stop.cancel();
+    }
+
+    /// `outbox` receives the tournament's state whenever it changes. False when the
+    /// connection already watches as many tournaments as it may.
+    pub fn watch(&self, id: TournamentId, outbox: &Outbox) -> bool {
+        let mut watchers = self.watchers.lock();
+        let watched = watchers
+            .values()
+            .filter(|list| list.iter().any(|o| o.conn() == outbox.conn()))
+            .count();
+        let list = watchers.entry(id).or_default();
+        list.retain(|o| !o.is_closed());
+        if list.iter().any(|o| o.conn() == outbox.conn()) {
+            return true;
+        }
+        if watched >= MAX_WATCHED {
+            return false;
+        }
+        list.push(outbox.clone());
+        true
+    }
+
+    pub fn unwatch(&self, id: TournamentId, conn: ConnId) {
+        if let Some(list) = self.watchers.lock().get_mut(&id) {
+            list.retain(|o| o.conn() != conn && !o.is_closed());
+        }
+    }
+
+    /// Whether anyone here watches `id` (the director builds the state only then).
+    pub fn watched(&self, id: TournamentId) -> bool {
+        self.watchers
+            .lock()
+            .get(&id)
+            .is_some_and(|list| list.iter().any(|o| !o.is_closed()))
+    }
+
+    /// Send `message` to every connection watching `id`.
+    pub fn tell_watchers(&self, id: TournamentId, message: &ServerMessage) {
+        let outboxes: Vec<Outbox> = {
+            let mut watchers = self.watchers.lock();
+            let Some(list) = watchers.get_mut(&id) else {
+                return;
+            };
+            list.retain(|o| !o.is_closed());
+            list.clone()
+        };
+        // One encoding for everyone.
+        let line = message.to_line();
+        for outbox in outboxes {
+            outbox.send_line(line.clone());
+        }
+    }
+}

@@ -1,0 +1,341 @@
+//! Tournaments through a real server: bots that speak the native protocol over
+//! loopback TCP join, are paired round after round, play every game as an ordinary
+//! match, and the tournament ends with every game stored, replayable and in the
+//! standings. Bad requests are refused with a code and change nothing.
+
+use std::collections::{HashMap, HashSet};
+use std::time::Duration;
+
+use crate::common::*;
+use arbiter_server::client::{play, BotPlan, Connection, Games};
+use serde_json::{json, Value};
+
+fn tournament_bot(server: &TestServer, ruleset: &str, name: &str, id: i64) -> BotPlan {
+    BotPlan {
+        session: None,
+        server: server.tcp.clone(),
+        ruleset: ruleset.to_string(),
+        name: name.to_string(),
+        password: password(name),
+        games: Games::Tournament(id),
+        config: Value::Null,
+        seats: None,
+    }
+}
+
+/// `connection` creates a tournament with `settings`: its id.
+async fn create(connection: &mut Connection, settings: Value) -> i64 {
+    let mut request = settings;
+    request["type"] = json!("create_tournament");
+    connection.send(&request).await.expect("send");
+    let reply = until(connection, 10, |m| {
+        m["type"] == "tournament_created" || m["type"] == "error"
+    })
+    .await;
+    assert_eq!(reply["type"], "tournament_created", "{reply}");
+    reply["tournament"].as_i64().expect("an id")
+}
+
+/// Play a whole tournament of `entrants` random bots; its final document.
+async fn whole_tournament(
+    server: &TestServer,
+    ruleset: &str,
+    entrants: usize,
+    settings: Value,
+) -> Value {
+    let mut creator = registered(&server.tcp, &format!("{ruleset}-host")).await;
+    let id = create(&mut creator, settings).await;
+    let mut bots = Vec::new();
+    for n in 0..entrants {
+        let plan = tournament_bot(server, ruleset, &format!("{ruleset}-bot{n}"), id);
+        let players = random_players(ruleset);
+        bots.push(tokio::spawn(async move { play(&plan, players).await }));
+    }
+    let mut played = 0;
+    for bot in bots {
+        let report = tokio::time::timeout(Duration::from_secs(300), bot)
+            .await
+            .expect("the tournament ended in time")
+            .expect("the bot task")
+            .expect("the bot played the tournament");
+        assert!(report.aborted.is_empty(), "aborted: {:?}", report.aborted);
+        played += report.games.len();
+    }
+    let (status, document) = http_get(&server.http, &format!("/api/tournaments/{id}"), None).await;
+    assert_eq!(status, 200, "{document}");
+    assert_eq!(document["status"], "finished", "{document}");
+    let games = document["games"].as_array().expect("games");
+    let seats = document["seats"].as_u64().expect("seats") as usize;
+    assert_eq!(
+        played,
+        games.iter().filter(|g| g["forfeit"] == false).count() * seats
+    );
+    document
+}
+
+/// Every game of `document` is finished, played by a stored match that replays.
+async fn every_game_stored_and_replayable(server: &TestServer, document: &Value) {
+    for game in document["games"].as_array().expect("games") {
+        assert_eq!(game["status"], "finished", "{game}");
+        let id = game["match"].as_i64().expect("a match");
+        let (status, summary) = http_get(&server.http, &format!("/api/matches/{id}"), None).await;
+        assert_eq!(status, 200, "{summary}");
+        assert_eq!(summary["status"], "finished", "{summary}");
+        let names: Vec<&str> = summary["seats"]
+            .as_array()
+            .expect("seats")
+            .iter()
+            .map(|s| s["name"].as_str().unwrap_or(""))
+            .collect();
+        let players: Vec<&str> = game["players"]
+            .as_array()
+            .expect("players")
+            .iter()
+            .map(|p| p.as_str().unwrap_or(""))
+            .collect();
+        assert_eq!(
+            names, players,
+            "the match seats the game's players in order"
+        );
+        let ranks: Vec<u64> = summary["seats"]
+            .as_array()
+            .expect("seats")
+            .iter()
+            .map(|s| s["rank"].as_u64().expect("a rank"))
+            .collect();
+        let recorded: Vec<u64> = game["ranks"]
+            .as_array()
+            .expect("ranks")
+            .iter()
+            .map(|r| r.as_u64().expect("a rank"))
+            .collect();
+        assert_eq!(ranks, recorded, "the game's ranks are its match's");
+        let (status, replay) =
+            http_get(&server.http, &format!("/api/matches/{id}/replay"), None).await;
+        assert_eq!(status, 200, "match {id}'s replay: {replay}");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_swiss_of_64_bots_plays_to_the_end_and_every_game_is_stored() {
+    // The test reads every game's match and replay over HTTP: hundreds of requests.
+    let server = start(|config| config.limits.http_burst = 10_000).await;
+    let rounds = 6;
+    let document = whole_tournament(
+        &server,
+        "nim",
+        64,
+        json!({"ruleset": "nim", "format": "swiss", "rounds": rounds, "start_when": 64,
+               "max_entrants": 64, "name": "Sixty-four"}),
+    )
+    .await;
+    assert_eq!(document["round"], rounds);
+    let games = document["games"].as_array().expect("games");
+    assert_eq!(games.len(), 32 * rounds as usize, "32 games a round");
+    // No pair meets twice (64 entrants, 6 rounds: always avoidable), and everyone plays
+    // every round.
+    let mut met = HashSet::new();
+    let mut per_round: HashMap<u64, HashSet<String>> = HashMap::new();
+    for game in games {
+        let players: Vec<String> = game["players"]
+            .as_array()
+            .expect("players")
+            .iter()
+            .map(|p| p.as_str().unwrap_or("").to_string())
+            .collect();
+        let mut pair = players.clone();
+        pair.sort();
+        assert!(met.insert(pair.clone()), "{pair:?} met twice");
+        let round = game["round"].as_u64().expect("round");
+        for player in players {
+            assert!(
+                per_round.entry(round).or_default().insert(player),
+                "twice in round {round}"
+            );
+        }
+    }
+    assert!(per_round.values().all(|players| players.len() == 64));
+    // The standings: everyone, points adding up to one a game, ranks in order.
+    let standings = document["standings"].as_array().expect("standings");
+    assert_eq!(standings.len(), 64);
+    let total: f64 = standings
+        .iter()
+        .map(|s| s["points"].as_f64().unwrap_or(0.0))
+        .sum();
+    assert_eq!(total, (32 * rounds) as f64);
+    let ranks: Vec<u64> = standings
+        .iter()
+        .map(|s| s["rank"].as_u64().unwrap_or(0))
+        .collect();
+    assert!(ranks.windows(2).all(|w| w[0] <= w[1]), "{ranks:?}");
+    assert_eq!(
+        document["tiebreaks"],
+        json!(["buchholz", "sonneborn_berger", "wins"])
+    );
+    every_game_stored_and_replayable(&server, &document).await;
+
+    // The results download as CSV: a header and a line an entrant.
+    let (status, csv) = http_get(
+        &server.http,
+        &format!("/api/tournaments/{}/results.csv", document["tournament"]),
+        None,
+    )
+    .await;
+    assert_eq!(status, 200);
+    let csv = csv.as_str().expect("CSV text");
+    assert!(
+        csv.starts_with("rank,name,points,played,wins,draws,losses,byes,forfeits,buchholz"),
+        "{csv}"
+    );
+    assert_eq!(csv.lines().count(), 65);
+    server.stop().await;
+}
+
+/// `connection` sends `request`; the refusal's code.
+async fn refused(connection: &mut Connection, request: Value) -> String {
+    connection.send(&request).await.expect("send");
+    let answers = [
+        "error",
+        "tournament_created",
+        "tournament_joined",
+        "tournament_withdrawn",
+    ];
+    let reply = until(connection, 10, |m| answers.iter().any(|a| m["type"] == *a)).await;
+    assert_eq!(reply["type"], "error", "{request} was not refused: {reply}");
+    assert!(!reply["message"].as_str().unwrap_or("").is_empty());
+    reply["code"].as_str().unwrap_or("").to_string()
+}
+
+fn rfc3339_in(seconds: i64) -> String {
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .expect("a clock after 1970")
+        .as_secs() as i64;
+    let at = std::time::UNIX_EPOCH + Duration::from_secs((now + seconds).max(0) as u64);
+    humantime::format_rfc3339_seconds(at).to_string()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bad_tournament_requests_are_refused_and_change_nothing() {
+    let server = start(|_| {}).await;
+    let mut guest = Connection::connect(&server.tcp).await.expect("connect");
+    let swiss = json!({"type": "create_tournament", "ruleset": "nim", "format": "swiss",
+                       "rounds": 3, "start_when": 3, "max_entrants": 3});
+    assert_eq!(refused(&mut guest, swiss.clone()).await, "not_logged_in");
+    assert_eq!(
+        refused(
+            &mut guest,
+            json!({"type": "join_tournament", "tournament": 1})
+        )
+        .await,
+        "not_logged_in"
+    );
+
+    let mut ann = registered(&server.tcp, "t-ann").await;
+    let mut bob = registered(&server.tcp, "t-bob").await;
+    let mut cid = registered(&server.tcp, "t-cid").await;
+    let mut dan = registered(&server.tcp, "t-dan").await;
+    let with = |changes: Value| {
+        let mut request = swiss.clone();
+        for (key, value) in changes.as_object().expect("an object") {
+            request[key] = value.clone();
+        }
+        request
+    };
+    for (request, code) in [
+        (with(json!({"ruleset": "chess"})), "unknown_ruleset"),
+        (with(json!({"format": "knockout"})), "unknown_format"),
+        (
+            with(json!({"starts_at": rfc3339_in(-60), "start_when": null})),
+            "bad_tournament",
+        ),
+        (with(json!({"starts_at": "tomorrow"})), "bad_tournament"),
+        (with(json!({"start_when": null})), "bad_tournament"),
+        (with(json!({"max_entrants": 1_000_000})), "bad_tournament"),
+        (with(json!({"rounds": 0})), "bad_tournament"),
+        (with(json!({"rounds": 500})), "bad_tournament"),
+        (
+            with(json!({"format": "round_robin", "rounds": null, "max_entrants": 100})),
+            "bad_tournament",
+        ),
+        (
+            with(json!({"format": "arena", "rounds": null, "duration_ms": 10})),
+            "bad_tournament",
+        ),
+        (with(json!({"start_when": 50})), "bad_tournament"),
+        (with(json!({"name": "x".repeat(500)})), "bad_tournament"),
+        (with(json!({"deadline_ms": 1})), "bad_clock"),
+        (with(json!({"config": [1]})), "bad_config"),
+    ] {
+        assert_eq!(refused(&mut ann, request.clone()).await, code, "{request}");
+    }
+    let (_, list) = http_get(&server.http, "/api/tournaments", None).await;
+    assert_eq!(
+        list["tournaments"],
+        json!([]),
+        "no refused request made a tournament"
+    );
+
+    // A tournament for three that starts when full; ann joins, and joins again.
+    let id = create(&mut ann, swiss.clone()).await;
+    let join = json!({"type": "join_tournament", "tournament": id});
+    ann.send(&join).await.expect("send");
+    until(&mut ann, 5, |m| m["type"] == "tournament_joined").await;
+    assert_eq!(refused(&mut ann, join.clone()).await, "already_entered");
+    // Bob cannot withdraw anyone but himself, and he is not in it.
+    let withdraw = json!({"type": "withdraw_tournament", "tournament": id});
+    assert_eq!(refused(&mut bob, withdraw.clone()).await, "not_entered");
+    assert_eq!(
+        refused(
+            &mut bob,
+            json!({"type": "join_tournament", "tournament": id + 100})
+        )
+        .await,
+        "no_such_tournament"
+    );
+    let (_, document) = http_get(&server.http, &format!("/api/tournaments/{id}"), None).await;
+    assert_eq!(
+        (document["status"].clone(), document["entrants"].clone()),
+        (json!("open"), json!(1))
+    );
+    assert_eq!(document["standings"].as_array().map(Vec::len), Some(1));
+
+    // A tournament whose start comes with too few entrants is cancelled; joining it
+    // then is refused.
+    let lonely = create(
+        &mut bob,
+        json!({"ruleset": "nim", "format": "swiss", "rounds": 1, "starts_at": rfc3339_in(2)}),
+    )
+    .await;
+    let mut cancelled = Value::Null;
+    for _ in 0..100 {
+        let (_, document) =
+            http_get(&server.http, &format!("/api/tournaments/{lonely}"), None).await;
+        if document["status"] == "cancelled" {
+            cancelled = document;
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert_eq!(cancelled["status"], "cancelled", "nobody came: {cancelled}");
+    assert_eq!(
+        refused(
+            &mut cid,
+            json!({"type": "join_tournament", "tournament": lonely})
+        )
+        .await,
+        "tournament_over"
+    );
+
+    // Full: ann, bob and cid fill it (and it starts); dan is refused.
+    for connection in [&mut bob, &mut cid] {
+        connection.send(&join).await.expect("send");
+        until(connection, 5, |m| m["type"] == "tournament_joined").await;
+    }
+    let code = refused(&mut dan, join.clone()).await;
+    assert!(
+        code == "tournament_full" || code == "tournament_started",
+        "{code}"
+    );
+    server.stop().await;
+}
