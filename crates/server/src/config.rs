@@ -180,6 +180,8 @@ pub struct Limits {
     /// not left to autotuning (which grows it to megabytes on a fast link), so that
     /// what a client that does not read can hold is this plus `outbox_bytes`.
     pub socket_send_buffer: usize,
+    /// The shortest arena a tournament's creator may ask for (tests lower it).
+    pub shortest_arena: Duration,
 }
 
 impl Default for Limits {
@@ -198,6 +200,7 @@ impl Default for Limits {
             http_header_timeout: Duration::from_secs(10),
             ws_heartbeat: Duration::from_secs(30),
             socket_send_buffer: 256 * 1024,
+            shortest_arena: Duration::from_secs(60),
         }
     }
 }

@@ -37,17 +37,19 @@ async fn create(connection: &mut Connection, settings: Value) -> i64 {
 }
 
 /// Play a whole tournament of `entrants` random bots; its final document.
+/// Accounts are named after `prefix`.
 async fn whole_tournament(
     server: &TestServer,
+    prefix: &str,
     ruleset: &str,
     entrants: usize,
     settings: Value,
 ) -> Value {
-    let mut creator = registered(&server.tcp, &format!("{ruleset}-host")).await;
+    let mut creator = registered(&server.tcp, &format!("{prefix}-host")).await;
     let id = create(&mut creator, settings).await;
     let mut bots = Vec::new();
     for n in 0..entrants {
-        let plan = tournament_bot(server, ruleset, &format!("{ruleset}-bot{n}"), id);
+        let plan = tournament_bot(server, ruleset, &format!("{prefix}-bot{n}"), id);
         let players = random_players(ruleset);
         bots.push(tokio::spawn(async move { play(&plan, players).await }));
     }
@@ -64,12 +66,14 @@ async fn whole_tournament(
     let (status, document) = http_get(&server.http, &format!("/api/tournaments/{id}"), None).await;
     assert_eq!(status, 200, "{document}");
     assert_eq!(document["status"], "finished", "{document}");
-    let games = document["games"].as_array().expect("games");
-    let seats = document["seats"].as_u64().expect("seats") as usize;
-    assert_eq!(
-        played,
-        games.iter().filter(|g| g["forfeit"] == false).count() * seats
-    );
+    let seats_played: usize = document["games"]
+        .as_array()
+        .expect("games")
+        .iter()
+        .filter(|g| g["forfeit"] == false)
+        .map(|g| g["players"].as_array().map_or(0, Vec::len))
+        .sum();
+    assert_eq!(played, seats_played, "each bot saw each of its games end");
     document
 }
 
@@ -123,6 +127,7 @@ async fn a_swiss_of_64_bots_plays_to_the_end_and_every_game_is_stored() {
     let rounds = 6;
     let document = whole_tournament(
         &server,
+        "swiss",
         "nim",
         64,
         json!({"ruleset": "nim", "format": "swiss", "rounds": rounds, "start_when": 64,
@@ -337,5 +342,189 @@ async fn bad_tournament_requests_are_refused_and_change_nothing() {
         code == "tournament_full" || code == "tournament_started",
         "{code}"
     );
+    server.stop().await;
+}
+
+/// An arena of eight bots (one of them joining late) for a few seconds: whoever
+/// finishes a game is paired again with someone free, never with the opponent they
+/// just played; no game starts after the arena's end; every game is stored and
+/// replays; the standings count every game.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_arena_pairs_whoever_is_free_until_its_time_is_up() {
+    let server = start(|config| {
+        config.limits.http_burst = 10_000;
+        config.limits.shortest_arena = Duration::from_secs(1);
+    })
+    .await;
+    let mut creator = registered(&server.tcp, "arena-host").await;
+    let length_ms = 4_000;
+    let id = create(
+        &mut creator,
+        json!({"ruleset": "nim", "format": "arena", "duration_ms": length_ms, "start_when": 7,
+               "max_entrants": 8, "rated": false}),
+    )
+    .await;
+    let mut bots = Vec::new();
+    for n in 0..8 {
+        let plan = tournament_bot(&server, "nim", &format!("arena-bot{n}"), id);
+        let players = random_players("nim");
+        if n == 7 {
+            // The late one: joins once the arena runs.
+            let http = server.http.clone();
+            bots.push(tokio::spawn(async move {
+                loop {
+                    let (_, t) = http_get(&http, &format!("/api/tournaments/{id}"), None).await;
+                    if t["status"] == "running" {
+                        break;
+                    }
+                    tokio::time::sleep(Duration::from_millis(50)).await;
+                }
+                play(&plan, players).await
+            }));
+        } else {
+            bots.push(tokio::spawn(async move { play(&plan, players).await }));
+        }
+    }
+    for bot in bots {
+        let report = tokio::time::timeout(Duration::from_secs(120), bot)
+            .await
+            .expect("the arena ended in time")
+            .expect("the bot task")
+            .expect("the bot played the arena");
+        assert!(
+            report.games.len() >= 2,
+            "a bot played {} games",
+            report.games.len()
+        );
+    }
+    let (_, document) = http_get(&server.http, &format!("/api/tournaments/{id}"), None).await;
+    assert_eq!(document["status"], "finished", "{document}");
+    let games = document["games"].as_array().expect("games");
+    assert!(
+        games.len() > 8,
+        "an arena of a few seconds plays many games: {}",
+        games.len()
+    );
+    // Never an immediate rematch.
+    let mut last: HashMap<String, String> = HashMap::new();
+    for game in games {
+        let players: Vec<String> = game["players"]
+            .as_array()
+            .expect("players")
+            .iter()
+            .map(|p| p.as_str().unwrap_or("").to_string())
+            .collect();
+        let [a, b] = [&players[0], &players[1]];
+        assert_ne!(last.get(a), Some(b), "{a} played {b} twice in a row");
+        assert_ne!(last.get(b), Some(a), "{b} played {a} twice in a row");
+        last.insert(a.clone(), b.clone());
+        last.insert(b.clone(), a.clone());
+    }
+    // No game was paired after the end: its match starts within moments of its
+    // pairing, so none was created later than that past the end.
+    let ends_at =
+        humantime::parse_rfc3339(document["ends_at"].as_str().expect("ends_at")).expect("RFC 3339");
+    let moments = Duration::from_secs(2);
+    for game in games {
+        let (_, summary) = http_get(
+            &server.http,
+            &format!("/api/matches/{}", game["match"]),
+            None,
+        )
+        .await;
+        let created = humantime::parse_rfc3339(summary["created_at"].as_str().expect("created_at"))
+            .expect("RFC 3339");
+        assert!(
+            created <= ends_at + moments,
+            "a game started after the end: {summary}"
+        );
+    }
+    let late = document["standings"]
+        .as_array()
+        .expect("standings")
+        .iter()
+        .find(|s| s["name"] == "arena-bot7")
+        .expect("the late entrant is in the standings");
+    assert!(late["played"].as_u64().unwrap_or(0) >= 2, "{late}");
+    let total: f64 = document["standings"]
+        .as_array()
+        .expect("standings")
+        .iter()
+        .map(|s| s["points"].as_f64().unwrap_or(0.0))
+        .sum();
+    assert_eq!(total, games.len() as f64, "a point a game");
+    assert_eq!(document["tiebreaks"], json!(["buchholz", "games_played"]));
+    every_game_stored_and_replayable(&server, &document).await;
+    server.stop().await;
+}
+
+/// Pools for three seats: a Swiss of seven Space Crack bots in tables of three (or
+/// two), points by placement, every table stored and replayable; then a round-robin
+/// pool of four, where every table of three is played once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn pools_of_three_play_swiss_rounds_and_a_round_robin() {
+    let server = start(|config| config.limits.http_burst = 10_000).await;
+    let document = whole_tournament(
+        &server,
+        "pools",
+        "spacecrack",
+        7,
+        json!({"ruleset": "spacecrack", "format": "swiss", "seats": 3, "rounds": 2,
+               "start_when": 7, "max_entrants": 7}),
+    )
+    .await;
+    let games = document["games"].as_array().expect("games");
+    for round in 1..=2 {
+        let tables: Vec<usize> = games
+            .iter()
+            .filter(|g| g["round"] == round)
+            .map(|g| g["players"].as_array().map_or(0, Vec::len))
+            .collect();
+        let byes = document["byes"]
+            .as_array()
+            .map_or(0, |b| b.iter().filter(|b| b["round"] == round).count());
+        assert_eq!(
+            tables.iter().sum::<usize>() + byes,
+            7,
+            "round {round}: {tables:?}"
+        );
+        assert!(tables.iter().all(|&n| (2..=3).contains(&n)), "{tables:?}");
+    }
+    assert_eq!(document["tiebreaks"], json!(["placements", "buchholz"]));
+    every_game_stored_and_replayable(&server, &document).await;
+
+    let document = whole_tournament(
+        &server,
+        "rr",
+        "spacecrack",
+        4,
+        json!({"ruleset": "spacecrack", "format": "round_robin", "seats": 3, "start_when": 4,
+               "max_entrants": 4, "name": "Four of us"}),
+    )
+    .await;
+    let mut tables: Vec<Vec<String>> = document["games"]
+        .as_array()
+        .expect("games")
+        .iter()
+        .map(|g| {
+            let mut names: Vec<String> = g["players"]
+                .as_array()
+                .expect("players")
+                .iter()
+                .map(|p| p.as_str().unwrap_or("").to_string())
+                .collect();
+            names.sort();
+            names
+        })
+        .collect();
+    tables.sort();
+    let before = tables.len();
+    tables.dedup();
+    assert_eq!(
+        (before, tables.len()),
+        (4, 4),
+        "C(4, 3) tables, each once: {tables:?}"
+    );
+    every_game_stored_and_replayable(&server, &document).await;
     server.stop().await;
 }

@@ -59,7 +59,6 @@ struct Table {
     config: Value,
     rated: bool,
     clock: MatchClock,
-    names: Arc<HashMap<AccountId, String>>,
 }
 
 #[derive(Clone)]
@@ -375,34 +374,36 @@ impl Director {
                     }
                 }
             }
-            // A seat whose entrant has withdrawn forfeits the game instead.
-            match self.hub.store.tournament_entrants(self.id).await {
-                Ok(entrants) => {
-                    let gone: HashSet<AccountId> = entrants
-                        .iter()
-                        .filter(|e| e.status == EntrantStatus::Withdrawn)
-                        .map(|e| e.account_id)
-                        .collect();
-                    if game.seats.iter().any(|s| gone.contains(s)) {
-                        return Some((game.id, forfeit_ranks(&game.seats, &gone), true));
-                    }
-                }
+            // The entrants as they are now (an arena's may have joined since it began).
+            let entrants = match self.hub.store.tournament_entrants(self.id).await {
+                Ok(entrants) => entrants,
                 Err(error) => {
                     tracing::warn!(tournament = self.id, %error, "reading entrants");
                     tokio::time::sleep(RETRY).await;
                     continue;
                 }
+            };
+            // A seat whose entrant has withdrawn forfeits the game instead.
+            let gone: HashSet<AccountId> = entrants
+                .iter()
+                .filter(|e| e.status == EntrantStatus::Withdrawn)
+                .map(|e| e.account_id)
+                .collect();
+            if game.seats.iter().any(|s| gone.contains(s)) {
+                return Some((game.id, forfeit_ranks(&game.seats, &gone), true));
             }
+            let names: HashMap<AccountId, &str> = entrants
+                .iter()
+                .map(|e| (e.account_id, e.name.as_str()))
+                .collect();
             let players = game
                 .seats
                 .iter()
                 .map(|id| Player::Account {
                     id: *id,
-                    name: table
-                        .names
+                    name: names
                         .get(id)
-                        .cloned()
-                        .unwrap_or_else(|| format!("#{id}")),
+                        .map_or_else(|| format!("#{id}"), |name| name.to_string()),
                 })
                 .collect();
             let live = match self
@@ -562,13 +563,6 @@ impl Director {
                 time_bank: Duration::from_millis(u64::try_from(t.time_bank_ms).unwrap_or(0)),
                 abandon_after: Some(MatchClock::ABANDON_AFTER),
             },
-            names: Arc::new(
-                snapshot
-                    .entrants
-                    .iter()
-                    .map(|e| (e.account_id, e.name.clone()))
-                    .collect(),
-            ),
         })
     }
 

@@ -14,9 +14,9 @@ use crate::protocol::Refusal;
 pub const MAX_OPEN_PER_CREATOR: u32 = 5;
 /// Rounds of a Swiss tournament when the creator does not say.
 pub const DEFAULT_ROUNDS: u32 = 5;
-/// An arena's length when the creator does not say, and its bounds.
+/// An arena's length when the creator does not say, and its longest (its shortest is
+/// the server's `Limits::shortest_arena`, a minute unless a test lowers it).
 pub const DEFAULT_ARENA: Duration = Duration::from_secs(30 * 60);
-pub const MIN_ARENA: Duration = Duration::from_secs(60);
 pub const MAX_ARENA: Duration = Duration::from_secs(24 * 3600);
 /// How far ahead a start may be set.
 pub const MAX_START_AHEAD: Duration = Duration::from_secs(30 * 24 * 3600);
@@ -71,11 +71,12 @@ pub async fn check(
                 .duration_ms
                 .map(Duration::from_millis)
                 .unwrap_or(DEFAULT_ARENA);
-            if !(MIN_ARENA..=MAX_ARENA).contains(&asked) {
+            let shortest = hub.config.limits.shortest_arena;
+            if !(shortest..=MAX_ARENA).contains(&asked) {
                 return Err(bad(format!(
-                    "an arena runs from {} to {} minutes",
-                    MIN_ARENA.as_secs() / 60,
-                    MAX_ARENA.as_secs() / 60
+                    "an arena's duration_ms must be from {} to {}",
+                    shortest.as_millis(),
+                    MAX_ARENA.as_millis()
                 )));
             }
             Some(asked.as_millis() as i64)
