@@ -69,6 +69,9 @@ pub struct Metrics {
     qgame_signups: tokio::sync::watch::Sender<u64>,
     decision_seconds: Histogram,
     log_store_seconds: Histogram,
+    /// One pairing of a tournament's free entrants (an arena's wave): the time the
+    /// pairing itself takes, without its store write.
+    tournament_pairing_seconds: Histogram,
     matches_running: Gauge,
     players_waiting: Gauge,
     tables_open: Gauge,
@@ -117,6 +120,7 @@ impl Metrics {
             qgame_signups: tokio::sync::watch::channel(0).0,
             decision_seconds: latency_histogram(),
             log_store_seconds: latency_histogram(),
+            tournament_pairing_seconds: Histogram::new(exponential_buckets(0.000_001, 2.0, 20)),
             matches_running: Gauge::default(),
             players_waiting: Gauge::default(),
             tables_open: Gauge::default(),
@@ -220,6 +224,11 @@ impl Metrics {
             self.log_store_seconds.clone(),
         );
         r.register(
+            "arbiter_tournament_pairing_seconds",
+            "Time to pair a tournament's free entrants once (an arena's wave), without writing the pairing",
+            self.tournament_pairing_seconds.clone(),
+        );
+        r.register(
             "arbiter_matches_running",
             "Matches being played now",
             self.matches_running.clone(),
@@ -281,6 +290,13 @@ impl Metrics {
 
     pub fn action_received(&self) {
         self.actions_received.inc();
+    }
+
+    /// A tournament paired `waiting` free entrants in `took`.
+    pub fn tournament_paired(&self, took: std::time::Duration, waiting: usize) {
+        if waiting > 1 {
+            self.tournament_pairing_seconds.observe(took.as_secs_f64());
+        }
     }
 
     pub fn match_started(&self) {

@@ -22,6 +22,7 @@ use tokio::task::JoinSet;
 use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 
+use super::arena_book::ArenaBook;
 use super::publish::{publish, spawn_publisher};
 use super::state::Snapshot;
 use crate::hub::Hub;
@@ -210,7 +211,8 @@ impl Director {
     }
 
     /// An arena: until its time is up, pair whoever is free (and connected) as soon as
-    /// they are; then let the games still running finish, and end.
+    /// they are; then let the games still running finish, and end. The tally it pairs
+    /// from is kept in memory ([`ArenaBook`]); results go to the store as they come.
     async fn arena(&self, snapshot: Snapshot) -> Result<(), Refusal> {
         let t = snapshot.tournament.clone();
         let started = t.started_at.unwrap_or_else(wall_ms);
@@ -220,25 +222,24 @@ impl Director {
         let table = self.table(&snapshot)?;
         let stop = self.hub.tournaments.stopping();
         let bell = self.hub.tournaments.bell(self.id);
+        let mut book = ArenaBook::from_snapshot(&snapshot);
         let mut wave = t.round;
-        let mut busy: HashSet<AccountId> = HashSet::new();
+        let mut seats_of: HashMap<i64, Vec<AccountId>> = HashMap::new();
         let mut games = JoinSet::new();
         // Games a crash interrupted go on first.
         for game in snapshot.games.iter().filter(|g| g.ranks.is_none()) {
-            busy.extend(game.seats.iter().copied());
+            seats_of.insert(game.id, game.seats.clone());
             games.spawn(self.clone().play(table.clone(), game.clone()));
         }
-        let mut snapshot = Some(snapshot);
+        let mut look_at_entrants = Instant::now() + LOOK_AGAIN;
         loop {
             if Instant::now() < end {
-                let current = match snapshot.take() {
-                    Some(s) => s,
-                    None => Snapshot::load(&self.hub.store, self.id)
-                        .await?
-                        .ok_or_else(|| Refusal::new("no_such_tournament", "gone"))?,
-                };
-                let waiting = self.arena_waiting(&current, &busy);
+                let started = std::time::Instant::now();
+                let waiting = book.waiting(|id| self.hub.online.latest(id).is_some());
                 let pairs = arena::pair(&waiting);
+                self.hub
+                    .metrics
+                    .tournament_paired(started.elapsed(), waiting.len());
                 if !pairs.is_empty() {
                     wave += 1;
                     let round = NewRound {
@@ -248,7 +249,8 @@ impl Director {
                     };
                     let written = self.hub.store.write_round(self.id, &round).await?;
                     for game in written {
-                        busy.extend(game.seats.iter().copied());
+                        book.paired(&game.seats);
+                        seats_of.insert(game.id, game.seats.clone());
                         games.spawn(self.clone().play(table.clone(), game));
                     }
                     self.hub.tournaments.touch(self.id);
@@ -262,63 +264,35 @@ impl Director {
                 self.ended().await;
                 return Ok(());
             }
-            let look = (Instant::now() + LOOK_AGAIN).min(end.max(Instant::now()));
+            let look = look_at_entrants.min(end.max(Instant::now()));
+            let mut finished = Vec::new();
             tokio::select! {
                 Some(done) = games.join_next(), if !games.is_empty() => {
-                    if let Ok(Some((game, ranks, forfeit))) = done {
-                        self.hub.store.decide_game(game, &ranks, forfeit).await?;
-                        self.hub.tournaments.touch(self.id);
-                    }
-                    // Whoever finished is free again: the store says who still plays.
-                    busy.clear();
-                    for game in self.hub.store.tournament_games(self.id).await? {
-                        if game.ranks.is_none() {
-                            busy.extend(game.seats.iter().copied());
-                        }
+                    finished.push(done);
+                    // Games that ended together are recorded together, then paired once.
+                    while let Some(done) = games.try_join_next() {
+                        finished.push(done);
                     }
                 }
                 _ = tokio::time::sleep_until(look) => {}
-                _ = bell.notified() => {}
+                _ = bell.notified() => look_at_entrants = Instant::now(),
                 _ = stop.cancelled() => return Ok(()),
             }
-        }
-    }
-
-    /// The arena's free entrants: active, not in a game, and connected to this node
-    /// (an absent entrant is not paired: a game they cannot play would be lost on
-    /// time, and their opponent would wait for nothing).
-    fn arena_waiting(&self, snapshot: &Snapshot, busy: &HashSet<AccountId>) -> Vec<arena::Waiting> {
-        let standings = snapshot.standings();
-        let points: HashMap<AccountId, arbiter_tournament::HalfPoints> =
-            standings.iter().map(|s| (s.entrant, s.points)).collect();
-        let mut last: HashMap<AccountId, (i64, AccountId)> = HashMap::new();
-        let mut balance: HashMap<AccountId, i32> = HashMap::new();
-        for game in &snapshot.games {
-            if let [first, second] = game.seats[..] {
-                *balance.entry(first).or_default() += 1;
-                *balance.entry(second).or_default() -= 1;
-                for (me, them) in [(first, second), (second, first)] {
-                    let slot = last.entry(me).or_insert((game.id, them));
-                    if game.id >= slot.0 {
-                        *slot = (game.id, them);
+            for done in finished {
+                if let Ok(Some((game, ranks, forfeit))) = done {
+                    self.hub.store.decide_game(game, &ranks, forfeit).await?;
+                    if let Some(seats) = seats_of.remove(&game) {
+                        book.decided(&seats, &ranks);
                     }
+                    self.hub.tournaments.touch(self.id);
                 }
             }
+            if Instant::now() >= look_at_entrants {
+                // Late entrants and withdrawals (from any node of a deployment).
+                book.set_entrants(&self.hub.store.tournament_entrants(self.id).await?);
+                look_at_entrants = Instant::now() + LOOK_AGAIN;
+            }
         }
-        snapshot
-            .entrants
-            .iter()
-            .filter(|e| e.status == EntrantStatus::Active)
-            .filter(|e| !busy.contains(&e.account_id))
-            .filter(|e| self.hub.online.latest(e.account_id).is_some())
-            .map(|e| arena::Waiting {
-                id: e.account_id,
-                points: points.get(&e.account_id).copied().unwrap_or_default(),
-                rating: e.rating,
-                last_opponent: last.get(&e.account_id).map(|&(_, them)| them),
-                balance: balance.get(&e.account_id).copied().unwrap_or(0),
-            })
-            .collect()
     }
 
     /// Play one game to its result: go on with its match if one runs, take the result

@@ -11,6 +11,7 @@
 //! The pairing rules and standings are the pure `arbiter-tournament` crate; this module
 //! decides when to pair and starts the games.
 
+pub mod arena_book;
 pub mod director;
 pub mod publish;
 pub mod registry;
