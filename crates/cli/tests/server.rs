@@ -23,6 +23,15 @@ struct Served {
     banner: Vec<String>,
 }
 
+/// A test that fails midway must not leave its server running (the test binary's
+/// end does not end its children).
+impl Drop for Served {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
 fn serve(data: &Path, extra: &[&str]) -> Served {
     let mut command = Command::new(env!("CARGO_BIN_EXE_arbiter"));
     command
