@@ -1,7 +1,9 @@
 // Arbiter's browser front end: a hash router over the pages, so the server only ever
 // serves one HTML file. Routes: #/ lobby, #/rules/<id>, #/leaderboards,
 // #/leaderboard/<id>, #/player/<name>, #/replay/<match>, #/watch/<match>,
-// #/match/<match> (your seat), #/play/<ruleset>/<bot>, #/account?next=<path>.
+// #/match/<match> (your seat), #/play/<ruleset>/<bot>, #/tournaments (list, and the
+// form that creates one: ?create=1 opens it), #/tournament/<id>,
+// #/tournament/<id>/player/<name>, #/account?next=<path>.
 import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { html } from './lib/html.js';
@@ -14,6 +16,7 @@ import { Replay } from './pages/replay.js';
 import { Watch } from './pages/watch.js';
 import { Match, Play } from './pages/match.js';
 import { Account, AccountBar } from './pages/account.js';
+import { Tournament, TournamentCall, TournamentPlayer, Tournaments } from './pages/tournaments.js';
 
 function NotFound({ path }) {
   useTitle('Not found');
@@ -33,6 +36,9 @@ const ROUTES = [
   [/^\/watch\/(\d+)$/, (id) => html`<${Watch} id=${id} />`, 'lobby'],
   [/^\/match\/(\d+)$/, (id) => html`<${Match} id=${id} />`, 'lobby'],
   [/^\/play\/([^/]+)\/([^/]+)$/, (ruleset, bot) => html`<${Play} ruleset=${ruleset} bot=${bot} />`, 'lobby'],
+  [/^\/tournaments$/, (query) => html`<${Tournaments} query=${query} />`, 'tournaments'],
+  [/^\/tournament\/(\d+)$/, (id) => html`<${Tournament} id=${id} />`, 'tournaments'],
+  [/^\/tournament\/(\d+)\/player\/([^/]+)$/, (id, name) => html`<${TournamentPlayer} id=${id} name=${name} />`, 'tournaments'],
   [/^\/account$/, (query) => html`<${Account} query=${query} />`, 'account'],
 ];
 
@@ -74,8 +80,10 @@ function App() {
     }
   }, [section]);
 
-  // Keyed by path: a new page starts with fresh state.
-  return html`<div key=${path} class="page">${page}</div>`;
+  // Keyed by path: a new page starts with fresh state. Above it, a tournament game of
+  // yours that started while this page shows.
+  return html`<${TournamentCall} path=${path.split('?')[0]} />
+    <div key=${path} class="page">${page}</div>`;
 }
 
 render(html`<${App} />`, document.getElementById('app'));

@@ -1,6 +1,7 @@
 // What this page knows about each live match, built from the socket's messages as they
 // come, whichever page is showing: a login's resumed seats send joined/view/prompt
-// before the match page mounts, and the page then finds them here.
+// before the match page mounts, and the page then finds them here. A tournament game
+// also keeps its tournament's id (from `match_started`), for the way back to it.
 import { useEffect, useState } from 'preact/hooks';
 import { on, request, send } from './connection.js';
 
@@ -8,12 +9,30 @@ const EVENTS_KEPT = 30;
 const matches = new Map(); // match id → state (replaced, never mutated, on each change)
 const listeners = new Set();
 const watched = new Set(); // match ids spectated, to spectate again after a reconnect
+const TOURNAMENT_KEY = 'arbiter.tournamentGames'; // match id → tournament, across reloads
+const TOURNAMENT_GAMES_KEPT = 50;
+
+/** The tournament a match of ours is a game of (only `match_started` says; kept for reloads). */
+function tournamentOf(id) {
+  try {
+    return JSON.parse(sessionStorage.getItem(TOURNAMENT_KEY) || '{}')[id] ?? null;
+  } catch { return null; }
+}
+
+function rememberTournament(id, tournament) {
+  try {
+    const kept = JSON.parse(sessionStorage.getItem(TOURNAMENT_KEY) || '{}');
+    kept[id] = tournament;
+    const ids = Object.keys(kept).map(Number).sort((a, b) => b - a).slice(0, TOURNAMENT_GAMES_KEPT);
+    sessionStorage.setItem(TOURNAMENT_KEY, JSON.stringify(Object.fromEntries(ids.map((k) => [k, kept[k]]))));
+  } catch { /* storage off: this page load knows it anyway */ }
+}
 
 function blank(id) {
   return {
     id, ruleset: null, seats: [], seat: null, config: null, rated: false, clock: null,
     view: null, step: null, prompt: null, legal: null, sent: null, rejected: null,
-    events: [], ejected: [], outcome: null, headline: null,
+    events: [], ejected: [], outcome: null, headline: null, tournament: tournamentOf(id),
   };
 }
 
@@ -80,10 +99,13 @@ export async function playBot(ruleset, bot) {
   return request({ type: 'start_table', table: table.table, fill: bot }, 'match_started');
 }
 
-on('match_started', (m) => update(m.match, {
-  ruleset: m.ruleset, config: m.config, seats: m.players, seat: m.seat, rated: m.rated,
-  clock: { deadline_ms: m.deadline_ms, time_bank_ms: m.time_bank_ms },
-}));
+on('match_started', (m) => {
+  if (m.tournament != null) rememberTournament(m.match, m.tournament);
+  update(m.match, {
+    ruleset: m.ruleset, config: m.config, seats: m.players, seat: m.seat, rated: m.rated,
+    clock: { deadline_ms: m.deadline_ms, time_bank_ms: m.time_bank_ms }, tournament: m.tournament ?? null,
+  });
+});
 // The first message of every (re)attachment: a pending prompt follows if one is owed.
 on('joined', (m) => update(m.match, {
   ruleset: m.ruleset, seats: m.seats, seat: m.seat, config: m.config,

@@ -1,5 +1,6 @@
 // The lobby: every game (with a match against a house bot a click away, and its rated
-// queue), the open tables, the matches being played now, and the latest finished ones.
+// queue), the open tables, the open and running tournaments, the matches being played
+// now, and the latest finished ones.
 import { useState } from 'preact/hooks';
 import { html } from '../lib/html.js';
 import { useApi } from '../lib/api.js';
@@ -8,6 +9,7 @@ import { playBot } from '../lib/live.js';
 import { ErrorBox, Loading, MatchList, rulesetNames, useTitle } from '../lib/ui.js';
 import { accountHref } from './account.js';
 import { QueueButton, Tables } from './tables.js';
+import { TournamentsBox } from './tournaments.js';
 
 const LIVE_EVERY_MS = 4000;
 const RECENT_LIMIT = 20;
@@ -85,6 +87,8 @@ export function Lobby() {
     </section>
 
     ${rulesets.data && html`<${Tables} rulesets=${rulesets.data} />`}
+
+    <${TournamentsBox} rulesets=${rulesets.data} />
 
     <section aria-labelledby="live-h">
       <h2 id="live-h">Live matches</h2>

@@ -1,7 +1,8 @@
 // Playing a match (#/match/<id>): the board from this seat's view (where the seat moves,
 // by mouse or keyboard), whose turn it is and the clock, the moves it may send now as a
 // list of buttons (folded away when the board takes every move), a JSON box for any other move,
-// and resigning. #/play/<ruleset>/<bot> opens a table with that bot and comes here.
+// and resigning; a tournament game links back to its tournament. #/play/<ruleset>/<bot>
+// opens a table with that bot and comes here.
 import { useEffect, useState } from 'preact/hooks';
 import { html } from '../lib/html.js';
 import { useApi } from '../lib/api.js';
@@ -125,7 +126,9 @@ function Resign({ state }) {
 
 function Seat({ state, game, offline }) {
   const out = state.outcome ? [] : state.ejected; // the result lists them at the end
-  return html`<h1>${game} <span class="muted">· match #${state.id}</span></h1>
+  return html`${state.tournament != null && html`<p class="crumb"><a href=${`#/tournament/${state.tournament}`}
+      data-testid="back-to-tournament">← Back to the tournament</a></p>`}
+    <h1>${game} <span class="muted">· match #${state.id}</span></h1>
     <${Players} seats=${state.seats} you=${state.seat} />
     <div class="match-layout">
       <div class="board" data-testid="board" id="board">

@@ -1,7 +1,9 @@
 // Opens Arbiter's pages in headless Chromium as a person would and checks what they
 // show. Run by crates/server/tests/browser.rs, which starts the server with finished
-// matches and passes: ARBITER_URL, MATCHES (`ruleset=id,…`), PLAYER, SCREENSHOTS.
-// Prints `ok <check>` per check passed; any failure throws (exit code 1).
+// matches, a finished Swiss tournament and an arena with one bot waiting in it, and
+// passes: ARBITER_URL, MATCHES (`ruleset=id,…`), PLAYER, SCREENSHOTS, SWISS and ARENA
+// (tournament ids). Prints `ok <check>` per check passed; any failure throws (exit
+// code 1).
 
 import { chromium } from 'playwright-core';
 import path from 'node:path';
@@ -11,6 +13,8 @@ const shots = need('SCREENSHOTS');
 const player = need('PLAYER');
 const matches = need('MATCHES').split(',').map((pair) => pair.split('='));
 const nimMatch = Object.fromEntries(matches).nim;
+const swiss = need('SWISS');
+const arena = need('ARENA');
 // The rulesets whose boards draw clickable moves (the others play from the move list).
 const BOARD_MOVES = new Set(['nim', 'spacecrack', 'tae', 'qgame', 'spacegoo']);
 // The board's screenshot is taken a few moves in, when the game is under way.
@@ -79,10 +83,12 @@ try {
   check(overflow <= 1, `the lobby is ${overflow}px wider than a phone screen`);
   await page.screenshot({ path: path.join(shots, 'lobby-phone.png'), fullPage: true });
   console.log('ok phone');
+  await page.setViewportSize({ width: 1100, height: 800 });
+
+  await swissTournament(page);
 
   // Play: a person registers, plays each ruleset to the end against a house bot by
   // clicking listed moves, and sees the result; a guest in another browser watches.
-  await page.setViewportSize({ width: 1100, height: 800 });
   const person = `web${Date.now() % 100000}`;
   await register(page, person);
   // Signed in stays signed in across a reload (the page keeps a session, not the password).
@@ -115,6 +121,9 @@ try {
   await page.locator(`a[href="#/replay/${rated}"]`).first().waitFor();
   console.log('ok rated game on the leaderboard and chart');
 
+  await arenaGame(page, person);
+  console.log('ok tournament arena');
+
   // Every board fits a phone-width screen (the replay draws what the play page draws).
   await page.setViewportSize({ width: 360, height: 740 });
   for (const [ruleset, id] of matches) {
@@ -125,6 +134,18 @@ try {
     check(wide <= 1, `${ruleset}: the board is ${wide}px wider than a phone screen`);
   }
   console.log('ok boards fit a phone');
+
+  // The tournament pages fit a phone too (their tables scroll inside their boxes).
+  for (const [hash, shown] of [
+    ['#/tournaments', 'tournaments-going'], [`#/tournament/${swiss}`, 'standings'],
+    [`#/tournament/${arena}`, 'standings'], [`#/tournament/${swiss}/player/cyd`, 'entrant-games'],
+  ]) {
+    await page.evaluate((h) => { location.hash = h; }, hash);
+    await page.getByTestId(shown).waitFor();
+    const wide = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    check(wide <= 1, `${hash} is ${wide}px wider than a phone screen`);
+  }
+  console.log('ok tournaments fit a phone');
 
   check(errors.length === 0, `no errors in the page:\n${errors.join('\n')}`);
 } finally {
@@ -242,6 +263,34 @@ async function playAgainstABot(page, ruleset, viaTable = null) {
   await watched.waitFor();
   const firstSeen = stepOf(await watched.innerText());
 
+  const { clicks, boardClicks } = await playToTheResult(page, ruleset, async (made) => {
+    if (made === 0 || made === SHOT_AT) {
+      await page.screenshot({ path: path.join(shots, `play-${ruleset}.png`), fullPage: true });
+    }
+  });
+  check(clicks > 0, `${ruleset}: the person clicked no move`);
+  // Boards that draw their moves must be played on the board.
+  if (BOARD_MOVES.has(ruleset)) {
+    check(boardClicks === clicks,
+      `${ruleset}: ${clicks - boardClicks} of ${clicks} moves needed the move list, not the board`);
+  }
+  await page.getByTestId('headline').waitFor();
+
+  // The watcher saw the match move and end.
+  await watcher.getByTestId('result').waitFor();
+  const lastSeen = stepOf(await watched.innerText());
+  check(lastSeen > firstSeen, `${ruleset}: the watcher saw step ${firstSeen} then ${lastSeen}`);
+  if (ruleset === 'tae') {
+    await watcher.screenshot({ path: path.join(shots, 'watch-tae.png'), fullPage: true });
+  }
+  await guest.close();
+  return id;
+}
+
+/// Click what the match page shows (the board first) at every turn until the result
+/// shows; `beforeClick(clicks so far)` runs before each click. The clicks, and how many
+/// were on the board.
+async function playToTheResult(page, ruleset, beforeClick = async () => {}) {
   let clicks = 0;
   let boardClicks = 0;
   const result = page.getByTestId('result');
@@ -273,30 +322,12 @@ async function playAgainstABot(page, ruleset, viaTable = null) {
         break;
       }
     }
-    if (clicks === 0 || clicks === SHOT_AT) {
-      await page.screenshot({ path: path.join(shots, `play-${ruleset}.png`), fullPage: true });
-    }
+    await beforeClick(clicks);
     await move.click().catch(() => {}); // the list may re-render under the click
     clicks += 1;
     if (fromBoard) boardClicks += 1;
   }
-  check(clicks > 0, `${ruleset}: the person clicked no move`);
-  // Boards that draw their moves must be played on the board.
-  if (BOARD_MOVES.has(ruleset)) {
-    check(boardClicks === clicks,
-      `${ruleset}: ${clicks - boardClicks} of ${clicks} moves needed the move list, not the board`);
-  }
-  await page.getByTestId('headline').waitFor();
-
-  // The watcher saw the match move and end.
-  await watcher.getByTestId('result').waitFor();
-  const lastSeen = stepOf(await watched.innerText());
-  check(lastSeen > firstSeen, `${ruleset}: the watcher saw step ${firstSeen} then ${lastSeen}`);
-  if (ruleset === 'tae') {
-    await watcher.screenshot({ path: path.join(shots, 'watch-tae.png'), fullPage: true });
-  }
-  await guest.close();
-  return id;
+  return { clicks, boardClicks };
 }
 
 /// Two people press "Rated game" for Secret Nim: matchmaking pairs them and both pages
@@ -317,6 +348,82 @@ async function ratedQueue(page, person) {
   for (const p of [page, rival]) await p.getByTestId('result').waitFor();
   await other.close();
   return page.url().match(/#\/match\/(\d+)/)[1];
+}
+
+/// A guest finds the finished Swiss tournament in the list and opens it: the standings
+/// (every entrant, a column per tie-break, explained), the last round's games with their
+/// replays, the first round folded away, the downloads; then one entrant's page.
+async function swissTournament(page) {
+  await page.goto(`${base}/#/tournaments`);
+  // The arena (open, one bot in it) is listed first, the finished Swiss below.
+  await page.locator(`[data-testid="tournaments-going"] [data-tournament="${arena}"]`).waitFor();
+  await page.getByTestId('tournaments-done').locator(`a[href="#/tournament/${swiss}"]`).click();
+  await page.waitForFunction((id) => location.hash === `#/tournament/${id}`, swiss);
+  console.log('ok tournaments');
+
+  const document = await (await fetch(`${base}/api/tournaments/${swiss}`)).json();
+  const standings = page.getByTestId('standings');
+  await standings.getByTestId('standing').nth(document.standings.length - 1).waitFor();
+  check(await standings.getByTestId('standing').count() === 5, 'the Swiss standings list its five entrants');
+  for (const line of document.standings) {
+    const row = standings.locator(`[data-player="${line.name}"]`);
+    check((await row.getByTestId('played').innerText()) === String(line.played), `${line.name}'s games played`);
+  }
+  const breaks = standings.locator('th.tiebreak');
+  check(await breaks.count() === document.tiebreaks.length, 'a column per tie-break');
+  for (let i = 0; i < document.tiebreaks.length; i++) {
+    check(!!(await breaks.nth(i).getAttribute('title')), `the ${document.tiebreaks[i]} column says what it counts`);
+  }
+  await page.getByTestId('tournament-status').filter({ hasText: 'finished' }).waitFor();
+  const round = page.getByTestId('current-round');
+  await round.getByText('Round 2').waitFor();
+  const last = document.games.filter((g) => g.round === 2);
+  check(await round.getByTestId('game').count() === last.length, 'the last round lists its games');
+  for (const game of last) await round.locator(`a[href="#/replay/${game.match}"]`).waitFor();
+  await round.getByText(/Bye/).waitFor();
+  const earlier = page.getByTestId('earlier-round');
+  check(await earlier.count() === 1, 'round 1 is folded away below');
+  check(!(await earlier.locator('[data-testid="game"]').first().isVisible()), 'round 1 starts folded');
+  await page.screenshot({ path: path.join(shots, 'tournament.png'), fullPage: true });
+  await earlier.locator('summary').click();
+  await earlier.getByTestId('game').first().waitFor();
+  for (const [link, start] of [['results-json', '{'], ['results-csv', 'rank,name,points']]) {
+    const href = await page.getByTestId(link).getAttribute('href');
+    const body = await (await fetch(`${base}${href}`)).text();
+    check(body.trimStart().startsWith(start), `the ${link} download (${href}) starts with ${start}`);
+  }
+
+  // An entrant's page: their line, and each round's game or bye.
+  const who = document.standings[0].name;
+  await standings.locator(`[data-player="${who}"] a`).first().click();
+  await page.getByTestId('entrant-name').filter({ hasText: who }).waitFor();
+  check(await page.getByTestId('entrant-game').count() === 2, `${who}'s page lists a line for each of 2 rounds`);
+  check(await page.getByTestId('standing').count() === 1, `${who}'s page shows their standing`);
+  console.log('ok tournament swiss');
+}
+
+/// The person joins the arena (the bot waits in it), so it starts and pairs them: the
+/// page opens the game, the person plays it on the board, goes back to the tournament
+/// and finds one game played in their line of the standings.
+async function arenaGame(page, person) {
+  await page.evaluate(() => { location.hash = '#/tournaments'; });
+  await page.locator(`[data-testid="tournaments-going"] [data-tournament="${arena}"] h3 a`).click();
+  await page.waitForFunction((id) => location.hash === `#/tournament/${id}`, arena);
+  await page.getByTestId('join').click();
+  await page.waitForFunction(() => /^#\/match\/\d+$/.test(location.hash), null, { timeout: 20000 });
+  const game = page.url().match(/#\/match\/(\d+)/)[1];
+  const { clicks, boardClicks } = await playToTheResult(page, 'nim');
+  check(clicks > 0 && boardClicks === clicks, `the arena game was played on the board (${boardClicks} of ${clicks})`);
+  await page.getByTestId('headline').waitFor();
+  await page.getByTestId('back-to-tournament').click();
+  await page.waitForFunction((id) => location.hash === `#/tournament/${id}`, arena);
+  const line = page.locator(`[data-testid="standing"][data-player="${person}"]`);
+  await line.getByTestId('played').filter({ hasText: /^1$/ }).waitFor();
+  await page.getByTestId('earlier-rounds').locator(`a[href="#/replay/${game}"]`).waitFor();
+  await page.getByTestId('tournament-status').filter({ hasText: 'running' }).waitFor();
+  // Its clock counts down (from 10:00).
+  await page.getByTestId('time-left').filter({ hasText: /^9:\d\d$/ }).waitFor();
+  await page.screenshot({ path: path.join(shots, 'tournament-arena.png'), fullPage: true });
 }
 
 function stepOf(text) {

@@ -5,8 +5,10 @@
 //! page; then registers, reloads and is still signed in, plays every ruleset to the end
 //! against a house bot by clicking on its board while a guest watches live (Q-Game from
 //! a table opened with options), opens its own seat's replay, and two people meet in
-//! the rated queue), checks what they show, and writes screenshots to
-//! `docs/screenshots/`.
+//! the rated queue; then joins an arena, is taken to its game, plays it and sees the
+//! standings move), checks what they show, and writes screenshots to
+//! `docs/screenshots/`. Here, network bots play a whole Swiss tournament first (its page
+//! is shown), and one bot waits in the arena for the person.
 //!
 //! So that the README's one test command is all the set-up, the test installs what it
 //! lacks: the npm packages (`npm ci`), and Chromium through `apt-get` when it runs as
@@ -17,10 +19,11 @@ mod common;
 
 use std::path::PathBuf;
 use std::process::Stdio;
+use std::time::Duration;
 
 use crate::common::*;
-use arbiter_server::client::{play, BotPlan, Games};
-use serde_json::Value;
+use arbiter_server::client::{play, BotPlan, Connection, Games};
+use serde_json::{json, Value};
 
 /// Chromium and the npm packages, installed if they are missing and can be.
 fn install_what_is_missing(tests: &std::path::Path) {
@@ -77,6 +80,92 @@ async fn finished(server: &TestServer, ruleset: &str) -> i64 {
     id
 }
 
+/// A network bot that enters tournament `id` and plays nim there until it ends.
+fn tournament_bot(server: &TestServer, name: &str, id: i64) -> BotPlan {
+    BotPlan {
+        session: None,
+        server: server.tcp.clone(),
+        ruleset: "nim".into(),
+        name: name.into(),
+        password: password(name),
+        games: Games::Tournament(id),
+        config: Value::Null,
+        seats: None,
+    }
+}
+
+/// `host` creates a tournament with `settings`: its id.
+async fn create_tournament(host: &mut Connection, settings: Value) -> i64 {
+    let mut request = settings;
+    request["type"] = json!("create_tournament");
+    host.send(&request).await.expect("send");
+    let reply = until(host, 10, |m| {
+        m["type"] == "tournament_created" || m["type"] == "error"
+    })
+    .await;
+    assert_eq!(reply["type"], "tournament_created", "{reply}");
+    reply["tournament"].as_i64().expect("an id")
+}
+
+/// Five network bots play a two-round Swiss tournament of nim to the end (five, so that
+/// each round has a bye): its id.
+async fn swiss_played(server: &TestServer, host: &mut Connection) -> i64 {
+    let names = ["cyd", "dee", "eve", "fay", "gus"];
+    let id = create_tournament(
+        host,
+        json!({"name": "Browser Swiss", "ruleset": "nim", "format": "swiss", "rounds": 2,
+               "start_when": names.len()}),
+    )
+    .await;
+    let bots: Vec<_> = names
+        .iter()
+        .map(|name| {
+            let plan = tournament_bot(server, name, id);
+            tokio::spawn(async move { play(&plan, random_players("nim")).await })
+        })
+        .collect();
+    for bot in bots {
+        let report = tokio::time::timeout(Duration::from_secs(120), bot)
+            .await
+            .expect("the Swiss tournament ended in time")
+            .expect("the bot's task")
+            .expect("the bot played the tournament");
+        assert!(report.aborted.is_empty(), "aborted: {:?}", report.aborted);
+    }
+    let (status, document) = http_get(&server.http, &format!("/api/tournaments/{id}"), None).await;
+    assert_eq!(status, 200, "{document}");
+    assert_eq!(document["status"], "finished", "{document}");
+    id
+}
+
+/// An arena of nim that starts when two have joined, with one network bot entered (it
+/// plays until the test ends): its id, and the bot's task.
+async fn arena_waiting(
+    server: &TestServer,
+    host: &mut Connection,
+) -> (i64, tokio::task::JoinHandle<()>) {
+    let id = create_tournament(
+        host,
+        json!({"name": "Browser arena", "ruleset": "nim", "format": "arena",
+               "duration_ms": 600_000, "start_when": 2}),
+    )
+    .await;
+    let plan = tournament_bot(server, "hal", id);
+    let bot = tokio::spawn(async move {
+        // Cut short when the test ends; whatever it played is in the store.
+        let _ = play(&plan, random_players("nim")).await;
+    });
+    // The person joins second, so that their joining starts the arena.
+    for _ in 0..100 {
+        let (_, document) = http_get(&server.http, &format!("/api/tournaments/{id}"), None).await;
+        if document["entrants"] == 1 {
+            return (id, bot);
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    panic!("the arena's bot did not join");
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_person_browses_replays_and_plays_every_ruleset_while_a_guest_watches() {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
@@ -94,6 +183,9 @@ async fn a_person_browses_replays_and_plays_every_ruleset_while_a_guest_watches(
         let id = finished(&server, ruleset.id()).await;
         matches.push(format!("{}={id}", ruleset.id()));
     }
+    let mut host = registered(&server.tcp, "host").await;
+    let swiss = swiss_played(&server, &mut host).await;
+    let (arena, arena_bot) = arena_waiting(&server, &mut host).await;
     let shots = root.join("docs/screenshots");
     std::fs::create_dir_all(&shots).expect("the screenshot folder");
     let run = tokio::process::Command::new("node")
@@ -101,12 +193,15 @@ async fn a_person_browses_replays_and_plays_every_ruleset_while_a_guest_watches(
         .env("ARBITER_URL", format!("http://{}", server.http))
         .env("MATCHES", matches.join(","))
         .env("PLAYER", "ada")
+        .env("SWISS", swiss.to_string())
+        .env("ARENA", arena.to_string())
         .env("SCREENSHOTS", &shots)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .output()
         .await
         .expect("node runs (install Node.js 20 or later)");
+    arena_bot.abort();
     let stdout = String::from_utf8_lossy(&run.stdout);
     let stderr = String::from_utf8_lossy(&run.stderr);
     assert!(
@@ -116,6 +211,7 @@ async fn a_person_browses_replays_and_plays_every_ruleset_while_a_guest_watches(
     // Each check the script made is one line: proof that it ran them all.
     let mut checks = vec!["lobby".to_string(), "rules".into(), "leaderboard".into()];
     checks.extend(["player".into(), "phone".into()]);
+    checks.extend(["tournaments".into(), "tournament swiss".into()]);
     for ruleset in arbiter_rulesets::all() {
         checks.push(format!("replay {}", ruleset.id()));
         checks.push(format!("play {}", ruleset.id()));
@@ -125,7 +221,9 @@ async fn a_person_browses_replays_and_plays_every_ruleset_while_a_guest_watches(
         "private replay".into(),
         "rated queue".into(),
         "rated game on the leaderboard and chart".into(),
+        "tournament arena".into(),
         "boards fit a phone".into(),
+        "tournaments fit a phone".into(),
     ]);
     for check in checks {
         assert!(

@@ -528,3 +528,36 @@ async fn pools_of_three_play_swiss_rounds_and_a_round_robin() {
     every_game_stored_and_replayable(&server, &document).await;
     server.stop().await;
 }
+
+/// An arena of two: they just played each other, and nobody else can become free, so
+/// they are paired again rather than left waiting until the end.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_arena_of_two_pairs_them_again() {
+    let server = start(|config| config.limits.shortest_arena = Duration::from_secs(1)).await;
+    let mut creator = registered(&server.tcp, "duo-host").await;
+    let id = create(
+        &mut creator,
+        json!({"ruleset": "nim", "format": "arena", "duration_ms": 1_500, "start_when": 2,
+               "rated": false}),
+    )
+    .await;
+    let mut bots = Vec::new();
+    for n in 0..2 {
+        let plan = tournament_bot(&server, "nim", &format!("duo{n}"), id);
+        let players = random_players("nim");
+        bots.push(tokio::spawn(async move { play(&plan, players).await }));
+    }
+    for bot in bots {
+        let report = tokio::time::timeout(Duration::from_secs(60), bot)
+            .await
+            .expect("the arena ended in time")
+            .expect("the bot task")
+            .expect("the bot played");
+        assert!(
+            report.games.len() >= 2,
+            "only {} game(s)",
+            report.games.len()
+        );
+    }
+    server.stop().await;
+}

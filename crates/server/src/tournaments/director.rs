@@ -235,8 +235,16 @@ impl Director {
         loop {
             if Instant::now() < end {
                 let started = std::time::Instant::now();
-                let waiting = book.waiting(|id| self.hub.online.latest(id).is_some());
-                let pairs = arena::pair(&waiting);
+                let mut waiting = book.waiting(|id| self.hub.online.latest(id).is_some());
+                let mut pairs = arena::pair(&waiting);
+                if pairs.is_empty() && waiting.len() >= 2 && !book.anyone_playing() {
+                    // Only entrants who just met are free, and nobody else can become
+                    // free: a rematch beats an arena that stops (two entrants, say).
+                    for entrant in &mut waiting {
+                        entrant.last_opponent = None;
+                    }
+                    pairs = arena::pair(&waiting);
+                }
                 self.hub
                     .metrics
                     .tournament_paired(started.elapsed(), waiting.len());
