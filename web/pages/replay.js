@@ -184,6 +184,8 @@ export function Replay({ id, query }) {
     </p>
     <p class="links">
       <a href=${`#/rules/${encodeURIComponent(data.ruleset)}`}>Rules</a>
+      ${summary.data?.tournament != null && html` · <a data-testid="tournament-link"
+        href=${`#/tournament/${encodeURIComponent(summary.data.tournament)}`}>Its tournament</a>`}
       ${data.status !== 'running' && html` · <a id="download" data-testid="download"
         href=${`/api/matches/${encodeURIComponent(id)}/record`} download=${`arbiter-${data.ruleset}-${id}.json`}>Download record</a>`}
     </p>

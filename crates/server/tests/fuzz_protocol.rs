@@ -122,7 +122,8 @@ proptest! {
         kind in prop::sample::select(arbiter_server::protocol::messages::CLIENT_TYPES.to_vec()),
         fields in prop::collection::btree_map(
             prop::sample::select(vec!["name", "password", "ruleset", "config", "seats",
-                                      "table", "seat", "bot", "fill", "match", "action"]),
+                                      "table", "seat", "bot", "fill", "match", "action",
+                                      "tournament", "format", "rounds", "starts_at"]),
             prop_oneof![
                 Just(serde_json::Value::Null),
                 any::<i64>().prop_map(serde_json::Value::from),

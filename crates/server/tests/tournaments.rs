@@ -85,6 +85,7 @@ async fn every_game_stored_and_replayable(server: &TestServer, document: &Value)
         let (status, summary) = http_get(&server.http, &format!("/api/matches/{id}"), None).await;
         assert_eq!(status, 200, "{summary}");
         assert_eq!(summary["status"], "finished", "{summary}");
+        assert_eq!(summary["tournament"], document["tournament"], "{summary}");
         let names: Vec<&str> = summary["seats"]
             .as_array()
             .expect("seats")

@@ -225,6 +225,9 @@ async fn match_summary(State(app): State<AppState>, Path(id): Path<i64>) -> ApiR
             "outcome".into(),
             serde_json::to_value(&record.outcome).unwrap_or(Value::Null),
         );
+        if let Some(tournament) = app.hub.store.tournament_of_match(id).await? {
+            map.insert("tournament".into(), json!(tournament));
+        }
         if let Some(live) = app.hub.matches.get(id) {
             map.insert(
                 "live".into(),

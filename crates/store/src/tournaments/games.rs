@@ -112,6 +112,21 @@ impl Store {
         Ok(done.rows_affected() == 1)
     }
 
+    /// The tournament whose game match `match_id` played, if any (a page showing the
+    /// match links back to it).
+    pub async fn tournament_of_match(
+        &self,
+        match_id: MatchId,
+    ) -> Result<Option<TournamentId>, StoreError> {
+        let id = sqlx::query_scalar(
+            "SELECT tournament_id FROM tournament_games WHERE match_id = $1 LIMIT 1",
+        )
+        .bind(match_id)
+        .fetch_optional(&self.read)
+        .await?;
+        Ok(id)
+    }
+
     /// Every game of tournament `id`, by round.
     pub async fn tournament_games(
         &self,
