@@ -313,16 +313,15 @@ async fn bad_tournament_requests_are_refused_and_change_nothing() {
         json!({"ruleset": "nim", "format": "swiss", "rounds": 1, "starts_at": rfc3339_in(2)}),
     )
     .await;
-    let mut cancelled = Value::Null;
-    for _ in 0..100 {
-        let (_, document) =
-            http_get(&server.http, &format!("/api/tournaments/{lonely}"), None).await;
-        if document["status"] == "cancelled" {
-            cancelled = document;
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
+    // Bob watches it: the state comes when it changes, and `tournament_ended` at the end.
+    bob.send(&json!({"type": "watch_tournament", "tournament": lonely}))
+        .await
+        .expect("send");
+    until(&mut bob, 30, |m| {
+        m["type"] == "tournament_ended" && m["tournament"] == lonely
+    })
+    .await;
+    let (_, cancelled) = http_get(&server.http, &format!("/api/tournaments/{lonely}"), None).await;
     assert_eq!(cancelled["status"], "cancelled", "nobody came: {cancelled}");
     assert_eq!(
         refused(
@@ -371,15 +370,17 @@ async fn an_arena_pairs_whoever_is_free_until_its_time_is_up() {
         let players = random_players("nim");
         if n == 7 {
             // The late one: joins once the arena runs.
-            let http = server.http.clone();
+            // It watches the arena and enters once the state says it runs.
+            let mut watcher = Connection::connect(&server.tcp).await.expect("connect");
+            watcher
+                .send(&json!({"type": "watch_tournament", "tournament": id}))
+                .await
+                .expect("send");
             bots.push(tokio::spawn(async move {
-                loop {
-                    let (_, t) = http_get(&http, &format!("/api/tournaments/{id}"), None).await;
-                    if t["status"] == "running" {
-                        break;
-                    }
-                    tokio::time::sleep(Duration::from_millis(50)).await;
-                }
+                until(&mut watcher, 60, |m| {
+                    m["type"] == "tournament" && m["status"] == "running"
+                })
+                .await;
                 play(&plan, players).await
             }));
         } else {

@@ -13,12 +13,13 @@ pub(crate) fn now_ms() -> i64 {
 /// Serde helpers that write stored milliseconds as RFC 3339 UTC text
 /// (`2026-11-23T09:37:47.123Z`), the form people and JSON tools read; the stored value
 /// stays an integer.
-pub(crate) mod rfc3339 {
+pub mod rfc3339 {
     use std::time::{Duration, UNIX_EPOCH};
 
     use serde::Serializer;
 
-    pub(crate) fn format(ms: i64) -> String {
+    /// Unix milliseconds as RFC 3339 UTC text with milliseconds.
+    pub fn format(ms: i64) -> String {
         let at = UNIX_EPOCH + Duration::from_millis(u64::try_from(ms).unwrap_or(0));
         humantime::format_rfc3339_millis(at).to_string()
     }

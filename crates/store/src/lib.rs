@@ -31,6 +31,7 @@ mod writer_lock;
 pub use accounts::{
     Account, AccountId, SessionToken, MAX_NAME_LEN, MAX_PASSWORD_LEN, SESSION_LIFETIME,
 };
+pub use clock::rfc3339::format as rfc3339;
 pub use connect::{Backend, Store, DATABASE_FILE};
 pub use error::StoreError;
 pub use matches::{

@@ -6,8 +6,8 @@
 use std::collections::HashMap;
 
 use arbiter_store::{
-    AccountId, EntrantStatus, Store, StoreError, Tournament, TournamentBye, TournamentEntrant,
-    TournamentGame, TournamentId,
+    rfc3339, AccountId, EntrantStatus, Store, StoreError, Tournament, TournamentBye,
+    TournamentEntrant, TournamentGame, TournamentId,
 };
 use arbiter_tournament::{ByeRecord, Entrant, Format, GameRecord, Standing};
 use serde_json::{json, Value};
@@ -269,12 +269,6 @@ fn tiebreak_names(table: &[Standing]) -> Vec<String> {
     table.first().map_or_else(Vec::new, |s| {
         s.tiebreaks.iter().map(|t| t.name.to_string()).collect()
     })
-}
-
-fn rfc3339(ms: i64) -> String {
-    let at =
-        std::time::UNIX_EPOCH + std::time::Duration::from_millis(u64::try_from(ms).unwrap_or(0));
-    humantime::format_rfc3339_millis(at).to_string()
 }
 
 /// A CSV field: quoted when it holds a comma, a quote or a line break. Account names
