@@ -33,6 +33,7 @@ function blank(id) {
     id, ruleset: null, seats: [], seat: null, config: null, rated: false, clock: null,
     view: null, step: null, prompt: null, legal: null, sent: null, rejected: null,
     events: [], ejected: [], outcome: null, headline: null, tournament: tournamentOf(id),
+    standIns: {}, // seat → { bot, step }: a house bot plays it since its player went silent
   };
 }
 
@@ -72,6 +73,11 @@ export function act(id, action) {
   const state = matches.get(Number(id));
   update(id, { sent: state?.legal?.step ?? state?.prompt?.step ?? 0, legal: null, rejected: null });
   send({ type: 'act', match: Number(id), action });
+}
+
+/** Take the seat back from the house bot playing it while we were away. */
+export function takeSeat(id) {
+  send({ type: 'take_seat', match: Number(id) });
 }
 
 export function resign(id) {
@@ -139,6 +145,15 @@ on('ejected', (m) => update(m.match, (s) => ({
   ejected: [...s.ejected, { seat: m.seat, reason: m.reason }],
   ...(m.seat === s.seat ? { prompt: null, legal: null } : {}),
 })));
+on('stand_in', (m) => update(m.match, (s) => ({
+  standIns: { ...s.standIns, [m.seat]: { bot: m.bot, step: m.step } },
+  ...(m.seat === s.seat ? { prompt: null, legal: null, sent: null } : {}),
+})));
+on('seat_taken_back', (m) => update(m.match, (s) => {
+  const standIns = { ...s.standIns };
+  delete standIns[m.seat];
+  return { standIns };
+}));
 on('outcome', (m) => {
   watched.delete(Number(m.match));
   update(m.match, { outcome: m.outcome, headline: m.headline, prompt: null, legal: null, sent: null });

@@ -66,3 +66,11 @@ export function Events({ events }) {
     <ol>${events.map((e, i) => html`<li key=${i}><code>${JSON.stringify(e)}</code></li>`)}</ol>
   </details>`;
 }
+
+/** Seats a house bot plays because their players went silent (not `you`: your page
+ * says it with a button to take the seat back). */
+export function StandIns({ standIns, seats, you = null }) {
+  const others = Object.entries(standIns || {}).filter(([seat]) => Number(seat) !== you);
+  return others.map(([seat, s]) => html`<p class="muted" data-testid="stand-in">
+    ${seats[seat] ?? `seat ${seat}`} went silent: a house bot (${s.bot}) plays for them since step ${s.step}.</p>`);
+}

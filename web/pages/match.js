@@ -8,8 +8,8 @@ import { html } from '../lib/html.js';
 import { useApi } from '../lib/api.js';
 import { Board, useBoardModule } from '../lib/board.js';
 import { useConnection, whenReady } from '../lib/connection.js';
-import { act, playBot, resign, useMatch } from '../lib/live.js';
-import { Events, Players, Result, clockText, seatToMove, useNow } from '../lib/matchbits.js';
+import { act, playBot, resign, takeSeat, useMatch } from '../lib/live.js';
+import { Events, Players, Result, StandIns, clockText, seatToMove, useNow } from '../lib/matchbits.js';
 import { moveLabel } from '../lib/moves.js';
 import { ErrorBox, Loading, rulesetNames, useTitle } from '../lib/ui.js';
 import { accountHref } from './account.js';
@@ -38,6 +38,14 @@ function TurnLine({ state }) {
   }
   if (state.ejected.some((e) => e.seat === state.seat)) {
     return html`<p class="turn" data-testid="turn">You are out of this match.</p>`;
+  }
+  const standIn = state.standIns?.[state.seat];
+  if (standIn) {
+    return html`<div class="turn stand-in" role="alert" data-testid="turn">
+      <p>You were away, so a house bot (${standIn.bot}) has played your seat since step ${standIn.step}.
+        If it stays there to the end, the game counts as your loss.</p>
+      <button type="button" class="primary" data-testid="take-seat" onClick=${() => takeSeat(state.id)}>Take my seat back</button>
+    </div>`;
   }
   if (state.prompt && state.sent == null) {
     const sealed = state.prompt.turn?.model === 'sealed';
@@ -146,6 +154,7 @@ function Seat({ state, game, offline }) {
         ${state.rejected && html`<p class="rejected" role="alert" data-testid="rejected">
           Refused: ${state.rejected.message} <span class="muted">(${state.rejected.code})</span></p>`}
         ${out.map((e) => html`<p class="muted">${state.seats[e.seat] ?? `seat ${e.seat}`} left the game: ${e.reason}.</p>`)}
+        ${!state.outcome && html`<${StandIns} standIns=${state.standIns} seats=${state.seats} you=${state.seat} />`}
         <${MoveList} key=${state.prompt?.step} state=${state} />
         ${!state.outcome && !state.aborted && html`<${FreeForm} state=${state} />`}
         <${Resign} state=${state} />

@@ -6,7 +6,7 @@ import { useApi } from '../lib/api.js';
 import { Board } from '../lib/board.js';
 import { useConnection } from '../lib/connection.js';
 import { spectate, unspectate, useMatch } from '../lib/live.js';
-import { Events, Players, Result, seatToMove } from '../lib/matchbits.js';
+import { Events, Players, Result, StandIns, seatToMove } from '../lib/matchbits.js';
 import { ErrorBox, Loading, rulesetNames, useTitle } from '../lib/ui.js';
 
 export function Watch({ id }) {
@@ -56,6 +56,7 @@ export function Watch({ id }) {
     </div>
     ${state.ejected.length > 0 && !state.outcome && state.ejected.map((e) => html`<p class="muted">
       ${state.seats[e.seat] ?? `seat ${e.seat}`} left the game: ${e.reason}.</p>`)}
+    ${!state.outcome && html`<${StandIns} standIns=${state.standIns} seats=${state.seats} />`}
     ${state.outcome && html`<${Result} id=${id} outcome=${state.outcome} headline=${state.headline} seats=${state.seats} />`}
     ${state.aborted && html`<p role="alert" data-testid="aborted">The match was stopped without a result: ${state.aborted}.</p>`}
     ${!state.outcome && html`<p class="muted">The ${replay} shows the steps so far.</p>`}

@@ -63,6 +63,7 @@ pub fn play_local<G: Game>(
         initial_digest: digest_of(&state),
         log: Vec::new(),
         outcome: None,
+        stand_ins: Vec::new(),
     };
     let mut chain = DigestChain::new(&record.initial_digest);
     let mut concurrent_turn = 0usize;

@@ -40,6 +40,14 @@ impl Outcome {
             .collect()
     }
 
+    /// The ranks as results count them when the players of `leavers` left the game
+    /// (a house bot finished it for them): every leaver ranks below every other seat,
+    /// whatever the bot achieved; the others keep their order among themselves, and so
+    /// do the leavers. With no leavers these are the game's own ranks.
+    pub fn ranks_with_leavers(&self, leavers: &[Seat]) -> Vec<u32> {
+        ranks_with_leavers(&self.ranks, leavers)
+    }
+
     /// The seats sharing first place.
     pub fn winners(&self) -> Vec<Seat> {
         (0..self.ranks.len())
@@ -84,6 +92,24 @@ impl Outcome {
     }
 }
 
+/// [`Outcome::ranks_with_leavers`] for ranks read without their outcome (a stored
+/// match's seats).
+pub fn ranks_with_leavers(ranks: &[u32], leavers: &[Seat]) -> Vec<u32> {
+    let left = |seat: Seat| leavers.contains(&seat);
+    (0..ranks.len())
+        .map(|seat| {
+            let better = (0..ranks.len())
+                .filter(|&other| match (left(seat), left(other)) {
+                    (true, false) => true,
+                    (false, true) => false,
+                    _ => ranks[other] < ranks[seat],
+                })
+                .count();
+            better as u32 + 1
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -112,6 +138,19 @@ mod tests {
         one.ranks = vec![1, 2];
         assert_eq!(one.headline(&names), "ann wins with 66");
         assert_eq!(tied(vec![]).headline(&names), "nobody wins");
+    }
+
+    #[test]
+    fn leavers_rank_below_everyone_who_stayed() {
+        let mut outcome = tied(vec![50, 10, 30]);
+        outcome.ranks = vec![1, 3, 2];
+        assert_eq!(outcome.ranks_with_leavers(&[]), vec![1, 3, 2]);
+        // The bot won seat 0's game for a player who had left: last, the rest move up.
+        assert_eq!(outcome.ranks_with_leavers(&[0]), vec![3, 2, 1]);
+        // Two leavers keep their order below the one who stayed.
+        assert_eq!(outcome.ranks_with_leavers(&[0, 2]), vec![2, 1, 3]);
+        // A shared win with a leaver is the other seat's win.
+        assert_eq!(tied(vec![5, 5]).ranks_with_leavers(&[1]), vec![1, 2]);
     }
 
     #[test]

@@ -43,6 +43,48 @@ pub struct MatchRecord {
     pub initial_digest: String,
     pub log: Vec<LogEntry>,
     pub outcome: Option<Outcome>,
+    /// Stretches in which the referee's house bot played a seat whose player had gone
+    /// silent ([`StandIn`]), in the order they began. Not part of the replay: the log
+    /// holds every action whoever chose it. Left out of the JSON when empty.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub stand_ins: Vec<StandIn>,
+}
+
+/// A house bot standing in for a seat's silent player: from log step `from_step` (the
+/// number of log entries before its first decision) until the player took the seat
+/// back at `until_step`, or to the end when `None`. A seat held by a stand-in when the
+/// game ends counts as its player's loss for ratings and tournaments
+/// ([`Outcome::ranks_with_leavers`]).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StandIn {
+    pub seat: Seat,
+    /// The house bot that played (one of the ruleset's bots).
+    pub bot: String,
+    pub from_step: usize,
+    #[serde(default)]
+    pub until_step: Option<usize>,
+}
+
+impl MatchRecord {
+    /// The seats a stand-in still held when the record ends: their players left.
+    pub fn left_seats(&self) -> Vec<Seat> {
+        let mut seats: Vec<Seat> = self
+            .stand_ins
+            .iter()
+            .filter(|stand_in| stand_in.until_step.is_none())
+            .map(|stand_in| stand_in.seat)
+            .collect();
+        seats.sort_unstable();
+        seats.dedup();
+        seats
+    }
+
+    /// The outcome's ranks as results count them: a seat its player left ranks below
+    /// every seat whose player stayed ([`Outcome::ranks_with_leavers`]).
+    pub fn counted_ranks(&self) -> Option<Vec<u32>> {
+        let outcome = self.outcome.as_ref()?;
+        Some(outcome.ranks_with_leavers(&self.left_seats()))
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

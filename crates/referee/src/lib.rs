@@ -59,6 +59,6 @@ pub use instruments::Instruments;
 pub use mailbox::{Mailbox, Undelivered};
 pub use messages::{JsonText, LegalActions, ToSeat};
 pub use referee::{Referee, MIN_DEADLINE};
-pub use setup::{MatchSetup, Program, SeatKind, SeatSetup};
+pub use setup::{MatchSetup, Program, SeatKind, SeatSetup, StandInSetup};
 pub use sink::{DiscardSink, MatchSink, PendingEvent, RecordEvent, Stored, StoredSignal, Unstored};
 pub use status::{MatchStatus, Phase, PlayerKind, SeatStatus};

@@ -43,6 +43,15 @@ pub enum ToSeat {
     Rejected { code: String, message: String },
     /// The referee removed a seat (missed deadline, illegal answer, resignation).
     Ejected { seat: Seat, reason: String },
+    /// The referee's house bot plays `seat` from `step` on: its player went silent.
+    /// The player takes the seat back by reconnecting or answering (`take_seat`).
+    StandIn {
+        seat: Seat,
+        bot: String,
+        step: usize,
+    },
+    /// `seat`'s player took the seat back from the house bot at `step`.
+    SeatTakenBack { seat: Seat, step: usize },
     /// The game is over; the last message before the referee closes the connection.
     Outcome {
         outcome: Outcome,

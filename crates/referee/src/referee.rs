@@ -14,7 +14,7 @@ use crate::handle::{Finish, MatchHandle};
 use crate::setup::{MatchSetup, SeatKind};
 use crate::sink::{MatchSink, RecordEvent};
 use crate::status::{MatchStatus, Phase, PlayerKind};
-use crate::task::{BotMaker, Clock, MatchTask, PlayerSetup};
+use crate::task::{BotMaker, Clock, MatchTask, PlayerSetup, StandInPlan};
 
 /// Commands (answers, attachments) queued for one match before senders wait.
 const COMMAND_QUEUE: usize = 1024;
@@ -88,6 +88,7 @@ impl Referee {
                     initial_digest: state.digest(),
                     log: Vec::new(),
                     outcome: None,
+                    stand_ins: Vec::new(),
                 };
                 let chain = DigestChain::new(&record.initial_digest);
                 (state, record, chain)
@@ -107,6 +108,23 @@ impl Referee {
             }
         };
 
+        let stand_in = match setup.stand_in.clone() {
+            None => None,
+            Some(stand_in) if setup.ruleset.bots.iter().any(|b| *b == stand_in.bot) => {
+                Some(StandInPlan {
+                    setup: stand_in,
+                    ruleset: setup.ruleset.clone(),
+                })
+            }
+            Some(stand_in) => {
+                return Err(ConfigError::new(format!(
+                    "the stand-in: {} has no bot named {:?} (it has {})",
+                    game.id(),
+                    stand_in.bot,
+                    setup.ruleset.bots.join(", ")
+                )))
+            }
+        };
         let mut players = Vec::with_capacity(setup.seats.len());
         for (seat, seat_setup) in setup.seats.iter().enumerate() {
             let player = match &seat_setup.kind {
@@ -167,6 +185,7 @@ impl Referee {
             command_queue,
             sink.clone(),
             setup.instruments,
+            stand_in,
         );
         let status = task.status_sender();
         let handle = MatchHandle::new(

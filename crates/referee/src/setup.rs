@@ -39,6 +39,10 @@ pub struct MatchSetup {
     /// could keep a game alive with nobody playing). `None`: never (the compatibility
     /// ports keep their originals' rule).
     pub abandon_after: Option<u32>,
+    /// A house bot that plays a remote seat whose player went silent, so the others'
+    /// game is not ruined ([`StandInSetup`]). `None`: silent seats are only timed out
+    /// and, after `abandon_after` misses, ejected.
+    pub stand_in: Option<StandInSetup>,
     /// Where the match reports its timings, if anywhere.
     pub instruments: Option<Arc<dyn Instruments>>,
 }
@@ -58,9 +62,27 @@ impl MatchSetup {
             time_bank: Duration::ZERO,
             illegal_answer: policy.illegal_answer,
             abandon_after: None,
+            stand_in: None,
             instruments: None,
         }
     }
+}
+
+/// The house bot that stands in for a silent remote seat, and when.
+///
+/// A seat goes silent when it owes a decision and has had no connection for `grace`
+/// (counted from the later of the disconnect and the decision's start), or when it has
+/// missed `abandon_after` deadlines in a row while connected. The bot then plays the
+/// seat; the player takes it back by attaching again or by answering. The record lists
+/// each stretch ([`arbiter_engine::StandIn`]); a seat still held by the bot when the
+/// game ends is its player's loss.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StandInSetup {
+    /// One of the ruleset's house bots (its strength is the table's).
+    pub bot: String,
+    pub grace: Duration,
+    /// The bot's own seed (never the match's, which is a secret until the end).
+    pub seed: u64,
 }
 
 impl fmt::Debug for MatchSetup {
@@ -75,6 +97,7 @@ impl fmt::Debug for MatchSetup {
             .field("time_bank", &self.time_bank)
             .field("illegal_answer", &self.illegal_answer)
             .field("abandon_after", &self.abandon_after)
+            .field("stand_in", &self.stand_in)
             .field("instruments", &self.instruments.is_some())
             .finish()
     }

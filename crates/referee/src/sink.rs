@@ -14,7 +14,7 @@ use std::future::Future;
 use std::pin::Pin;
 use std::task::{Context, Poll};
 
-use arbiter_engine::{LogEntry, MatchRecord, Outcome};
+use arbiter_engine::{LogEntry, MatchRecord, Outcome, Seat};
 use tokio::sync::{mpsc, oneshot};
 
 /// One thing to persist, in the order the referee produced it.
@@ -28,6 +28,14 @@ pub enum RecordEvent {
         match_id: i64,
         index: usize,
         entry: LogEntry,
+    },
+    /// A house bot began playing `seat` for its silent player before log entry `step`
+    /// (`bot` names it), or the player took the seat back there (`bot` is `None`).
+    StandIn {
+        match_id: i64,
+        seat: Seat,
+        step: usize,
+        bot: Option<String>,
     },
     /// The game ended with `outcome` (`None` only from a defective ruleset) after
     /// `entries` log entries, all sent before. Only what the store takes: the record

@@ -35,6 +35,9 @@ pub struct SeatStatus {
     pub owes_decision: bool,
     /// Why the referee removed this seat, if it did.
     pub ejected: Option<String>,
+    /// The house bot playing this remote seat for its silent player, if one is.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stand_in: Option<String>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]

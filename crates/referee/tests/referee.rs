@@ -16,6 +16,7 @@ mod remote_seats;
 mod resumed;
 mod ruleset_panics;
 mod spectators;
+mod stand_in;
 mod time_bank;
 mod turn_deadlines;
 mod write_first;

@@ -4,7 +4,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use arbiter_referee::{
-    IllegalAnswer, MatchHandle, MatchSetup, Program, Referee, SeatKind, SeatSetup,
+    IllegalAnswer, MatchHandle, MatchSetup, Program, Referee, SeatKind, SeatSetup, StandInSetup,
 };
 use arbiter_rulesets::Ruleset;
 use arbiter_store::{AccountId, MatchId, NewMatch, RatingSystem, SeatRecord, Store, StoreError};
@@ -48,12 +48,22 @@ pub struct Launch {
     pub time_bank: Duration,
     /// Missed deadlines in a row that abandon a seat (`None`: never).
     pub abandon_after: Option<u32>,
+    /// The house bot for silent remote seats, and its grace (`None`: none).
+    pub stand_in: Option<StandIn>,
     pub illegal_answer: IllegalAnswer,
     /// Only a test fixes the seed; otherwise it comes from the operating system.
     pub seed: Option<u64>,
     /// How long the match waits for a failing store before it is aborted
     /// ([`crate::DEFAULT_STORE_PATIENCE`] unless the server sets its own).
     pub store_patience: Duration,
+}
+
+/// Which house bot plays a silent remote seat, and after how long
+/// ([`arbiter_referee::StandInSetup`]; the runner draws the bot's seed).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StandIn {
+    pub bot: String,
+    pub grace: Duration,
 }
 
 /// A match that runs.
@@ -112,9 +122,16 @@ pub async fn launch(
     };
     // Every seed is drawn before the row is written: a refusal leaves nothing behind.
     let seats = seat_setups(&launch.entries)?;
+    let stand_in_seed = secret_seed()?;
     let match_id = store.create_match(&new).await?;
     let store_patience = launch.store_patience;
-    let setup = match_setup(match_id, launch, seed, seats, instruments.clone());
+    let setup = match_setup(
+        match_id,
+        launch,
+        (seed, stand_in_seed),
+        seats,
+        instruments.clone(),
+    );
     let (sink, recorded) = writer::spawn(store.clone(), store_patience, instruments);
     let started = Referee::start(setup, Arc::new(sink));
     running(
@@ -145,8 +162,8 @@ pub async fn resume(
         .ok_or(StoreError::UnknownMatch(match_id))?;
     let seats = seat_setups(&launch.entries)?;
     let store_patience = launch.store_patience;
-    let seed = record.seed;
-    let setup = match_setup(match_id, launch, seed, seats, instruments.clone());
+    let seeds = (record.seed, secret_seed()?);
+    let setup = match_setup(match_id, launch, seeds, seats, instruments.clone());
     let (sink, recorded) = writer::spawn(store.clone(), store_patience, instruments);
     let resumed = Referee::resume(setup, record, Arc::new(sink));
     running(
@@ -200,10 +217,11 @@ fn seat_setups(entries: &[Entry]) -> Result<Vec<SeatSetup>, LaunchError> {
         .collect()
 }
 
+/// The referee's setup; `seeds` are the match's and its stand-in bot's.
 fn match_setup(
     match_id: MatchId,
     launch: Launch,
-    seed: u64,
+    (seed, stand_in_seed): (u64, u64),
     seats: Vec<SeatSetup>,
     instruments: Option<Arc<dyn MatchInstruments>>,
 ) -> MatchSetup {
@@ -217,6 +235,11 @@ fn match_setup(
         time_bank: launch.time_bank,
         illegal_answer: launch.illegal_answer,
         abandon_after: launch.abandon_after,
+        stand_in: launch.stand_in.map(|stand_in| StandInSetup {
+            bot: stand_in.bot,
+            grace: stand_in.grace,
+            seed: stand_in_seed,
+        }),
         instruments: instruments.map(|instruments| {
             Arc::new(RefereeInstruments(instruments)) as Arc<dyn arbiter_referee::Instruments>
         }),

@@ -20,5 +20,5 @@ mod launch;
 mod writer;
 
 pub use instruments::MatchInstruments;
-pub use launch::{launch, resume, Entry, Launch, LaunchError, Launched, Play};
+pub use launch::{launch, resume, Entry, Launch, LaunchError, Launched, Play, StandIn};
 pub use writer::{Recorded, DEFAULT_STORE_PATIENCE};

@@ -239,6 +239,32 @@ impl Writer {
                 let appended = self.append_entry(match_id, index, &entry, false).await;
                 (appended, None)
             }
+            RecordEvent::StandIn {
+                match_id,
+                seat,
+                step,
+                bot,
+            } => {
+                if let Some(unstored) = &self.given_up {
+                    return (Err(unstored.clone()), None);
+                }
+                let store = &self.store;
+                let bot = bot.as_deref();
+                let written = self
+                    .retrying(
+                        match_id,
+                        "a stand-in",
+                        Some(self.patience),
+                        |_| async move {
+                            match bot {
+                                Some(bot) => store.stand_in_began(match_id, seat, bot, step).await,
+                                None => store.stand_in_ended(match_id, seat, step).await,
+                            }
+                        },
+                    )
+                    .await;
+                (self.give_up_on(written), None)
+            }
             RecordEvent::Finished {
                 match_id,
                 outcome,

@@ -14,6 +14,10 @@ use serde::Deserialize;
 
 /// Each seat's time bank in queued matches unless configured.
 pub const DEFAULT_TIME_BANK: Duration = Duration::from_secs(30);
+/// How long a silent seat waits for its player before a house bot plays it: long
+/// enough for a page reload or a dropped Wi-Fi, short enough that the others do not
+/// sit idle.
+pub const DEFAULT_STAND_IN_GRACE: Duration = Duration::from_secs(60);
 /// A server's name unless configured: one server per database needs no other.
 pub const DEFAULT_NODE: &str = "local";
 /// How stale a node's heartbeat may be before the others end its matches.
@@ -62,6 +66,12 @@ pub struct ServeArgs {
     /// past its deadline [default: 30s]. Tables set their own.
     #[arg(long, env = "ARBITER_TIME_BANK")]
     pub time_bank: Option<String>,
+    /// How long a seat whose player went silent (disconnected while owing a decision)
+    /// waits before a house bot plays it to the end; the player may take it back. `off`
+    /// ejects silent seats instead, after the missed deadlines [default: 60s]. Tables
+    /// set their own.
+    #[arg(long, env = "ARBITER_STAND_IN_GRACE")]
+    pub stand_in_grace: Option<String>,
     /// How often matchmaking pairs waiting players [default: 1s].
     #[arg(long, env = "ARBITER_PAIRING_INTERVAL")]
     pub pairing_interval: Option<String>,
@@ -131,6 +141,7 @@ struct FileConfig {
     #[serde(default)]
     deadlines: BTreeMap<String, String>,
     time_bank: Option<String>,
+    stand_in_grace: Option<String>,
     pairing_interval: Option<String>,
     store_patience: Option<String>,
     node: Option<String>,
@@ -226,6 +237,9 @@ pub struct Config {
     pub default_deadline: Option<Duration>,
     /// Each seat's time bank in queued matches.
     pub time_bank: Duration,
+    /// How long a silent seat waits for its player before a house bot plays it;
+    /// `None`: no stand-in (silent seats are ejected after their missed deadlines).
+    pub stand_in_grace: Option<Duration>,
     pub pairing_interval: Duration,
     /// How long a match waits for a failing store before it is aborted.
     pub store_patience: Duration,
@@ -256,6 +270,7 @@ impl Config {
             deadlines: BTreeMap::new(),
             default_deadline: None,
             time_bank: DEFAULT_TIME_BANK,
+            stand_in_grace: Some(DEFAULT_STAND_IN_GRACE),
             pairing_interval: Duration::from_secs(1),
             store_patience: arbiter_runner::DEFAULT_STORE_PATIENCE,
             node: DEFAULT_NODE.to_string(),
@@ -333,6 +348,7 @@ impl Config {
             deadlines: BTreeMap::new(),
             default_deadline: None,
             time_bank: DEFAULT_TIME_BANK,
+            stand_in_grace: Some(DEFAULT_STAND_IN_GRACE),
             pairing_interval: Duration::from_secs(1),
             store_patience: arbiter_runner::DEFAULT_STORE_PATIENCE,
             node: DEFAULT_NODE.to_string(),
@@ -344,6 +360,18 @@ impl Config {
         if let Some(text) = args.time_bank.as_ref().or(file.time_bank.as_ref()) {
             config.time_bank = parse_duration(text)
                 .with_context(|| format!("the time bank {text:?} is not a duration"))?;
+        }
+        if let Some(text) = args
+            .stand_in_grace
+            .as_ref()
+            .or(file.stand_in_grace.as_ref())
+        {
+            config.stand_in_grace = match text.trim() {
+                "off" => None,
+                text => Some(parse_duration(text).with_context(|| {
+                    format!("the stand-in grace {text:?} is not a duration or off")
+                })?),
+            };
         }
         // File deadlines first, then flags over them, entry by entry.
         for (ruleset, text) in &file.deadlines {

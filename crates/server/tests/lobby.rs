@@ -441,7 +441,9 @@ async fn shutting_down_tells_clients_and_records_running_matches_as_aborted() {
 
 /// A table's `abandon_after`: a seat that misses that many deadlines in a row is out,
 /// with the reason recorded (here after one missed second, so the test waits on the
-/// `ejected` message rather than on minutes of turns).
+/// `ejected` message rather than on minutes of turns). The table has no stand-in
+/// (`stand_in_grace_ms` 0); with one, the house bot would play the seat instead
+/// (`tests/stand_in.rs`).
 #[tokio::test]
 async fn a_table_seat_that_stops_answering_has_abandoned() {
     let server = start(|_| {}).await;
@@ -449,7 +451,7 @@ async fn a_table_seat_that_stops_answering_has_abandoned() {
     owner
         .send(
             &json!({"type": "create_table", "ruleset": "nim", "seats": 2,
-            "deadline_ms": 1000, "time_bank_ms": 0, "abandon_after": 1}),
+            "deadline_ms": 1000, "time_bank_ms": 0, "abandon_after": 1, "stand_in_grace_ms": 0}),
         )
         .await
         .expect("send");

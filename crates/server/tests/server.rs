@@ -28,6 +28,7 @@ mod secrets;
 mod sessions;
 mod slow_readers;
 mod spacegoo_port;
+mod stand_in;
 mod store_faults;
 mod tournaments;
 mod watching;

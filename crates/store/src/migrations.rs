@@ -62,6 +62,11 @@ pub(crate) const SQLITE: &[MigrationFile] = &[
         "tournaments",
         include_str!("../migrations/sqlite/0007_tournaments.sql"),
     ),
+    (
+        8,
+        "stand ins",
+        include_str!("../migrations/sqlite/0008_stand_ins.sql"),
+    ),
 ];
 
 /// `migrations/postgres`, in version order.
@@ -100,6 +105,11 @@ pub(crate) const POSTGRES: &[MigrationFile] = &[
         7,
         "tournaments",
         include_str!("../migrations/postgres/0007_tournaments.sql"),
+    ),
+    (
+        8,
+        "stand ins",
+        include_str!("../migrations/postgres/0008_stand_ins.sql"),
     ),
 ];
 

@@ -1,19 +1,8 @@
 //! Ratings and profiles on both backends: rated matches move ratings in the finishing
 //! transaction, results rate once, concurrent results lose no update.
 
-use crate::common::{new_match, played, store_played, TestDb};
-use arbiter_engine::Outcome;
+use crate::common::{new_match, outcome, played, store_played, TestDb};
 use arbiter_store::{RatingSystem, StoreError, ELO_K, INITIAL_DISPLAY};
-
-fn outcome(ranks: Vec<u32>) -> Outcome {
-    let n = ranks.len();
-    Outcome {
-        scores: ranks.iter().map(|r| 10 - i64::from(*r)).collect(),
-        ranks,
-        ejected: vec![None; n],
-        summary: "test result".into(),
-    }
-}
 
 async fn an_elo_match_moves_both_ratings_when_it_finishes(db: &TestDb) {
     let store = &db.store;

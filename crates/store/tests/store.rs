@@ -16,4 +16,5 @@ mod log_tail;
 mod matches;
 mod ratings;
 mod schema;
+mod stand_ins;
 mod tournaments;

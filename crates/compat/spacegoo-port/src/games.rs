@@ -192,6 +192,8 @@ impl Games {
             deadline: self.deadline,
             // The reference has no abandonment: a silent bot sends nothing, round after round.
             abandon_after: None,
+            // Nor a house bot for leavers: its rounds simply pass.
+            stand_in: None,
             // The reference's clock: a fixed time per round, no bank.
             time_bank: Duration::ZERO,
             illegal_answer: self.ruleset.game.policy().illegal_answer,

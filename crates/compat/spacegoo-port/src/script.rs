@@ -165,7 +165,13 @@ impl SeatScript {
                     reason: reason.clone(),
                 });
             }
-            ToSeat::Prompt { .. } | ToSeat::Rejected { .. } | ToSeat::Ejected { .. } => {}
+            // The reference's protocol has no words for a stand-in (its seats are
+            // programs, never stood in for).
+            ToSeat::Prompt { .. }
+            | ToSeat::Rejected { .. }
+            | ToSeat::Ejected { .. }
+            | ToSeat::StandIn { .. }
+            | ToSeat::SeatTakenBack { .. } => {}
         }
         Ok(say)
     }

@@ -118,6 +118,7 @@ impl<G: Ruleset> Battery<G> {
             initial_digest: digest_of(&state),
             log: Vec::new(),
             outcome: None,
+            stand_ins: Vec::new(),
         };
         let mut chain = DigestChain::new(&record.initial_digest);
         let mut views = vec![all_views::<G>(&state, seats)];

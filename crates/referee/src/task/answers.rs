@@ -20,9 +20,12 @@ impl MatchTask {
             self.reject(seat, refusal);
             return;
         }
+        let answered_sealed = slot.answered_sealed;
+        // The player answers again: the seat is theirs, and so is this answer.
+        self.take_back(seat);
         let turn = self.state.to_act();
         if !turn.includes(seat) {
-            let second_sealed = matches!(turn, Turn::Sealed(_)) && slot.answered_sealed;
+            let second_sealed = matches!(turn, Turn::Sealed(_)) && answered_sealed;
             match self.policy.second_sealed_answer {
                 Some(reason) if second_sealed => {
                     let refusal = Illegal::new(

@@ -54,6 +54,7 @@ pub(super) struct Connection {
 
 impl MatchTask {
     /// A (re)connection: it replaces any earlier one and is brought up to date.
+    /// A player attaching takes its seat back from a stand-in.
     pub(super) fn attach(&mut self, seat: Seat, id: ConnectionId, mailbox: Arc<dyn Mailbox>) {
         let Some(slot) = self.seats.get_mut(seat) else {
             return;
@@ -66,9 +67,11 @@ impl MatchTask {
             mailbox,
             last_view: None,
         });
+        slot.silent_since = None;
         let joined = self.joined(Some(seat));
         self.send_to_seat(seat, joined);
         self.send_view(seat);
+        self.take_back(seat);
         self.send_prompt(seat);
         self.publish_status();
     }
@@ -78,6 +81,7 @@ impl MatchTask {
         if let Some(Player::Remote(connection)) = self.seats.get_mut(seat).map(|s| &mut s.player) {
             if connection.as_ref().is_some_and(|c| c.id == id) {
                 *connection = None;
+                self.seats[seat].silent_since = Some(tokio::time::Instant::now());
                 self.publish_status();
             }
         }
@@ -176,24 +180,28 @@ impl MatchTask {
     /// Send to a remote seat's connection now, if it has one.
     fn try_send_to_seat(&mut self, seat: Seat, message: ToSeat) {
         let match_id = self.match_id;
-        let Some(Player::Remote(slot)) = self.seats.get_mut(seat).map(|s| &mut s.player) else {
+        let Some(seat_slot) = self.seats.get_mut(seat) else {
+            return;
+        };
+        let Player::Remote(slot) = &mut seat_slot.player else {
             return;
         };
         let Some(connection) = slot else {
             return;
         };
         match connection.mailbox.post(message) {
-            Ok(()) => {}
+            Ok(()) => return,
             Err(Undelivered::Behind) => {
                 tracing::warn!(
                     match_id,
                     seat,
                     "seat fell behind its messages; disconnected"
                 );
-                *slot = None;
             }
-            Err(Undelivered::Gone) => *slot = None,
+            Err(Undelivered::Gone) => {}
         }
+        *slot = None;
+        seat_slot.silent_since = Some(tokio::time::Instant::now());
     }
 
     /// Send the seat its view if it changed since it last got one.

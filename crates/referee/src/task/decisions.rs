@@ -58,8 +58,8 @@ impl MatchTask {
                 deadline,
             });
             match self.seats[seat].player {
-                Player::Remote(_) => self.send_prompt(seat),
-                Player::Bot(_) => self.start_bot(seat),
+                Player::Remote(_) if self.seats[seat].stand_in.is_none() => self.send_prompt(seat),
+                _ => self.start_bot(seat),
             }
         }
         self.publish_status_for(turn);
@@ -142,17 +142,23 @@ impl MatchTask {
         }
     }
 
-    /// The earliest deadline of any owed decision.
+    /// The earliest deadline of any owed decision, or moment a seat goes silent.
     pub(super) fn next_deadline(&self) -> Option<Instant> {
-        self.seats
+        let decisions = self
+            .seats
             .iter()
             .filter_map(|slot| slot.owed.map(|decision| decision.deadline))
-            .min()
+            .min();
+        match (decisions, self.next_silence()) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
     }
 
     /// Apply the timeout policy to every decision whose deadline has passed, one seat
     /// at a time in seat order (each may change who owes what).
     pub(super) fn expire_due(&mut self) {
+        self.stand_in_for_silent();
         loop {
             if self.state.to_act().is_over() {
                 return;
@@ -166,10 +172,12 @@ impl MatchTask {
                 return;
             };
             tracing::debug!(match_id = self.match_id, seat, "deadline passed");
-            let slot = &mut self.seats[seat];
-            slot.missed_in_a_row += 1;
+            self.seats[seat].missed_in_a_row += 1;
+            let missed = self.seats[seat].missed_in_a_row;
             match self.clock.abandon_after {
-                Some(limit) if slot.missed_in_a_row >= limit => {
+                // A player who stopped answering: the house bot plays on for them.
+                Some(limit) if missed >= limit && self.can_stand_in(seat) => self.take_over(seat),
+                Some(limit) if missed >= limit => {
                     self.close_decision(seat);
                     let reason = match limit {
                         1 => "abandoned the match: missed its deadline".to_string(),

@@ -45,6 +45,14 @@ impl HouseSeat {
             idle: Some(bot),
         }
     }
+
+    /// The bot's name as the ruleset (or the program) calls it.
+    pub(super) fn bot_name(&self) -> &str {
+        match &self.maker {
+            BotMaker::House { bot, .. } => bot,
+            BotMaker::Program(program) => program.name(),
+        }
+    }
 }
 
 /// A bot's answer (or failure) for one decision, with the bot handed back.
@@ -59,13 +67,22 @@ pub(crate) struct BotReply {
 }
 
 impl MatchTask {
+    /// The bot playing `seat`: its own, or the stand-in for its silent player.
+    pub(super) fn bot_of(&mut self, seat: Seat) -> Option<&mut HouseSeat> {
+        let slot = self.seats.get_mut(seat)?;
+        match &mut slot.player {
+            Player::Bot(house) => Some(house),
+            Player::Remote(_) => slot.stand_in.as_mut(),
+        }
+    }
+
     /// Let the seat's bot think about the decision the seat owes. A bot still busy with
     /// an earlier decision starts on this one when it comes back.
     pub(super) fn start_bot(&mut self, seat: Seat) {
         let Some(decision) = self.seats[seat].owed.map(|d| d.id) else {
             return;
         };
-        let Player::Bot(house) = &mut self.seats[seat].player else {
+        let Some(house) = self.bot_of(seat) else {
             return;
         };
         let Some(mut bot) = house.idle.take() else {
@@ -113,9 +130,11 @@ impl MatchTask {
             answer,
             then_eject,
         } = reply;
-        if let Some(Player::Bot(house)) = self.seats.get_mut(seat).map(|s| &mut s.player) {
-            house.idle = bot.or_else(|| house.maker.build());
-        }
+        let Some(house) = self.bot_of(seat) else {
+            // A stand-in whose player took the seat back: its answer does not count.
+            return;
+        };
+        house.idle = bot.or_else(|| house.maker.build());
         if self.seats[seat].owed.map(|d| d.id) != Some(decision) {
             // A late answer to a decision already settled; think about the current one.
             self.start_bot(seat);

@@ -16,6 +16,7 @@ mod answers;
 mod audience;
 mod decisions;
 mod house;
+mod stand_in;
 mod storing;
 
 use std::sync::Arc;
@@ -39,6 +40,7 @@ use audience::{Connection, Outgoing};
 use decisions::Decision;
 pub(crate) use house::{describe_panic, BotMaker};
 use house::{BotReply, HouseSeat};
+pub(crate) use stand_in::StandInPlan;
 use storing::Storing;
 
 /// A seat's player as [`crate::Referee::start`] built it.
@@ -68,6 +70,10 @@ struct SeatSlot {
     span: Option<TurnSpan>,
     /// Deadlines missed since the seat last answered itself.
     missed_in_a_row: u32,
+    /// Since when a remote seat has had no connection (see `stand_in`).
+    silent_since: Option<Instant>,
+    /// The house bot playing this remote seat for its silent player, if one is.
+    stand_in: Option<HouseSeat>,
 }
 
 /// One turn of a seat that decides several times a turn: its deadline runs from the
@@ -117,6 +123,8 @@ pub(crate) struct MatchTask {
     /// handled once everything is told.
     held: Option<Command>,
     instruments: Option<Arc<dyn Instruments>>,
+    /// Who stands in for a silent remote seat, if anyone does.
+    stand_in: Option<StandInPlan>,
 }
 
 impl MatchTask {
@@ -133,6 +141,7 @@ impl MatchTask {
         commands: mpsc::Receiver<Box<Command>>,
         sink: Arc<dyn MatchSink>,
         instruments: Option<Arc<dyn Instruments>>,
+        stand_in: Option<StandInPlan>,
     ) -> Self {
         // A match continued from its record keeps the ejections its log holds.
         let ejected_in_log = |seat: usize| {
@@ -160,6 +169,9 @@ impl MatchTask {
                 bank: clock.time_bank,
                 span: None,
                 missed_in_a_row: 0,
+                // A remote seat is silent until its player attaches.
+                silent_since: Some(Instant::now()),
+                stand_in: None,
             })
             .collect();
         let (bot_sender, bot_replies) = mpsc::unbounded_channel();
@@ -168,7 +180,7 @@ impl MatchTask {
             ..ruleset.game.policy()
         };
         let initial = status_of(match_id, ruleset.id(), state.as_ref(), &seats, 0, 0);
-        MatchTask {
+        let mut task = MatchTask {
             match_id,
             policy,
             clock,
@@ -189,7 +201,10 @@ impl MatchTask {
             held: None,
             outgoing: Vec::new(),
             instruments,
-        }
+            stand_in,
+        };
+        task.resume_stand_ins();
+        task
     }
 
     pub(crate) fn status_sender(&self) -> Arc<watch::Sender<MatchStatus>> {
@@ -384,6 +399,7 @@ fn status_of(
                 connected: false,
                 owes_decision: false,
                 ejected: None,
+                stand_in: None,
             })
             .collect(),
         turn: Turn::Over,
@@ -418,6 +434,11 @@ fn refresh_status(
             | update(&mut shown.owes_decision, slot.owed.is_some());
         if shown.ejected != slot.ejected {
             shown.ejected.clone_from(&slot.ejected);
+            changed = true;
+        }
+        let stand_in = slot.stand_in.as_ref().map(|house| house.bot_name());
+        if shown.stand_in.as_deref() != stand_in {
+            shown.stand_in = stand_in.map(str::to_string);
             changed = true;
         }
     }

@@ -74,7 +74,9 @@ impl MatchSink for Mirror {
                 assert_eq!(digest, entry.digest(), "the entry's digest");
                 inner.step += 1;
             }
-            RecordEvent::Finished { .. } | RecordEvent::Aborted { .. } => {}
+            RecordEvent::StandIn { .. }
+            | RecordEvent::Finished { .. }
+            | RecordEvent::Aborted { .. } => {}
         }
         inner.events.push(event);
         drop(inner);

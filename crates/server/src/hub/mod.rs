@@ -217,6 +217,7 @@ impl Hub {
             deadline: self.config.deadline(ruleset.game.as_ref()),
             time_bank: self.config.time_bank,
             abandon_after: Some(MatchClock::ABANDON_AFTER),
+            stand_in_grace: self.config.stand_in_grace,
         }
     }
 
@@ -228,6 +229,7 @@ impl Hub {
         deadline_ms: Option<u64>,
         time_bank_ms: Option<u64>,
         abandon_after: Option<u32>,
+        stand_in_grace_ms: Option<u64>,
     ) -> Result<MatchClock, Refusal> {
         let deadline = match deadline_ms.map(Duration::from_millis) {
             Some(asked)
@@ -263,7 +265,22 @@ impl Hub {
             }
             None => MatchClock::TABLE_TIME_BANK,
         };
+        let stand_in_grace = match stand_in_grace_ms.map(Duration::from_millis) {
+            Some(Duration::ZERO) => None,
+            Some(asked) if asked <= MatchClock::MAX_STAND_IN_GRACE => Some(asked),
+            Some(_) => {
+                return Err(Refusal::new(
+                    "bad_clock",
+                    format!(
+                        "stand_in_grace_ms must be at most {} (0: no stand-in)",
+                        MatchClock::MAX_STAND_IN_GRACE.as_millis()
+                    ),
+                ))
+            }
+            None => self.config.stand_in_grace,
+        };
         Ok(MatchClock {
+            stand_in_grace,
             deadline,
             time_bank,
             abandon_after: match abandon_after {
@@ -423,8 +440,15 @@ impl Hub {
                 deadline_ms,
                 time_bank_ms,
                 abandon_after,
+                stand_in_grace_ms,
             } => {
-                let clock = self.table_clock(&ruleset, deadline_ms, time_bank_ms, abandon_after)?;
+                let clock = self.table_clock(
+                    &ruleset,
+                    deadline_ms,
+                    time_bank_ms,
+                    abandon_after,
+                    stand_in_grace_ms,
+                )?;
                 let creator = occupant(account, name, outbox);
                 self.create_table(creator, &ruleset, &config, seats, clock)
             }

@@ -55,6 +55,20 @@ impl Hub {
             .map_err(|e| Refusal::new("match_over", e.to_string()))
     }
 
+    /// `account` takes its seat in `match_id` (or its only running match) back from
+    /// the house bot standing in for it: the seat is attached to `outbox` again, which
+    /// the referee takes as the player's return, whether or not it was attached.
+    pub async fn take_seat(
+        &self,
+        account: AccountId,
+        outbox: &Outbox,
+        match_id: Option<i64>,
+    ) -> Result<(), Refusal> {
+        let (live, own) = self.matches.seat_for(account, match_id)?;
+        self.matches.attach(&live, own, outbox).await;
+        Ok(())
+    }
+
     pub async fn resign(
         &self,
         account: AccountId,

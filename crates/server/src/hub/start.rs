@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use arbiter_referee::{IllegalAnswer, MatchHandle, Program};
 use arbiter_rulesets::Ruleset;
-use arbiter_runner::{Entry, Launch, LaunchError, Launched, MatchInstruments, Play};
+use arbiter_runner::{Entry, Launch, LaunchError, Launched, MatchInstruments, Play, StandIn};
 use arbiter_store::{RatingSystem, INITIAL_DISPLAY};
 use serde_json::Value;
 
@@ -67,6 +67,7 @@ impl Hub {
             deadline: port.deadline,
             time_bank: Duration::ZERO,
             abandon_after: None,
+            stand_in_grace: None,
         };
         self.start(ruleset, config, seats, true, clock, Some(port))
             .await
@@ -177,6 +178,10 @@ impl Hub {
             deadline: clock.deadline,
             time_bank: clock.time_bank,
             abandon_after: clock.abandon_after,
+            stand_in: match &port {
+                Some(_) => None,
+                None => stand_in(ruleset, &clock, &seats),
+            },
             illegal_answer,
             seed: None,
             store_patience: self.config.store_patience,
@@ -262,6 +267,7 @@ impl Hub {
             deadline: clock.deadline,
             time_bank: clock.time_bank,
             abandon_after: clock.abandon_after,
+            stand_in: stand_in(&ruleset, &clock, &players),
             illegal_answer: IllegalAnswer::Retry,
             seed: None,
             store_patience: self.config.store_patience,
@@ -338,4 +344,28 @@ impl Hub {
             }
         }
     }
+}
+
+/// The house bot for the match's silent seats: the table's strength, which is the bot
+/// it seated (the first, if several), else the ruleset's `greedy` (a fair opponent that
+/// answers at once), else its first bot. `None` without a grace or a remote seat.
+fn stand_in(ruleset: &Ruleset, clock: &MatchClock, seats: &[Player]) -> Option<StandIn> {
+    let grace = clock.stand_in_grace?;
+    if !seats
+        .iter()
+        .any(|seat| matches!(seat, Player::Account { .. }))
+    {
+        return None;
+    }
+    let seated = seats.iter().find_map(|seat| match seat {
+        Player::Bot { bot, .. } => Some(bot.as_str()),
+        Player::Account { .. } => None,
+    });
+    let bot = seated
+        .or_else(|| ruleset.bots.iter().copied().find(|&bot| bot == "greedy"))
+        .or_else(|| ruleset.bots.first().copied())?;
+    Some(StandIn {
+        bot: bot.to_string(),
+        grace,
+    })
 }

@@ -319,6 +319,7 @@ mod tests {
             deadline: MatchClock::TABLE_DEADLINE,
             time_bank: MatchClock::TABLE_TIME_BANK,
             abandon_after: Some(MatchClock::ABANDON_AFTER),
+            stand_in_grace: None,
         }
     }
 

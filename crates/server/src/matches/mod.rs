@@ -55,6 +55,9 @@ pub struct MatchClock {
     /// Missed deadlines in a row after which a seat has abandoned and is ejected;
     /// `None` never (the compatibility ports, whose originals have their own rule).
     pub abandon_after: Option<u32>,
+    /// How long a silent remote seat waits for its player before a house bot plays it
+    /// (`arbiter_referee::StandInSetup`); `None`: no stand-in.
+    pub stand_in_grace: Option<Duration>,
 }
 
 impl MatchClock {
@@ -72,6 +75,8 @@ impl MatchClock {
     /// Missed deadlines in a row that abandon a seat, in queues and (unless the
     /// creator says otherwise) tables: a seat nobody plays would otherwise pass forever.
     pub const ABANDON_AFTER: u32 = 3;
+    /// Longest stand-in grace a table may ask for.
+    pub const MAX_STAND_IN_GRACE: Duration = Duration::from_secs(3600);
 }
 
 /// A match being played on this server.

@@ -50,6 +50,7 @@ impl MatchObserver for HubObserver {
                 deadline: started.deadline,
                 time_bank: std::time::Duration::ZERO,
                 abandon_after: None,
+                stand_in_grace: None,
             },
             started.handle.clone(),
         )

@@ -65,6 +65,11 @@ pub enum ClientMessage {
         /// (default 3; 0 never).
         #[serde(default)]
         abandon_after: Option<u32>,
+        /// How long a silent seat (disconnected while it owes a decision) waits for its
+        /// player before a house bot plays it, in milliseconds (default: the server's,
+        /// 60 s; 0: no stand-in, silent seats are ejected after `abandon_after`).
+        #[serde(default)]
+        stand_in_grace_ms: Option<u64>,
     },
     /// Sit at a table, in the given seat or the first free one.
     JoinTable {
@@ -117,6 +122,13 @@ pub enum ClientMessage {
     },
     /// The actions your seat may answer now (for a page that shows moves to click).
     Legal {
+        #[serde(rename = "match", default)]
+        match_id: Option<i64>,
+    },
+    /// Take your seat back from the house bot that plays it since you went silent
+    /// (`stand_in`); answered with `seat_taken_back` to everyone in the match.
+    /// Reconnecting or answering takes it back too.
+    TakeSeat {
         #[serde(rename = "match", default)]
         match_id: Option<i64>,
     },

@@ -259,6 +259,10 @@ impl Session {
             } => self.act(match_id, seat, action).await,
             ClientMessage::Resign { match_id, seat } => self.resign(match_id, seat).await,
             ClientMessage::Legal { match_id } => self.legal(match_id).await,
+            ClientMessage::TakeSeat { match_id } => {
+                let account = self.account()?.id;
+                self.hub.take_seat(account, &self.outbox, match_id).await
+            }
             ClientMessage::Ping => {
                 self.send(ServerMessage::Pong);
                 Ok(())

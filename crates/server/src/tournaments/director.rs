@@ -321,7 +321,8 @@ impl Director {
                     };
                     match ended {
                         Ok(record) => {
-                            let ranks = record.outcome.as_ref().map(|o| ranks_of(&o.ranks));
+                            // A seat a house bot finished for its leaver is a loss.
+                            let ranks = record.counted_ranks().map(|ranks| ranks_of(&ranks));
                             if let Some(ranks) = ranks {
                                 return Some((game.id, ranks, false));
                             }
@@ -341,7 +342,14 @@ impl Director {
                             .iter()
                             .map(|s| s.rank.unwrap_or(u32::MAX))
                             .collect();
-                        return Some((game.id, ranks_of(&ranks), false));
+                        let leavers: Vec<usize> = summary
+                            .seats
+                            .iter()
+                            .filter(|s| s.house_bot_from.is_some())
+                            .map(|s| s.seat)
+                            .collect();
+                        let counted = arbiter_engine::outcome::ranks_with_leavers(&ranks, &leavers);
+                        return Some((game.id, ranks_of(&counted), false));
                     }
                     Ok(Some(summary)) if summary.status == MatchStatus::Running => {
                         // Starting, or played on another node: look again soon.
@@ -544,6 +552,7 @@ impl Director {
                 deadline: Duration::from_millis(u64::try_from(t.deadline_ms).unwrap_or(1000)),
                 time_bank: Duration::from_millis(u64::try_from(t.time_bank_ms).unwrap_or(0)),
                 abandon_after: Some(MatchClock::ABANDON_AFTER),
+                stand_in_grace: self.hub.config.stand_in_grace,
             },
         })
     }

@@ -125,7 +125,7 @@ pub async fn check(
     let clock = match (asked.deadline_ms, asked.time_bank_ms) {
         (None, None) => hub.queue_clock(&ruleset),
         (deadline, bank) => {
-            let mut clock = hub.table_clock(ruleset.id(), deadline, bank, None)?;
+            let mut clock = hub.table_clock(ruleset.id(), deadline, bank, None, None)?;
             if deadline.is_none() {
                 clock.deadline = hub.queue_clock(&ruleset).deadline;
             }

@@ -6,6 +6,7 @@ use sqlx::Row;
 
 use super::log_tail::LOG_LENGTH_SQL;
 use super::rows::unsigned;
+use super::stand_ins;
 use super::{FinishedMatch, MatchId, SeatResult};
 use crate::accounts::AccountId;
 use crate::clock::now_ms;
@@ -20,7 +21,10 @@ impl Store {
     /// Mark a running match finished with `outcome` (per-seat ranks, scores and
     /// ejection reasons are stored beside the outcome JSON). A rated match moves the
     /// ratings of its seated accounts in the same transaction: a crash leaves either
-    /// both or neither. `log_entries` is the length of the caller's log: a match whose
+    /// both or neither. A seat the house bot still holds (its stand-in never ended, see
+    /// `stand_ins`) is its player's loss, and places below every seat whose player
+    /// stayed in the ratings, whatever the bot achieved; its stored rank stays the
+    /// game's. `log_entries` is the length of the caller's log: a match whose
     /// stored log is shorter (or longer) is refused, so a finished match is never served
     /// with part of its log.
     pub async fn finish_match(
@@ -81,7 +85,15 @@ impl Store {
         let ruleset: String = updated.try_get("ruleset")?;
         let system: Option<String> = updated.try_get("rating_system")?;
 
-        let winners = outcome.winners();
+        // Read after the update above, which locks the match's row until commit: a
+        // stand-in written concurrently (it locks the same row first) is either counted
+        // here or refused as the match is no longer running.
+        let leavers = stand_ins::left_seats(&mut tx, match_id).await?;
+        // The ranks results and ratings count: a seat whose player left to the house bot
+        // ranks below every seat whose player stayed. The stored ranks and outcome stay
+        // the game's own, which a replay verifies.
+        let counted = outcome.ranks_with_leavers(&leavers);
+        let winners = counted_winners(outcome, &counted, &leavers);
         for seat in 0..seats.len() {
             let result = if !winners.contains(&seat) {
                 SeatResult::Loss
@@ -108,7 +120,7 @@ impl Store {
         if let Some(system) = system.as_deref().map(RatingSystem::parse).transpose()? {
             let placings: Vec<(AccountId, u32)> = seats
                 .iter()
-                .zip(&outcome.ranks)
+                .zip(&counted)
                 .filter_map(|(account, rank)| account.map(|a| (a, *rank)))
                 .collect();
             if placings.len() >= 2 {
@@ -166,6 +178,17 @@ impl Store {
         .await?;
         Ok(done.rows_affected())
     }
+}
+
+/// The seats sharing first place as results count it: first in `counted` (the ranks
+/// with leavers moved down), not ejected, and not left to the house bot (when every
+/// seat was left, nobody wins).
+fn counted_winners(outcome: &Outcome, counted: &[u32], leavers: &[usize]) -> Vec<usize> {
+    (0..counted.len())
+        .filter(|&seat| {
+            counted[seat] == 1 && outcome.ejected[seat].is_none() && !leavers.contains(&seat)
+        })
+        .collect()
 }
 
 fn check_outcome(outcome: &Outcome, seats: usize) -> Result<(), StoreError> {

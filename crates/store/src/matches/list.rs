@@ -103,8 +103,12 @@ impl Store {
         }
         let placeholders: Vec<String> = (1..=summaries.len()).map(|i| format!("${i}")).collect();
         let sql = format!(
-            "SELECT match_id, seat, name, account_id, bot, rank, score, ejected, result
-             FROM match_seats WHERE match_id IN ({}) ORDER BY match_id, seat",
+            "SELECT s.match_id, s.seat, s.name, s.account_id, s.bot, s.rank, s.score, s.ejected,
+                    s.result,
+                    (SELECT MIN(h.from_step) FROM match_stand_ins h
+                     WHERE h.match_id = s.match_id AND h.seat = s.seat
+                       AND h.until_step IS NULL) AS house_bot_from
+             FROM match_seats s WHERE s.match_id IN ({}) ORDER BY s.match_id, s.seat",
             placeholders.join(", ")
         );
         let mut query = sqlx::query(&sql);
@@ -151,6 +155,7 @@ fn summary_from_row(row: &AnyRow) -> Result<MatchSummary, StoreError> {
 fn seat_from_row(row: &AnyRow) -> Result<SeatSummary, StoreError> {
     let rank: Option<i64> = row.try_get("rank")?;
     let result: Option<String> = row.try_get("result")?;
+    let house_bot_from: Option<i64> = row.try_get("house_bot_from")?;
     Ok(SeatSummary {
         seat: unsigned(row.try_get("seat")?, "seat")?,
         name: row.try_get("name")?,
@@ -160,5 +165,8 @@ fn seat_from_row(row: &AnyRow) -> Result<SeatSummary, StoreError> {
         score: row.try_get("score")?,
         ejected: row.try_get("ejected")?,
         result: result.as_deref().map(SeatResult::parse).transpose()?,
+        house_bot_from: house_bot_from
+            .map(|step| unsigned(step, "step"))
+            .transpose()?,
     })
 }

@@ -11,6 +11,7 @@ mod log_commits;
 mod log_tail;
 mod record;
 pub(crate) mod rows;
+mod stand_ins;
 
 pub use finish::ABORTED_BY_RESTART;
 pub use list::{DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT};
@@ -83,7 +84,9 @@ impl MatchStatus {
 }
 
 /// How a seat came out of a finished match: a sole first place wins, a shared first
-/// place draws, anything else (including being ejected) loses.
+/// place draws, anything else (including being ejected, and a seat whose player left
+/// it to the house bot, whatever the bot achieved) loses. Places count a left seat
+/// below every seat whose player stayed (`Outcome::ranks_with_leavers`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum SeatResult {
@@ -122,6 +125,13 @@ pub struct SeatSummary {
     pub score: Option<i64>,
     pub ejected: Option<String>,
     pub result: Option<SeatResult>,
+    /// The log step from which the referee's house bot holds this seat, its player
+    /// having gone silent: still playing it while the match runs, and played it to the
+    /// end once finished (the player left, so `result` is a loss whatever the bot did).
+    /// `None` when the seat's player plays (or took the seat back). Left out of the
+    /// JSON when `None`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub house_bot_from: Option<u64>,
 }
 
 /// A match as lists and pages show it (no configuration, no log).

@@ -1,6 +1,6 @@
 //! Rebuilding the engine's match record from the stored rows, for replays.
 
-use arbiter_engine::{LogEntry, MatchRecord, Outcome};
+use arbiter_engine::{LogEntry, MatchRecord, Outcome, StandIn};
 use sqlx::Row;
 
 use super::log_tail::chunk_entries;
@@ -13,6 +13,8 @@ impl Store {
     /// The record of a match, exactly as the referee would have built it: replaying it
     /// with `Registry::replay(record, true)` verifies every state digest. A running
     /// match gives its log so far and no outcome; an aborted one, its log and no outcome.
+    /// Its stand-ins (the house bot playing a silent player's seat) come in the order
+    /// they began, by step then seat.
     pub async fn match_record(&self, id: MatchId) -> Result<Option<MatchRecord>, StoreError> {
         // One snapshot, so a match finishing meanwhile cannot pair a complete log with a
         // missing outcome.
@@ -51,6 +53,15 @@ impl Store {
                 .bind(id)
                 .fetch_all(&mut *tx)
                 .await?;
+        // Who played which seat when: not part of the replay, but what the results
+        // counted (a seat still held by the house bot at the end was left).
+        let stand_in_rows = sqlx::query(
+            "SELECT seat, bot, from_step, until_step FROM match_stand_ins WHERE match_id = $1
+             ORDER BY from_step, seat",
+        )
+        .bind(id)
+        .fetch_all(&mut *tx)
+        .await?;
         tx.commit().await?;
 
         let corrupt = |what: &str, e: &dyn std::fmt::Display| {
@@ -90,6 +101,16 @@ impl Store {
             }
             log.push(entry);
         }
+        let mut stand_ins = Vec::with_capacity(stand_in_rows.len());
+        for row in &stand_in_rows {
+            let until: Option<i64> = row.try_get("until_step")?;
+            stand_ins.push(StandIn {
+                seat: unsigned(row.try_get("seat")?, "seat")?,
+                bot: row.try_get("bot")?,
+                from_step: unsigned(row.try_get("from_step")?, "step")?,
+                until_step: until.map(|step| unsigned(step, "step")).transpose()?,
+            });
+        }
         Ok(Some(MatchRecord {
             format: unsigned(row.try_get("record_format")?, "record format")?,
             ruleset: row.try_get("ruleset")?,
@@ -102,6 +123,7 @@ impl Store {
                 .map(|o| serde_json::from_str::<Outcome>(&o))
                 .transpose()
                 .map_err(|e| corrupt("outcome", &e))?,
+            stand_ins,
         }))
     }
 }

@@ -133,3 +133,14 @@ pub async fn store_played(
         .expect("finish");
     (id, finished)
 }
+
+/// An outcome with these ranks (no ejections), its scores following the ranks.
+pub fn outcome(ranks: Vec<u32>) -> arbiter_engine::Outcome {
+    let n = ranks.len();
+    arbiter_engine::Outcome {
+        scores: ranks.iter().map(|r| 10 - i64::from(*r)).collect(),
+        ranks,
+        ejected: vec![None; n],
+        summary: "test result".into(),
+    }
+}
