@@ -1,0 +1,100 @@
+#!/usr/bin/env node
+// Play whole matches on an Arbiter server with a bot's decide() function.
+//
+//   node play.js --server 127.0.0.1:7000 --ruleset tae --name alice --password pw \
+//       --games 1 [--house-bot random] [--queue] [--transport tcp|ws] [--http 127.0.0.1:8080]
+//
+// Prints one line per game; exits 0 when every game ended with an outcome and your seat
+// was not ejected, 1 otherwise.
+'use strict';
+
+const path = require('path');
+const { spawnSync } = require('child_process');
+const { Client, ArbiterError, ConnectionLost } = require('./arbiter-kit');
+
+const USAGE = `usage: node play.js --ruleset R --name N --password P [options]
+  --server HOST:PORT    native TCP address (default 127.0.0.1:7000)
+  --http HOST:PORT      HTTP address: WebSocket (ws://HOST:PORT/ws) and the API (default 127.0.0.1:8080)
+  --transport tcp|ws    how to connect (default tcp)
+  --games N             matches to play, one after another (default 1)
+  --house-bot NAME      house bot filling the table's other seats (default random)
+  --queue               join the matchmaking queue instead of opening a table
+  --seats N             seats per match (default 2)
+  --config JSON         the ruleset's configuration (missing fields default)
+  --deadline-ms MS      table only: time per decision
+  --bot FILE            bot module exporting decide (default bots/<ruleset>.js)
+  --drop-after N        testing: drop the connection after N answers, once per game
+  -v, --verbose         print every message`;
+
+function parseArgs(argv) {
+  const args = { server: '127.0.0.1:7000', http: null, transport: 'tcp', games: 1, houseBot: 'random', queue: false, verbose: false };
+  const names = { '--server': 'server', '--http': 'http', '--transport': 'transport', '--ruleset': 'ruleset',
+    '--name': 'name', '--password': 'password', '--games': 'games', '--house-bot': 'houseBot', '--seats': 'seats',
+    '--config': 'config', '--deadline-ms': 'deadlineMs', '--bot': 'bot', '--drop-after': 'dropAfter' };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === '--queue') args.queue = true;
+    else if (a === '-v' || a === '--verbose') args.verbose = true;
+    else if (a === '-h' || a === '--help') { console.log(USAGE); process.exit(0); }
+    else if (names[a] && i + 1 < argv.length) args[names[a]] = argv[++i];
+    else { console.error(`unknown argument ${a}\n${USAGE}`); process.exit(2); }
+  }
+  for (const required of ['ruleset', 'name', 'password']) {
+    if (!args[required]) { console.error(`--${required} is required\n${USAGE}`); process.exit(2); }
+  }
+  for (const n of ['games', 'seats', 'deadlineMs', 'dropAfter']) if (args[n] != null) args[n] = Number(args[n]);
+  if (!['tcp', 'ws'].includes(args.transport)) { console.error('--transport is tcp or ws'); process.exit(2); }
+  return args;
+}
+
+async function main() {
+  const args = parseArgs(process.argv.slice(2));
+  if (args.transport === 'ws' && typeof WebSocket === 'undefined') {
+    // Node 20.10-21 has the WebSocket client behind a flag: run again with it.
+    if (process.execArgv.includes('--experimental-websocket')) {
+      console.error('this Node has no WebSocket client: use Node >= 22 or --transport tcp');
+      return 2;
+    }
+    const again = spawnSync(process.execPath, ['--experimental-websocket', ...process.execArgv, __filename, ...process.argv.slice(2)],
+      { stdio: 'inherit' });
+    return again.status == null ? 1 : again.status;
+  }
+  const bot = require(path.resolve(args.bot || path.join(__dirname, 'bots', `${args.ruleset}.js`)));
+  const [host, port] = args.server.split(/:(?=[^:]*$)/);
+  const httpAddress = args.http || '127.0.0.1:8080';
+  const client = new Client({
+    transport: args.transport, host, port: Number(port || 7000), url: `ws://${httpAddress}/ws`,
+    http: httpAddress, name: args.name, password: args.password, verbose: args.verbose,
+  });
+  try {
+    await client.connect();
+  } catch (e) {
+    console.log(`cannot log in to ${args.transport === 'ws' ? client.options.url : args.server}: ${e.message}`);
+    return 1;
+  }
+  const config = args.config ? JSON.parse(args.config) : undefined;
+  let failures = 0;
+  for (let game = 1; game <= args.games; game++) {
+    const started = Date.now();
+    let line;
+    let ok = false;
+    try {
+      const match = args.queue
+        ? await client.queue(args.ruleset, { config, seats: args.seats })
+        : await client.createTable(args.ruleset, { seats: args.seats || 2, houseBot: args.houseBot, config, deadlineMs: args.deadlineMs });
+      client.dropAfter = args.dropAfter;
+      const result = await client.play(match, bot.decide, bot.fallback);
+      line = result.line();
+      ok = result.ok;
+    } catch (e) {
+      if (!(e instanceof ArbiterError || e instanceof ConnectionLost || e.code)) throw e;
+      line = `failed after ${((Date.now() - started) / 1000).toFixed(1)} s: ${e.message}`;
+    }
+    if (!ok) failures++;
+    console.log(`game ${game}/${args.games}: ${ok ? 'ok' : 'FAILED'} ${line}`);
+  }
+  client.conn.end();
+  return failures === 0 ? 0 : 1;
+}
+
+main().then((code) => process.exit(code), (e) => { console.error(e.stack || e); process.exit(1); });

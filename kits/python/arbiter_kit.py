@@ -1,0 +1,485 @@
+"""A small client for Arbiter's native protocol (docs/protocol.md), standard library only.
+
+The protocol in three lines: the client sends JSON objects, one per line, each with a
+"type"; the server answers requests ("register" -> "registered", "legal" -> "legal", ...)
+or says "error", and pushes match messages ("view", "prompt", "events", "rejected",
+"ejected", "outcome") as they happen.
+
+A bot is one function:
+
+    def decide(view, legal, prompt):
+        return legal[0]
+
+- view:   the ruleset's view of the game for your seat (the last "view" message's "view");
+- legal:  the server's answer to {"type": "legal"}: actions your seat may send now
+          (for qgame and spacegoo a sample: other well-formed actions are accepted too);
+- prompt: the "prompt" message plus what the kit knows: "ruleset", "seat", "players",
+          "config", "rejected" (the refusal of your previous answer to this decision,
+          or None), "time_left" (seconds until the deadline, bank included) and
+          "budget" (seconds you may think without drawing on the time bank).
+
+Use it like this:
+
+    client = Client("127.0.0.1", 7000, "alice", "secret")
+    client.connect()                      # register, or log in if the name is taken
+    match = client.create_table("tae", seats=2, house_bot="random")  # or client.queue("tae")
+    result = client.play(match, decide)   # answers every prompt until the outcome
+    print(result.line())
+"""
+
+import json
+import math
+import socket
+import sys
+import threading
+import time
+import traceback
+import urllib.request
+
+PROTOCOL = 1
+
+
+class ArbiterError(Exception):
+    """The server answered a request with {"type": "error", "code": ..., "message": ...}."""
+
+    def __init__(self, message):
+        super().__init__("%s: %s" % (message.get("code"), message.get("message")))
+        self.code = message.get("code")
+        self.reply = message
+
+
+class ConnectionLost(Exception):
+    """The TCP connection closed or failed."""
+
+
+class Connection:
+    """One TCP connection: JSON objects in, JSON objects out, one per line."""
+
+    def __init__(self, host, port, timeout=10.0):
+        self.sock = socket.create_connection((host, port), timeout=timeout)
+        self.buffer = b""
+
+    def send(self, message):
+        data = (json.dumps(message, separators=(",", ":")) + "\n").encode("utf-8")
+        try:
+            self.sock.sendall(data)
+        except OSError as e:
+            raise ConnectionLost(str(e))
+
+    def recv(self, timeout=None):
+        """The next message, or None if nothing came within `timeout` seconds."""
+        end = None if timeout is None else time.monotonic() + timeout
+        while b"\n" not in self.buffer:
+            left = None if end is None else max(0.0, end - time.monotonic())
+            if left == 0.0:
+                return None
+            self.sock.settimeout(left)
+            try:
+                chunk = self.sock.recv(1 << 16)
+            except socket.timeout:
+                return None
+            except OSError as e:
+                raise ConnectionLost(str(e))
+            if not chunk:
+                raise ConnectionLost("the server closed the connection")
+            self.buffer += chunk
+        line, self.buffer = self.buffer.split(b"\n", 1)
+        line = line.strip()
+        if not line:
+            return self.recv(timeout)
+        return json.loads(line.decode("utf-8"))
+
+    def close(self):
+        try:
+            self.sock.close()
+        except OSError:
+            pass
+
+
+class Match:
+    """What the kit knows about one match you play."""
+
+    def __init__(self, match_id):
+        self.id = match_id
+        self.ruleset = None
+        self.seat = None
+        self.players = []
+        self.config = None
+        self.view = None
+        self.step = 0
+        self.pending = None  # the prompt we owe an answer to
+        self.answered = None  # the prompt we answered last (re-armed when refused)
+        self.rejected = None  # the last "rejected" message for the current decision
+        self.tries = 0  # answers refused for the current decision
+        self.ejected = {}  # seat -> reason
+        self.outcome = None
+        self.headline = None
+        self.aborted = None
+        self.done = False
+        self.started = time.monotonic()
+        self.decisions = 0
+
+
+class Result:
+    """How a match ended for your seat."""
+
+    def __init__(self, match):
+        self.match = match
+        self.outcome = match.outcome or {}
+        self.seconds = time.monotonic() - match.started
+        ejected = self.outcome.get("ejected") or []
+        seat = match.seat
+        self.ejected = match.ejected.get(seat) or (ejected[seat] if seat is not None and seat < len(ejected) else None)
+        self.ok = match.outcome is not None and not self.ejected and not match.aborted
+
+    def line(self):
+        m = self.match
+        if m.aborted:
+            return "match %s %s: aborted: %s" % (m.id, m.ruleset, m.aborted)
+        if m.outcome is None:
+            return "match %s %s: no outcome (connection lost)" % (m.id, m.ruleset)
+        ranks = self.outcome.get("ranks") or []
+        rank = ranks[m.seat] if m.seat is not None and m.seat < len(ranks) else "?"
+        text = "match %s %s seat %s: rank %s of %d, scores %s, %d decisions, %.1f s: %s" % (
+            m.id, m.ruleset, m.seat, rank, len(ranks), self.outcome.get("scores"),
+            m.decisions, self.seconds, m.headline or self.outcome.get("summary"))
+        if self.ejected:
+            text += " -- EJECTED: %s" % self.ejected
+        return text
+
+
+class Client:
+    """A logged-in connection to an Arbiter server that plays matches."""
+
+    def __init__(self, host="127.0.0.1", port=7000, name=None, password=None,
+                 http=None, verbose=False, log=None, use_bank=False):
+        self.host, self.port = host, int(port)
+        self.name, self.password = name, password
+        self.http = http  # "host:port" of the HTTP API, for outcomes missed while away
+        self.verbose = verbose
+        self.log = log or (lambda text: print(text, file=sys.stderr, flush=True))
+        self.conn = None
+        self.session = None
+        self.matches = {}
+        self.generation = 0  # bumped on every reconnection
+        self.drop_after = None  # testing: drop the connection after this many answers
+        self.use_bank = use_bank  # let decide() run into the time bank before the fallback
+
+    # ---- connection and login -------------------------------------------------------
+
+    def connect(self):
+        """Connect and log in: resume the session, else register, else log in."""
+        self.conn = Connection(self.host, self.port)
+        welcome = self.conn.recv(10.0)
+        if not welcome or welcome.get("type") != "welcome":
+            raise ConnectionLost("expected welcome, got %r" % (welcome,))
+        if welcome.get("protocol") != PROTOCOL:
+            self.log("warning: server speaks protocol %s, this kit %s" % (welcome.get("protocol"), PROTOCOL))
+        if self.session:
+            try:
+                return self._login({"type": "resume", "session": self.session})
+            except ArbiterError as e:
+                if e.code != "bad_session":
+                    raise
+        try:
+            return self._login({"type": "register", "name": self.name, "password": self.password})
+        except ArbiterError as e:
+            if e.code != "name_taken":
+                raise
+        return self._login({"type": "login", "name": self.name, "password": self.password})
+
+    def _login(self, message):
+        while True:
+            try:
+                reply = self._raw_request(message, "registered", "logged_in")
+            except ArbiterError as e:
+                if e.code == "login_throttled":
+                    time.sleep(e.reply.get("retry_after_ms", 1000) / 1000.0)
+                    continue
+                raise
+            self.session = reply.get("session", self.session)
+            return reply
+
+    def _raw_request(self, message, *reply_types):
+        """Send on the current connection and wait for the reply (no reconnecting)."""
+        self._send(message)
+        while True:
+            reply = self.conn.recv(30.0)
+            if reply is None:
+                raise ConnectionLost("no reply to %s" % message["type"])
+            kind = reply.get("type")
+            if kind in reply_types:
+                self._handle(reply)
+                return reply
+            if kind == "error":
+                raise ArbiterError(reply)
+            self._handle(reply)
+
+    def reconnect(self, attempts=20):
+        """After a lost connection: connect again and resume the session; the server
+        re-attaches every running seat (joined, view and the pending prompt follow)."""
+        if self.conn:
+            self.conn.close()
+        for m in self.matches.values():
+            # A decision still owed is prompted again when the seat is re-attached.
+            m.pending = m.answered = None
+        for attempt in range(attempts):
+            try:
+                reply = self.connect()
+                break
+            except (OSError, ConnectionLost) as e:
+                self.log("reconnect %d failed: %s" % (attempt + 1, e))
+                time.sleep(min(5.0, 0.5 * (attempt + 1)))
+        else:
+            raise ConnectionLost("could not reconnect")
+        self.generation += 1
+        resumed = set(reply.get("resumed") or [])
+        self.log("reconnected; resumed matches %s" % sorted(resumed))
+        for m in self.matches.values():
+            if m.done:
+                continue
+            if m.id not in resumed:
+                self._outcome_over_http(m)
+        return reply
+
+    def _outcome_over_http(self, m):
+        """A match that ended while we were away: its outcome from the HTTP API."""
+        if self.http:
+            try:
+                url = "http://%s/api/matches/%d" % (self.http, m.id)
+                with urllib.request.urlopen(url, timeout=10) as response:
+                    summary = json.load(response)
+                if summary.get("outcome"):
+                    m.outcome = summary["outcome"]
+                    m.headline = "(outcome read over HTTP) " + str(m.outcome.get("summary"))
+            except Exception as e:  # noqa: BLE001 - a teaching kit: report and go on
+                self.log("could not read match %d over HTTP: %s" % (m.id, e))
+        m.pending = None
+        m.done = True
+
+    # ---- sending and receiving ------------------------------------------------------
+
+    def _send(self, message):
+        if self.verbose:
+            self.log("-> " + json.dumps(message)[:300])
+        self.conn.send(message)
+
+    def send(self, message):
+        """Send, reconnecting once if the connection is gone."""
+        try:
+            self._send(message)
+        except ConnectionLost:
+            self.reconnect()
+            self._send(message)
+
+    def pump(self, timeout=None):
+        """Read one message (reconnecting if needed), update the matches, return it."""
+        try:
+            message = self.conn.recv(timeout)
+        except ConnectionLost as e:
+            self.log("connection lost: %s" % e)
+            self.reconnect()
+            return None
+        if message is not None:
+            self._handle(message)
+        return message
+
+    def request(self, message, *reply_types):
+        """Send a request and return its reply; match messages that arrive meanwhile
+        are handled. Raises ArbiterError on an "error" reply."""
+        while True:
+            generation = self.generation
+            self.send(message)
+            while generation == self.generation:
+                reply = self.pump(60.0)
+                if reply is None:
+                    continue
+                kind = reply.get("type")
+                if kind in reply_types:
+                    return reply
+                if kind == "error":
+                    raise ArbiterError(reply)
+            # Reconnected before the reply came: ask again.
+
+    def _handle(self, message):
+        """Keep each match's state up to date with what the server pushes."""
+        if self.verbose:
+            self.log("<- " + json.dumps(message)[:300])
+        kind = message.get("type")
+        match_id = message.get("match")
+        if match_id is None:
+            return
+        if kind == "joined" and message.get("seat") is None:
+            return  # a spectator's attachment: not ours to play
+        m = self.matches.get(match_id)
+        if m is None:
+            m = self.matches[match_id] = Match(match_id)
+        if kind in ("match_started", "joined"):
+            m.ruleset = message.get("ruleset", m.ruleset)
+            m.seat = message.get("seat", m.seat)
+            m.players = message.get("players") or message.get("seats") or m.players
+            m.config = message.get("config", m.config)
+        elif kind == "view":
+            m.view, m.step = message.get("view"), message.get("step", m.step)
+        elif kind == "prompt":
+            message["received_at"] = time.monotonic()
+            m.pending, m.answered, m.rejected, m.tries = message, None, None, 0
+        elif kind == "rejected":
+            # Nothing changed: the same decision is owed, on the same clock; answer again.
+            m.rejected = message
+            m.tries += 1
+            if m.answered is not None:
+                m.pending, m.answered = m.answered, None
+        elif kind == "ejected":
+            m.ejected[message.get("seat")] = message.get("reason")
+            if message.get("seat") == m.seat:
+                m.pending = None
+        elif kind == "outcome":
+            m.outcome, m.headline = message.get("outcome"), message.get("headline")
+            m.pending, m.done = None, True
+        elif kind == "aborted":
+            m.aborted, m.pending, m.done = message.get("reason") or "aborted", None, True
+
+    # ---- lobby ----------------------------------------------------------------------
+
+    def rulesets(self):
+        return self.request({"type": "rulesets"}, "rulesets")["rulesets"]
+
+    def _wait_match_started(self, resend=None):
+        while True:
+            generation = self.generation
+            message = self.pump(60.0)
+            if message and message.get("type") == "match_started":
+                return message["match"]
+            if message and message.get("type") == "error":
+                raise ArbiterError(message)
+            if message and message.get("type") in ("table_closed",):
+                raise ArbiterError({"code": "table_closed", "message": message.get("reason")})
+            if generation != self.generation and resend:
+                resend()  # the queue forgets a closed connection: join it again
+
+    def queue(self, ruleset, config=None, seats=None):
+        """Wait in the matchmaking queue; returns the match id once paired."""
+        message = {"type": "queue", "ruleset": ruleset}
+        if config is not None:
+            message["config"] = config
+        if seats is not None:
+            message["seats"] = seats
+
+        def join():
+            try:
+                self.request(message, "queued")
+            except ArbiterError as e:
+                if e.code != "already_queued":
+                    raise
+
+        join()
+        return self._wait_match_started(resend=join)
+
+    def create_table(self, ruleset, seats=2, house_bot="random", config=None,
+                     deadline_ms=None, time_bank_ms=None):
+        """Open a table, fill the other seats with a house bot and start it; returns
+        the match id (you sit in seat 0)."""
+        message = {"type": "create_table", "ruleset": ruleset, "seats": seats}
+        for key, value in (("config", config), ("deadline_ms", deadline_ms),
+                           ("time_bank_ms", time_bank_ms)):
+            if value is not None:
+                message[key] = value
+        table = self.request(message, "table")["table"]
+        started = self.request({"type": "start_table", "table": table, "fill": house_bot},
+                               "match_started")
+        return started["match"]
+
+    # ---- playing --------------------------------------------------------------------
+
+    def legal(self, match_id):
+        """The actions your seat may answer now (empty when it owes nothing)."""
+        return self.request({"type": "legal", "match": match_id}, "legal")
+
+    def act(self, match_id, action):
+        self.send({"type": "act", "match": match_id, "action": action})
+
+    def play(self, match_id, decide, fallback=None):
+        """Answer every prompt of the match with `decide` until it ends; a Result."""
+        m = self.matches.setdefault(match_id, Match(match_id))
+        while not m.done:
+            if m.pending is None:
+                self.pump(30.0)
+                continue
+            self._decide(m, decide, fallback)
+        return Result(m)
+
+    def _decide(self, m, decide, fallback):
+        prompt = m.pending
+        try:
+            reply = self.legal(m.id)
+        except ArbiterError as e:
+            self.log("legal refused: %s" % e)
+            if m.pending is prompt:
+                m.pending = None
+            return
+        if m.pending is not prompt:
+            return  # while we asked, the decision changed (a new prompt, or the end)
+        legal = reply.get("actions") or []
+        if not legal:
+            m.pending = None  # nothing owed now; a prompt comes when something is
+            return
+        context = dict(prompt)
+        context.update(ruleset=m.ruleset, seat=m.seat, players=m.players, config=m.config,
+                       rejected=m.rejected, tries=m.tries, legal_step=reply.get("step"))
+        left = prompt["received_at"] + prompt.get("deadline_ms", 60000) / 1000.0 - time.monotonic()
+        context["time_left"] = left
+        context["budget"] = max(0.0, min(left, (prompt.get("deadline_ms", 0) - prompt.get("time_bank_ms", 0)) / 1000.0))
+        if m.tries >= 5:
+            action = legal[0]  # refused again and again: play the server's first choice
+        else:
+            # Think until shortly before the time per decision runs out (or the whole
+            # deadline, bank included, with use_bank); then answer with the fallback.
+            thinking = left if self.use_bank else context["budget"]
+            limit = max(0.05, thinking - max(0.2, 0.1 * thinking))
+            action = call_with_deadline(decide, (m.view, legal, context), limit, self.log)
+            if action is None:
+                action = (fallback or default_fallback)(m.view, legal, context)
+        m.pending, m.answered = None, prompt
+        m.decisions += 1
+        self.act(m.id, action)
+        if self.drop_after is not None and m.decisions == self.drop_after:
+            self.log("testing: dropping the connection after %d answers" % m.decisions)
+            self.conn.sock.shutdown(socket.SHUT_RDWR)
+
+
+def default_fallback(view, legal, prompt):
+    """When the bot fails or runs out of time: a "pass" if the server lists one,
+    else the server's first legal action."""
+    for action in legal:
+        if action in ("pass", "nop") or action == {"type": "end_turn"}:
+            return action
+    return legal[0]
+
+
+def call_with_deadline(decide, args, seconds, log):
+    """Run decide(*args) in a thread; None if it raises or takes longer than `seconds`
+    (the thread is abandoned: Python cannot stop it)."""
+    box = {}
+
+    def run():
+        try:
+            box["action"] = decide(*args)
+        except Exception:  # noqa: BLE001 - report the bot's bug, answer anyway
+            box["error"] = traceback.format_exc()
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    thread.join(seconds)
+    if thread.is_alive():
+        log("decide took longer than %.1f s: answering with the fallback" % seconds)
+        return None
+    if "error" in box:
+        log("decide failed:\n" + box["error"])
+        return None
+    return box.get("action")
+
+
+def distance(a, b):
+    """Euclidean distance of two {"x", "y"} objects (handy for spacegoo)."""
+    return math.hypot(a["x"] - b["x"], a["y"] - b["y"])
