@@ -26,6 +26,12 @@ pub enum Undelivered {
 pub trait Mailbox: Send + Sync {
     /// Take `message` now, without waiting.
     fn post(&self, message: ToSeat) -> Result<(), Undelivered>;
+
+    /// Whether the reader wants a seat's legal actions inside each prompt
+    /// (`ToSeat::Prompt::legal`), saving it a round trip to ask.
+    fn wants_legal(&self) -> bool {
+        false
+    }
 }
 
 impl Mailbox for mpsc::Sender<ToSeat> {

@@ -35,6 +35,11 @@ pub enum ToSeat {
         /// across the whole match).
         time_bank_ms: u64,
         turn: Turn,
+        /// The seat's legal actions now, for a reader that asked for them
+        /// ([`crate::Mailbox::wants_legal`]); as `legal` answers (a sample where the
+        /// ruleset's moves are combinatorial).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        legal: Option<Vec<Value>>,
     },
     /// What the audience may see of the events of one step, as a JSON array.
     Events { events: JsonText },

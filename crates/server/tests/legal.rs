@@ -88,3 +88,54 @@ async fn only_the_seat_holder_may_ask_for_its_moves() {
     assert_eq!(refused["code"], "not_seated", "{refused}");
     server.stop().await;
 }
+
+/// `options` with `legal_in_prompt`: every prompt carries the seat's legal actions, so
+/// a bot answers without asking; a connection that did not ask gets bare prompts.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn prompts_carry_the_legal_actions_when_asked() {
+    let server = start(|_| {}).await;
+    let mut plain = registered(&server.tcp, "plain").await;
+    match_against_a_bot(&mut plain, "nim").await;
+    let prompt = until(&mut plain, 30, |m| m["type"] == "prompt").await;
+    assert!(prompt.get("legal").is_none(), "not asked for: {prompt}");
+
+    let mut person = registered(&server.tcp, "asks").await;
+    person
+        .send(&json!({"type": "options", "legal_in_prompt": true}))
+        .await
+        .expect("send");
+    let options = until(&mut person, 5, |m| m["type"] == "options").await;
+    assert_eq!(options, json!({"type": "options", "legal_in_prompt": true}));
+    let started = match_against_a_bot(&mut person, "tae").await;
+    let match_id = started["match"].as_i64().expect("a match id");
+    let mut answered = 0;
+    loop {
+        let message = until(&mut person, 60, |m| {
+            matches!(m["type"].as_str(), Some("prompt" | "rejected" | "outcome"))
+        })
+        .await;
+        match message["type"].as_str() {
+            Some("prompt") => {
+                let legal = message["legal"]
+                    .as_array()
+                    .expect("the prompt lists the moves");
+                assert!(
+                    !legal.is_empty(),
+                    "a seat that owes a decision has moves: {message}"
+                );
+                person
+                    .send(&json!({"type": "act", "match": match_id, "action": legal[0]}))
+                    .await
+                    .expect("send");
+                answered += 1;
+            }
+            Some("rejected") => panic!("a listed move was refused: {message}"),
+            _ => break,
+        }
+    }
+    assert!(
+        answered > 5,
+        "the person played the game: {answered} answers"
+    );
+    server.stop().await;
+}

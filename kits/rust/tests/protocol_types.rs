@@ -405,6 +405,7 @@ fn the_kit_reads_the_referees_match_messages() {
                 deadline_ms: 89_999,
                 time_bank_ms: 30_000,
                 turn: Turn::Sealed(vec![0, 1]),
+                legal: None,
             },
             ServerMessage::Prompt {
                 match_id: 9,

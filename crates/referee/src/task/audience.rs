@@ -52,6 +52,13 @@ pub(super) struct Connection {
     last_view: Option<JsonText>,
 }
 
+impl Connection {
+    /// Whether its prompts carry the seat's legal actions.
+    pub(super) fn wants_legal(&self) -> bool {
+        self.mailbox.wants_legal()
+    }
+}
+
 impl MatchTask {
     /// A (re)connection: it replaces any earlier one and is brought up to date.
     /// A player attaching takes its seat back from a stand-in.

@@ -94,11 +94,16 @@ impl MatchTask {
         };
         let left = decision.deadline.saturating_duration_since(Instant::now());
         let bank = self.seats[seat].bank.min(left);
+        let wants_legal = match &self.seats[seat].player {
+            Player::Remote(Some(connection)) => connection.wants_legal(),
+            _ => false,
+        };
         let prompt = ToSeat::Prompt {
             step: self.record.log.len(),
             deadline_ms: millis(left),
             time_bank_ms: millis(bank),
             turn: self.state.to_act(),
+            legal: wants_legal.then(|| self.state.legal(seat)),
         };
         self.send_to_seat(seat, prompt);
     }

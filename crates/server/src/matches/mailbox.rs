@@ -57,6 +57,10 @@ impl Mailbox for LineMailbox {
             Err(Undelivered::Gone)
         }
     }
+
+    fn wants_legal(&self) -> bool {
+        self.outbox.legal_in_prompt()
+    }
 }
 
 impl Drop for LineMailbox {
@@ -118,6 +122,7 @@ pub fn encode(match_id: i64, message: &ToSeat) -> String {
             deadline_ms,
             time_bank_ms,
             turn,
+            legal: None,
         } => {
             let mut line = String::with_capacity(160);
             let mut digits = itoa::Buffer::new();
@@ -236,6 +241,7 @@ mod tests {
                 deadline_ms: u64::MAX,
                 time_bank_ms: 0,
                 turn,
+                legal: None,
             };
             let serialised = serde_json::to_string(&prompt).unwrap();
             let tag = r#""type":"prompt","#;
@@ -247,10 +253,23 @@ mod tests {
             deadline_ms: 9000,
             time_bank_ms: 4000,
             turn: Turn::Sealed(vec![0, 1]),
+            legal: None,
         };
         assert_eq!(
             encode(9, &prompt),
             r#"{"type":"prompt","match":9,"step":3,"deadline_ms":9000,"time_bank_ms":4000,"turn":{"model":"sealed","seats":[0,1]}}"#
+        );
+        // With the legal actions (asked for with `options`), through the general path.
+        let prompt = ToSeat::Prompt {
+            step: 3,
+            deadline_ms: 9000,
+            time_bank_ms: 4000,
+            turn: Turn::One(0),
+            legal: Some(vec![serde_json::json!("pass")]),
+        };
+        assert_eq!(
+            encode(9, &prompt),
+            r#"{"type":"prompt","match":9,"step":3,"deadline_ms":9000,"time_bank_ms":4000,"turn":{"model":"one","seats":0},"legal":["pass"]}"#
         );
     }
 

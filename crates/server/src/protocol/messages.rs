@@ -132,6 +132,13 @@ pub enum ClientMessage {
         #[serde(rename = "match", default)]
         match_id: Option<i64>,
     },
+    /// Set this connection's options; answered with `options` (all of them, as they
+    /// are now). `legal_in_prompt`: every prompt carries the seat's legal actions
+    /// (`legal`), so a bot need not ask for them.
+    Options {
+        #[serde(default)]
+        legal_in_prompt: Option<bool>,
+    },
     /// Liveness check; answered with `pong`.
     Ping,
     /// List the tournaments: open and running ones, then the latest finished.
@@ -239,6 +246,8 @@ pub const CLIENT_TYPES: &[&str] = &[
     "act",
     "resign",
     "legal",
+    "take_seat",
+    "options",
     "ping",
     "tournaments",
     "create_tournament",
@@ -446,6 +455,10 @@ pub enum ServerMessage {
         actions: Vec<Value>,
     },
     Pong,
+    /// This connection's options, after an `options` request.
+    Options {
+        legal_in_prompt: bool,
+    },
     /// Tournaments, newest first (open and running ones before finished ones).
     Tournaments {
         tournaments: Vec<arbiter_store::Tournament>,
@@ -549,6 +562,8 @@ mod tests {
             (r#"{"type":"act","action":"nop"}"#, "act"),
             (r#"{"type":"resign"}"#, "resign"),
             (r#"{"type":"legal","match":9}"#, "legal"),
+            (r#"{"type":"take_seat","match":9}"#, "take_seat"),
+            (r#"{"type":"options","legal_in_prompt":true}"#, "options"),
             (r#"{"type":"ping"}"#, "ping"),
             (r#"{"type":"tournaments"}"#, "tournaments"),
             (

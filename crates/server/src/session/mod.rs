@@ -263,6 +263,15 @@ impl Session {
                 let account = self.account()?.id;
                 self.hub.take_seat(account, &self.outbox, match_id).await
             }
+            ClientMessage::Options { legal_in_prompt } => {
+                if let Some(on) = legal_in_prompt {
+                    self.outbox.set_legal_in_prompt(on);
+                }
+                self.send(ServerMessage::Options {
+                    legal_in_prompt: self.outbox.legal_in_prompt(),
+                });
+                Ok(())
+            }
             ClientMessage::Ping => {
                 self.send(ServerMessage::Pong);
                 Ok(())

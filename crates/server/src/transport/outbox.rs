@@ -30,18 +30,26 @@ const LINE_OVERHEAD: usize = 64;
 #[derive(Clone, Debug, Default)]
 pub struct Closing {
     token: CancellationToken,
-    closed: Arc<AtomicBool>,
+    flags: Arc<Flags>,
+}
+
+/// A connection's switches, read on every line: one allocation for them all.
+#[derive(Debug, Default)]
+struct Flags {
+    closed: AtomicBool,
+    /// The client asked for its legal actions inside each prompt (`options`).
+    legal_in_prompt: AtomicBool,
 }
 
 impl Closing {
     /// Close: the flag first, so that whoever the token wakes sees it set.
     pub fn cancel(&self) {
-        self.closed.store(true, Ordering::Release);
+        self.flags.closed.store(true, Ordering::Release);
         self.token.cancel();
     }
 
     pub fn is_cancelled(&self) -> bool {
-        self.closed.load(Ordering::Acquire)
+        self.flags.closed.load(Ordering::Acquire)
     }
 
     /// Resolves once closed.
@@ -156,6 +164,18 @@ impl Outbox {
 
     pub fn conn(&self) -> ConnId {
         self.conn
+    }
+
+    /// Whether this connection's prompts carry the seat's legal actions.
+    pub fn legal_in_prompt(&self) -> bool {
+        self.close.flags.legal_in_prompt.load(Ordering::Relaxed)
+    }
+
+    pub fn set_legal_in_prompt(&self, on: bool) {
+        self.close
+            .flags
+            .legal_in_prompt
+            .store(on, Ordering::Relaxed);
     }
 
     /// Queue one line. A client so far behind that its queue would pass its byte bound
