@@ -71,8 +71,9 @@ impl MatchSetup {
 /// The house bot that stands in for a silent remote seat, and when.
 ///
 /// A seat goes silent when it owes a decision and has had no connection for `grace`
-/// (counted from the later of the disconnect and the decision's start), or when it has
-/// missed `abandon_after` deadlines in a row while connected. The bot then plays the
+/// (counted from the later of the disconnect and the decision's start) or when its
+/// deadline passes, whichever comes first; or when it has missed `abandon_after`
+/// deadlines in a row while connected. The bot then plays the
 /// seat; the player takes it back by attaching again or by answering. The record lists
 /// each stretch ([`arbiter_engine::StandIn`]); a seat still held by the bot when the
 /// game ends is its player's loss.

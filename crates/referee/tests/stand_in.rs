@@ -201,3 +201,33 @@ async fn a_connected_player_who_stops_answering_is_stood_in_for_and_answering_ta
     assert_eq!(record.stand_ins[0].seat, 0);
     assert!(record.stand_ins[0].until_step.is_some());
 }
+
+/// Where the ruleset ejects a seat that misses its deadline (spacegoo), a seat with no
+/// connection when the deadline passes is stood in for instead, before the grace is up.
+#[tokio::test]
+async fn a_deadline_passing_without_a_connection_brings_the_stand_in_early() {
+    let seats = vec![
+        SeatSetup::remote("ada"),
+        SeatSetup::house("bot", "random", 3),
+    ];
+    let mut setup = MatchSetup::new(7, ruleset("spacegoo"), 11, seats);
+    setup.deadline = Duration::from_millis(100);
+    setup.config = serde_json::json!({"max_rounds": 20});
+    setup.stand_in = Some(StandInSetup {
+        bot: "random".to_string(),
+        grace: Duration::from_secs(3600),
+        seed: 99,
+    });
+    let (handle, mirror) = start(setup);
+    let record = finish(&handle, &mirror).await;
+    assert!(
+        record
+            .log
+            .iter()
+            .all(|entry| matches!(entry, LogEntry::Act { .. })),
+        "not ejected for the missed deadline"
+    );
+    assert_eq!(record.left_seats(), vec![0]);
+    // From ada's first decision (the house bot's sealed order may be in first).
+    assert!(record.stand_ins[0].from_step <= 1, "{:?}", record.stand_ins);
+}

@@ -15,7 +15,14 @@ const DEADLINE: Duration = Duration::from_secs(1);
 const MISSED: &str = "no command sent";
 
 async fn server() -> TestServer {
+    server_with(None).await
+}
+
+/// [`server`] with a house bot for leavers after `stand_in_grace` (`None`: none, so a
+/// misbehaving seat's match ends in the ejection these tests check).
+async fn server_with(stand_in_grace: Option<Duration>) -> TestServer {
     start(|config| {
+        config.stand_in_grace = stand_in_grace;
         config.default_deadline = Some(DEADLINE);
         // No time bank: a misbehaving seat's deadline is exactly DEADLINE.
         config.time_bank = Duration::ZERO;
@@ -197,16 +204,35 @@ async fn a_silent_client_is_ejected_at_the_deadline() {
     server.stop().await;
 }
 
+/// A client that disconnects mid-match is not simply ejected: its deadline passing
+/// without a connection brings in the house bot, which plays the seat to the end; the
+/// record says so, and the seat counts as its player's loss (`docs/protocol.md`, "A house
+/// bot for leavers").
 #[tokio::test]
-async fn a_disconnect_mid_match_ends_in_a_recorded_ejection() {
-    let server = server().await;
+async fn a_disconnect_mid_match_is_played_out_by_the_stand_in_and_lost() {
+    let server = server_with(Some(Duration::from_secs(60))).await;
     let good = good_bot(&server.tcp, "spacegoo", "gone-good");
     let mut bad = raw_player(&server.tcp, "gone-bad").await;
     let started = queue(&mut bad, "spacegoo").await;
     bad.until(5, |m| m["type"] == "prompt").await.unwrap();
     drop(bad);
-    let reason = ends_with_ejection(&server, good, &started).await;
-    assert_eq!(reason, MISSED, "{reason}");
+    let report = tokio::time::timeout(Duration::from_secs(120), good)
+        .await
+        .expect("the match ends")
+        .unwrap()
+        .expect("the good bot played to the end");
+    let match_id = started["match"].as_i64().unwrap();
+    assert_eq!(report.games[0].match_id, match_id);
+    let stored = finished_match(&server.http, match_id).await;
+    assert_eq!(stored["status"], "finished", "{stored}");
+    let seat = started["seat"].as_u64().unwrap() as usize;
+    assert!(
+        stored["outcome"]["ejected"][seat].is_null(),
+        "played, not ejected: {stored}"
+    );
+    assert!(stored["seats"][seat]["house_bot_from"].is_u64(), "{stored}");
+    assert_eq!(stored["seats"][seat]["result"], "loss", "{stored}");
+    assert_eq!(stored["seats"][1 - seat]["result"], "win", "{stored}");
     still_serving(&server, "gone-after").await;
     server.stop().await;
 }

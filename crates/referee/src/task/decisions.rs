@@ -177,6 +177,13 @@ impl MatchTask {
                 return;
             };
             tracing::debug!(match_id = self.match_id, seat, "deadline passed");
+            // A player with no connection when the deadline passes has gone silent
+            // (the deadline ends the grace early): the house bot plays on for them,
+            // where the ruleset would otherwise eject or pass for the seat.
+            if self.can_stand_in(seat) && self.seats[seat].is_disconnected() {
+                self.take_over(seat);
+                continue;
+            }
             self.seats[seat].missed_in_a_row += 1;
             let missed = self.seats[seat].missed_in_a_row;
             match self.clock.abandon_after {

@@ -76,6 +76,13 @@ struct SeatSlot {
     stand_in: Option<HouseSeat>,
 }
 
+impl SeatSlot {
+    /// A remote seat without a connection now.
+    fn is_disconnected(&self) -> bool {
+        matches!(self.player, Player::Remote(None))
+    }
+}
+
 /// One turn of a seat that decides several times a turn: its deadline runs from the
 /// turn's start, and its overtime is charged to the bank once, however many actions.
 #[derive(Debug, Clone, Copy)]

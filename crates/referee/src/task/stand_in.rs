@@ -1,6 +1,6 @@
 //! The house bot for leavers. A remote seat whose player went silent (no connection
-//! for the grace while it owes a decision, or `abandon_after` deadlines missed in a row)
-//! is played by a house bot, so the others' game goes on; the player takes the seat
+//! for the grace while it owes a decision, or when its deadline passes; or
+//! `abandon_after` deadlines missed in a row while connected) is played by a house bot, so the others' game goes on; the player takes the seat
 //! back by attaching again or by answering. Each stretch is a record event and an entry
 //! of the record's `stand_ins`; every audience is told as it begins and ends.
 
