@@ -10,7 +10,8 @@
 //   function decide(view, legal, prompt) { return legal[0]; }
 //
 // - view:   the ruleset's view of the game for your seat (the last "view" message's "view");
-// - legal:  the server's answer to {"type": "legal"}: actions your seat may send now
+// - legal:  actions your seat may send now, as the prompt lists them (the kit asks for
+//           "legal_in_prompt" with {"type": "options"}) or as {"type": "legal"} answers
 //           (for qgame and spacegoo a sample: other well-formed actions are accepted too);
 // - prompt: the "prompt" message plus what the kit knows: ruleset, seat, players, config,
 //           rejected (the refusal of your previous answer to this decision, or null),
@@ -206,6 +207,7 @@ class Client {
     const welcome = await this.conn.recv(10000);
     if (!welcome || welcome.type !== 'welcome') throw new ConnectionLost(`expected welcome, got ${JSON.stringify(welcome)}`);
     if (welcome.protocol !== PROTOCOL) this.log(`warning: server speaks protocol ${welcome.protocol}, this kit ${PROTOCOL}`);
+    await this.askLegalInPrompt();
     if (this.session) {
       try {
         return await this.login({ type: 'resume', session: this.session });
@@ -219,6 +221,19 @@ class Client {
       if (e.code !== 'name_taken') throw e;
     }
     return this.login({ type: 'login', name: o.name, password: o.password });
+  }
+
+  // Ask for the legal actions in every prompt on this connection (per connection: again
+  // after every reconnection; before logging in, so a resumed seat's prompt carries them
+  // too). An older server says "error": the kit then asks "legal" before each decision.
+  async askLegalInPrompt() {
+    try {
+      const reply = await this.rawRequest({ type: 'options', legal_in_prompt: true }, 'options');
+      if (!reply.legal_in_prompt) this.log('the server does not put legal actions in prompts');
+    } catch (e) {
+      if (!(e instanceof ArbiterError)) throw e;
+      this.log(`options refused (an older server?): ${e.message}`);
+    }
   }
 
   async login(message) {
@@ -450,25 +465,32 @@ class Client {
 
   async decideOnce(m, decide, fallback) {
     const prompt = m.pending;
-    let reply;
-    try {
-      reply = await this.legal(m.id);
-    } catch (e) {
-      if (!(e instanceof ArbiterError)) throw e;
-      this.log(`legal refused: ${e.message}`);
-      if (m.pending === prompt) m.pending = null;
-      return;
-    }
-    if (m.pending !== prompt) return; // while we asked, the decision changed
-    const legal = reply.actions || [];
-    if (!legal.length) {
-      m.pending = null; // nothing owed now; a prompt comes when something is
-      return;
+    let legal = prompt.legal;
+    let legalStep = prompt.step;
+    if (!Array.isArray(legal) || !legal.length || m.tries) {
+      // The prompt has no list (an older server), or an answer was refused (the list
+      // may be stale): ask the server.
+      let reply;
+      try {
+        reply = await this.legal(m.id);
+      } catch (e) {
+        if (!(e instanceof ArbiterError)) throw e;
+        this.log(`legal refused: ${e.message}`);
+        if (m.pending === prompt) m.pending = null;
+        return;
+      }
+      if (m.pending !== prompt) return; // while we asked, the decision changed
+      legal = reply.actions || [];
+      legalStep = reply.step;
+      if (!legal.length) {
+        m.pending = null; // nothing owed now; a prompt comes when something is
+        return;
+      }
     }
     const timeLeft = prompt.receivedAt + (prompt.deadline_ms ?? 60000) - Date.now();
     const context = Object.assign({}, prompt, {
       ruleset: m.ruleset, seat: m.seat, players: m.players, config: m.config,
-      rejected: m.rejected, tries: m.tries, legalStep: reply.step, timeLeft,
+      rejected: m.rejected, tries: m.tries, legalStep, timeLeft,
       budget: Math.max(0, Math.min(timeLeft, (prompt.deadline_ms || 0) - (prompt.time_bank_ms || 0))),
     });
     let action;

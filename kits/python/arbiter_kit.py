@@ -11,7 +11,8 @@ A bot is one function:
         return legal[0]
 
 - view:   the ruleset's view of the game for your seat (the last "view" message's "view");
-- legal:  the server's answer to {"type": "legal"}: actions your seat may send now
+- legal:  actions your seat may send now, as the prompt lists them (the kit asks for
+          "legal_in_prompt" with {"type": "options"}) or as {"type": "legal"} answers
           (for qgame and spacegoo a sample: other well-formed actions are accepted too);
 - prompt: the "prompt" message plus what the kit knows: "ruleset", "seat", "players",
           "config", "rejected" (the refusal of your previous answer to this decision,
@@ -175,6 +176,7 @@ class Client:
             raise ConnectionLost("expected welcome, got %r" % (welcome,))
         if welcome.get("protocol") != PROTOCOL:
             self.log("warning: server speaks protocol %s, this kit %s" % (welcome.get("protocol"), PROTOCOL))
+        self._ask_legal_in_prompt()
         if self.session:
             try:
                 return self._login({"type": "resume", "session": self.session})
@@ -187,6 +189,17 @@ class Client:
             if e.code != "name_taken":
                 raise
         return self._login({"type": "login", "name": self.name, "password": self.password})
+
+    def _ask_legal_in_prompt(self):
+        """Ask for the legal actions in every prompt on this connection (per connection:
+        again after every reconnection; before logging in, so a resumed seat's prompt
+        carries them too). An older server says "error": the kit then asks "legal"."""
+        try:
+            reply = self._raw_request({"type": "options", "legal_in_prompt": True}, "options")
+            if not reply.get("legal_in_prompt"):
+                self.log("the server does not put legal actions in prompts")
+        except ArbiterError as e:
+            self.log("options refused (an older server?): %s" % e)
 
     def _login(self, message):
         while True:
@@ -411,22 +424,26 @@ class Client:
 
     def _decide(self, m, decide, fallback):
         prompt = m.pending
-        try:
-            reply = self.legal(m.id)
-        except ArbiterError as e:
-            self.log("legal refused: %s" % e)
-            if m.pending is prompt:
-                m.pending = None
-            return
-        if m.pending is not prompt:
-            return  # while we asked, the decision changed (a new prompt, or the end)
-        legal = reply.get("actions") or []
-        if not legal:
-            m.pending = None  # nothing owed now; a prompt comes when something is
-            return
+        legal, legal_step = prompt.get("legal"), prompt.get("step")
+        if not legal or m.tries:
+            # The prompt has no list (an older server), or an answer was refused (the
+            # list may be stale): ask the server.
+            try:
+                reply = self.legal(m.id)
+            except ArbiterError as e:
+                self.log("legal refused: %s" % e)
+                if m.pending is prompt:
+                    m.pending = None
+                return
+            if m.pending is not prompt:
+                return  # while we asked, the decision changed (a new prompt, or the end)
+            legal, legal_step = reply.get("actions") or [], reply.get("step")
+            if not legal:
+                m.pending = None  # nothing owed now; a prompt comes when something is
+                return
         context = dict(prompt)
         context.update(ruleset=m.ruleset, seat=m.seat, players=m.players, config=m.config,
-                       rejected=m.rejected, tries=m.tries, legal_step=reply.get("step"))
+                       rejected=m.rejected, tries=m.tries, legal_step=legal_step)
         left = prompt["received_at"] + prompt.get("deadline_ms", 60000) / 1000.0 - time.monotonic()
         context["time_left"] = left
         context["budget"] = max(0.0, min(left, (prompt.get("deadline_ms", 0) - prompt.get("time_bank_ms", 0)) / 1000.0))

@@ -21,6 +21,9 @@ from arbiter_kit import ArbiterError, Client, ConnectionLost  # noqa: E402
 
 def load_bot(path):
     """A bot file defines decide(view, legal, prompt), and optionally fallback(...)."""
+    if not os.path.isfile(path):
+        sys.exit(f"no bot file {path}: pass one with --bot FILE (the kit has bots for "
+                 "qgame, spacegoo, spacecrack and tae)")
     spec = importlib.util.spec_from_file_location("bot", path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)

@@ -129,6 +129,7 @@ impl Client {
             }
         }
         self.conn = Some(conn);
+        self.ask_legal_in_prompt()?;
         if let Some(session) = self.session.clone() {
             match self.login(ClientMessage::Resume { session }) {
                 Err(e) if e.code() == Some("bad_session") => {}
@@ -144,6 +145,30 @@ impl Client {
             done => return done,
         }
         self.login(ClientMessage::Login { name, password })
+    }
+
+    /// Ask for the legal actions in every prompt on this connection. Per connection:
+    /// again after every reconnection, and before logging in, so that a resumed seat's
+    /// prompt lists them too. An older server refuses (`error`): the kit then asks
+    /// `legal` before each decision.
+    fn ask_legal_in_prompt(&mut self) -> Result<()> {
+        let options = ClientMessage::Options {
+            legal_in_prompt: Some(true),
+        };
+        match self.raw_request(&options, |m| matches!(m, ServerMessage::Options { .. })) {
+            Ok(ServerMessage::Options {
+                legal_in_prompt: true,
+            }) => Ok(()),
+            Ok(_) => {
+                log("the server does not put legal actions in prompts");
+                Ok(())
+            }
+            Err(e @ Error::Server { .. }) => {
+                log(&format!("options refused (an older server?): {e}"));
+                Ok(())
+            }
+            Err(e) => Err(e),
+        }
     }
 
     /// Send a login (`register`, `login` or `resume`) and wait for its reply, waiting
@@ -377,6 +402,7 @@ impl Client {
                 deadline_ms,
                 time_bank_ms,
                 turn,
+                legal,
                 ..
             } => {
                 self.prompts += 1;
@@ -386,6 +412,7 @@ impl Client {
                     deadline_ms: *deadline_ms,
                     time_bank_ms: *time_bank_ms,
                     turn: turn.clone(),
+                    legal: legal.clone(),
                     received_at: std::time::Instant::now(),
                 });
                 m.answered = None;
@@ -560,32 +587,56 @@ impl Client {
         }
     }
 
-    /// One decision: ask `legal`, ask the bot (within its time), answer with `act`.
-    fn decide(&mut self, match_id: i64, bot: &mut BotThread) -> Result<()> {
-        let Some(prompt) = self.matches[&match_id].pending.clone() else {
-            return Ok(());
-        };
+    /// The legal actions for the prompt numbered `serial`, asked with `legal`; `None`
+    /// when there is nothing to decide after all (the decision changed while we asked,
+    /// the server refused, or the seat owes nothing now).
+    fn ask_legal(&mut self, match_id: i64, serial: u64) -> Result<Option<(u64, Vec<Value>)>> {
         let legal = self.legal(match_id);
         let m = self.matches.get_mut(&match_id).expect("the match is known");
-        let still_owed = m.pending.as_ref().map(|p| p.serial) == Some(prompt.serial);
-        let (legal_step, legal) = match legal {
+        let still_owed = m.pending.as_ref().map(|p| p.serial) == Some(serial);
+        let (step, legal) = match legal {
             Ok(reply) => reply,
             Err(e @ Error::Server { .. }) => {
                 log(&format!("legal refused: {e}"));
                 if still_owed {
                     m.pending = None;
                 }
-                return Ok(());
+                return Ok(None);
             }
             Err(e) => return Err(e),
         };
         if !still_owed {
-            return Ok(()); // while we asked, the decision changed (a new prompt, or the end)
+            return Ok(None); // while we asked, the decision changed (a new prompt, or the end)
         }
         if legal.is_empty() {
             m.pending = None; // nothing owed now; a prompt comes when something is
-            return Ok(());
+            return Ok(None);
         }
+        Ok(Some((step, legal)))
+    }
+
+    /// One decision: the legal actions (the prompt's, else asked with `legal`), the
+    /// bot's choice (within its time), the answer with `act`.
+    fn decide(&mut self, match_id: i64, bot: &mut BotThread) -> Result<()> {
+        let Some(prompt) = self.matches[&match_id].pending.clone() else {
+            return Ok(());
+        };
+        // After a refusal the prompt's list may be stale: ask again, as when the prompt
+        // has none (an older server).
+        let listed = match &prompt.legal {
+            Some(legal) if !legal.is_empty() && self.matches[&match_id].tries == 0 => {
+                Some((prompt.step, legal.clone()))
+            }
+            _ => None,
+        };
+        let (legal_step, legal) = match listed {
+            Some(listed) => listed,
+            None => match self.ask_legal(match_id, prompt.serial)? {
+                Some(asked) => asked,
+                None => return Ok(()),
+            },
+        };
+        let m = self.matches.get_mut(&match_id).expect("the match is known");
         let left = prompt.deadline_ms as f64 / 1000.0 - prompt.received_at.elapsed().as_secs_f64();
         let per_decision = prompt.deadline_ms.saturating_sub(prompt.time_bank_ms) as f64 / 1000.0;
         let budget = left.min(per_decision).max(0.0);

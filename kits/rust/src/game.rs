@@ -17,6 +17,9 @@ pub struct PendingPrompt {
     pub deadline_ms: u64,
     pub time_bank_ms: u64,
     pub turn: Value,
+    /// The seat's legal actions as the prompt listed them (the connection asked for
+    /// them with `options`), else `None`.
+    pub legal: Option<Vec<Value>>,
     pub received_at: Instant,
 }
 

@@ -22,7 +22,8 @@
 //! ```
 //!
 //! - `view`: the ruleset's view of the game for your seat (the last `view` message's `view`);
-//! - `legal`: the server's answer to `{"type":"legal"}`: actions your seat may send now
+//! - `legal`: actions your seat may send now, as the prompt lists them (the kit asks for
+//!   `legal_in_prompt` with `{"type":"options"}`) or as `{"type":"legal"}` answers
 //!   (for qgame and spacegoo a sample: other well-formed actions are accepted too);
 //! - `prompt`: the `prompt` message plus what the kit knows ([`Prompt`]).
 //!

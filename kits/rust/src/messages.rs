@@ -64,6 +64,13 @@ pub enum ClientMessage {
         #[serde(rename = "match")]
         match_id: i64,
     },
+    /// Set this connection's options (`options`, with all of them as they are now).
+    /// `legal_in_prompt`: every `prompt` lists the seat's legal actions (`legal`), so
+    /// the kit need not ask. Per connection: sent again after every reconnection.
+    Options {
+        #[serde(skip_serializing_if = "Option::is_none")]
+        legal_in_prompt: Option<bool>,
+    },
     /// Liveness check (`pong`).
     Ping,
 }
@@ -83,6 +90,7 @@ impl ClientMessage {
             ClientMessage::Legal { .. } => "legal",
             ClientMessage::Act { .. } => "act",
             ClientMessage::Resign { .. } => "resign",
+            ClientMessage::Options { .. } => "options",
             ClientMessage::Ping => "ping",
         }
     }
@@ -190,6 +198,10 @@ pub enum ServerMessage {
         time_bank_ms: u64,
         #[serde(default)]
         turn: Value,
+        /// The seat's legal actions (as `legal` answers), when the connection asked for
+        /// them with `options`; `None` from a server that did not (or an older one).
+        #[serde(default)]
+        legal: Option<Vec<Value>>,
     },
     Events {
         #[serde(rename = "match")]
@@ -249,6 +261,11 @@ pub enum ServerMessage {
         actions: Vec<Value>,
     },
     Pong,
+    /// This connection's options, after an `options` request.
+    Options {
+        #[serde(default)]
+        legal_in_prompt: bool,
+    },
     Error {
         code: String,
         #[serde(default)]

@@ -157,6 +157,22 @@ fn the_server_reads_every_request_of_the_kit() {
                 seat: None,
             },
         ),
+        (
+            ClientMessage::Options {
+                legal_in_prompt: Some(true),
+            },
+            Request::Options {
+                legal_in_prompt: Some(true),
+            },
+        ),
+        (
+            ClientMessage::Options {
+                legal_in_prompt: None,
+            },
+            Request::Options {
+                legal_in_prompt: None,
+            },
+        ),
         (ClientMessage::Ping, Request::Ping),
     ];
     for (kit, server) in cases {
@@ -305,6 +321,14 @@ fn the_kit_reads_the_servers_lobby_replies() {
         ),
         (Reply::Pong, ServerMessage::Pong),
         (
+            Reply::Options {
+                legal_in_prompt: true,
+            },
+            ServerMessage::Options {
+                legal_in_prompt: true,
+            },
+        ),
+        (
             Reply::Error {
                 code: "login_throttled".into(),
                 message: "too many failed logins; try again in 1 s".into(),
@@ -413,6 +437,32 @@ fn the_kit_reads_the_referees_match_messages() {
                 deadline_ms: 89_999,
                 time_bank_ms: 30_000,
                 turn: json!({"model": "sealed", "seats": [0, 1]}),
+                legal: None,
+            },
+        ),
+        // On a connection that asked for them (`options` `legal_in_prompt`), the
+        // prompt lists the seat's legal actions.
+        (
+            ToSeat::Prompt {
+                step: 4,
+                deadline_ms: 59_000,
+                time_bank_ms: 0,
+                turn: Turn::One(0),
+                legal: Some(vec![
+                    json!({"take": {"heap": 0, "count": 1}}),
+                    json!({"take": {"heap": 2, "count": 3}}),
+                ]),
+            },
+            ServerMessage::Prompt {
+                match_id: 9,
+                step: 4,
+                deadline_ms: 59_000,
+                time_bank_ms: 0,
+                turn: json!({"model": "one", "seats": 0}),
+                legal: Some(vec![
+                    json!({"take": {"heap": 0, "count": 1}}),
+                    json!({"take": {"heap": 2, "count": 3}}),
+                ]),
             },
         ),
         (
