@@ -125,6 +125,17 @@ pub struct ServeArgs {
     pub trusted_proxies: Option<Vec<String>>,
 }
 
+/// One `[[house_tournaments]]` entry of the file.
+#[derive(Debug, Deserialize)]
+struct HouseTournamentFile {
+    every: String,
+    #[serde(flatten)]
+    settings: crate::protocol::messages::TournamentSettings,
+}
+
+/// The shortest period of a house tournament.
+pub const SHORTEST_HOUSE_PERIOD: Duration = Duration::from_secs(1);
+
 /// The TOML file: the same settings, plus tables for deadlines.
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -140,6 +151,10 @@ struct FileConfig {
     /// `[deadlines]` table: `qgame = "6s"`, `"*" = "10s"`.
     #[serde(default)]
     deadlines: BTreeMap<String, String>,
+    /// `[[house_tournaments]]`: recurring tournaments (`every`, then a tournament's
+    /// settings as `create_tournament` takes them).
+    #[serde(default)]
+    house_tournaments: Vec<HouseTournamentFile>,
     time_bank: Option<String>,
     stand_in_grace: Option<String>,
     pairing_interval: Option<String>,
@@ -250,6 +265,8 @@ pub struct Config {
     /// The NATS server that joins this node to the others of its deployment.
     pub nats: Option<String>,
     pub limits: Limits,
+    /// Tournaments the house opens again and again (TOML `[[house_tournaments]]`).
+    pub house_tournaments: Vec<crate::tournaments::house::HouseTournament>,
     /// Proxies whose `X-Forwarded-For` names the client an HTTP request is counted as.
     pub trusted_proxies: crate::http::proxies::TrustedProxies,
 }
@@ -277,6 +294,7 @@ impl Config {
             node_lease: DEFAULT_NODE_LEASE,
             nats: None,
             limits: Limits::default(),
+            house_tournaments: Vec::new(),
             trusted_proxies: Default::default(),
         }
     }
@@ -355,6 +373,7 @@ impl Config {
             node_lease: DEFAULT_NODE_LEASE,
             nats: None,
             limits: Limits::default(),
+            house_tournaments: Vec::new(),
             trusted_proxies: Default::default(),
         };
         if let Some(text) = args.time_bank.as_ref().or(file.time_bank.as_ref()) {
@@ -372,6 +391,26 @@ impl Config {
                     format!("the stand-in grace {text:?} is not a duration or off")
                 })?),
             };
+        }
+        for house in file.house_tournaments {
+            let every = parse_duration(&house.every).with_context(|| {
+                format!(
+                    "house tournament: every = {:?} is not a duration",
+                    house.every
+                )
+            })?;
+            if every < SHORTEST_HOUSE_PERIOD {
+                bail!("house tournament: every must be at least 1s");
+            }
+            if house.settings.starts_at.is_some() {
+                bail!("house tournament: starts_at is each occurrence's own (set every instead)");
+            }
+            config
+                .house_tournaments
+                .push(crate::tournaments::house::HouseTournament {
+                    every,
+                    settings: house.settings,
+                });
         }
         // File deadlines first, then flags over them, entry by entry.
         for (ruleset, text) in &file.deadlines {
@@ -598,7 +637,8 @@ pub fn parse_duration(text: &str) -> anyhow::Result<Duration> {
         "ms" => number / 1000.0,
         "" | "s" => number,
         "m" | "min" => number * 60.0,
-        other => bail!("unknown duration unit {other:?} in {text:?} (use ms, s or m)"),
+        "h" => number * 3600.0,
+        other => bail!("unknown duration unit {other:?} in {text:?} (use ms, s, m or h)"),
     };
     if !seconds.is_finite() || seconds > 86_400.0 {
         bail!("{text:?} is out of range");
@@ -615,13 +655,47 @@ mod tests {
     }
 
     #[test]
+    fn house_tournaments_and_the_stand_in_grace_come_from_the_file() {
+        let args = ServeArgs::default();
+        let text = r#"
+            stand_in_grace = "off"
+            [[house_tournaments]]
+            every = "1h"
+            name = "Hourly T&E arena"
+            ruleset = "tae"
+            format = "arena"
+            duration_ms = 1800000
+        "#;
+        let config = Config::from_toml(&args, text).expect("a valid file");
+        assert_eq!(config.stand_in_grace, None);
+        let [house] = config.house_tournaments.as_slice() else {
+            panic!("one house tournament: {:?}", config.house_tournaments);
+        };
+        assert_eq!(house.every, Duration::from_secs(3600));
+        assert_eq!(house.name(), "Hourly T&E arena");
+        assert_eq!(house.settings.duration_ms, Some(1_800_000));
+        let default = Config::from_toml(&args, "").expect("an empty file");
+        assert_eq!(default.stand_in_grace, Some(DEFAULT_STAND_IN_GRACE));
+        for bad in [
+            "[[house_tournaments]]\nevery = \"0s\"\nruleset = \"tae\"\nformat = \"arena\"",
+            "[[house_tournaments]]\nevery = \"soon\"\nruleset = \"tae\"\nformat = \"arena\"",
+            "[[house_tournaments]]\nevery = \"1h\"\nstarts_at = \"2030-01-01T00:00:00Z\"\nruleset = \"tae\"\nformat = \"arena\"",
+            "stand_in_grace = \"later\"",
+        ] {
+            assert!(Config::from_toml(&args, bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
     fn durations_parse_with_units() {
         assert_eq!(parse_duration("250ms").unwrap(), Duration::from_millis(250));
         assert_eq!(parse_duration("3s").unwrap(), Duration::from_secs(3));
         assert_eq!(parse_duration("1.5").unwrap(), Duration::from_millis(1500));
         assert_eq!(parse_duration("2m").unwrap(), Duration::from_secs(120));
         assert!(parse_duration("fast").is_err());
-        assert!(parse_duration("3h").is_err());
+        assert_eq!(parse_duration("3h").unwrap(), Duration::from_secs(3 * 3600));
+        assert!(parse_duration("3d").is_err());
+        assert!(parse_duration("25h").is_err(), "a day at most");
     }
 
     #[test]

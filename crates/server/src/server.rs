@@ -193,6 +193,15 @@ impl Server {
             Ok(count) => tracing::info!(count, "tournaments resumed"),
             Err(refusal) => tracing::warn!(message = %refusal.message, "tournaments not resumed"),
         }
+        // The house's recurring tournaments: the next of each kept open for entries.
+        crate::tournaments::house::check_all(&hub, &hub.config.house_tournaments)
+            .await
+            .map_err(|why| anyhow::anyhow!(why))?;
+        tasks.push(tokio::spawn(crate::tournaments::house::run(
+            hub.clone(),
+            hub.config.house_tournaments.clone(),
+            hub.tournaments.stopping(),
+        )));
         tracing::info!(%tcp_addr, %http_addr, data = %data_dir.display(), "arbiter server started");
         Ok(Server {
             hub,

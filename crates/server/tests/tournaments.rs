@@ -563,3 +563,67 @@ async fn an_arena_of_two_pairs_them_again() {
     }
     server.stop().await;
 }
+
+/// A house tournament of the configuration recurs: one occurrence is open for entries
+/// at a time, made by the house and starting on a multiple of its period; once it has
+/// started (here it is cancelled, as nobody came), the next one opens.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_house_tournament_opens_again_after_each_start() {
+    let every = Duration::from_secs(2);
+    let server = start(|config| {
+        config
+            .house_tournaments
+            .push(arbiter_server::tournaments::house::HouseTournament {
+                every,
+                settings: serde_json::from_value(json!({
+                    "name": "Every two seconds", "ruleset": "nim", "format": "arena",
+                    "duration_ms": 60000, "start_when": 64,
+                }))
+                .expect("settings"),
+            });
+    })
+    .await;
+    let mut seen: Vec<Value> = Vec::new();
+    let give_up = tokio::time::Instant::now() + Duration::from_secs(60);
+    while seen.len() < 2 {
+        assert!(
+            tokio::time::Instant::now() < give_up,
+            "two occurrences in a minute: {seen:?}"
+        );
+        let (status, listed) = http_get(&server.http, "/api/tournaments", None).await;
+        assert_eq!(status, 200, "{listed}");
+        for tournament in listed["tournaments"].as_array().expect("a list") {
+            if tournament["name"] == "Every two seconds"
+                && !seen.iter().any(|t| t["id"] == tournament["id"])
+            {
+                seen.push(tournament.clone());
+            }
+        }
+        // The house's scheduler runs on its own: look again shortly.
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    for tournament in &seen {
+        assert!(
+            tournament["created_by"].is_null(),
+            "made by the house: {tournament}"
+        );
+        let starts = tournament["starts_at"].as_str().expect("a start time");
+        let at = chrono_free_millis(starts);
+        assert_eq!(at % 2000, 0, "starts on a multiple of the period: {starts}");
+    }
+    assert_ne!(seen[0]["starts_at"], seen[1]["starts_at"], "{seen:?}");
+    server.stop().await;
+}
+
+/// Unix milliseconds of an RFC 3339 UTC time as the store writes it
+/// (`2026-12-06T03:00:02.000Z`): the seconds of the day are enough to check a multiple
+/// of two seconds that divides a day.
+fn chrono_free_millis(text: &str) -> u64 {
+    let time = text.split('T').nth(1).expect("a time part");
+    let time = time.trim_end_matches('Z');
+    let mut parts = time.split(':');
+    let hours: u64 = parts.next().and_then(|p| p.parse().ok()).expect("hours");
+    let minutes: u64 = parts.next().and_then(|p| p.parse().ok()).expect("minutes");
+    let seconds: f64 = parts.next().and_then(|p| p.parse().ok()).expect("seconds");
+    (hours * 3600 + minutes * 60) * 1000 + (seconds * 1000.0).round() as u64
+}

@@ -13,6 +13,7 @@
 
 pub mod arena_book;
 pub mod director;
+pub mod house;
 pub mod publish;
 pub mod registry;
 pub mod requests;

@@ -1,0 +1,149 @@
+//! House tournaments: the ones a host declares in the server's configuration to recur,
+//! "a T&E arena every hour". For each, one tournament is kept open for entries: when
+//! none of its name is waiting to start, the next is created to start at the next
+//! multiple of its period (on the hour for `every = "1h"`), by the house (no creator).
+//! The store is the memory: after a restart, an occurrence already open is found, not
+//! made again.
+
+use std::sync::Arc;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use arbiter_store::TournamentStatus;
+use tokio_util::sync::CancellationToken;
+
+use super::requests;
+use crate::hub::Hub;
+use crate::protocol::messages::TournamentSettings;
+
+/// One recurring tournament of the configuration (`[[house_tournaments]]`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct HouseTournament {
+    /// How often one starts; occurrences start at multiples of it since the epoch.
+    pub every: Duration,
+    /// Everything else a `create_tournament` gives, but the start, which is the slot's.
+    pub settings: TournamentSettings,
+}
+
+impl HouseTournament {
+    /// The name its occurrences carry (the settings' own, or one made from them).
+    pub fn name(&self) -> String {
+        match &self.settings.name {
+            Some(name) => name.trim().to_string(),
+            None => format!("{} {} (house)", self.settings.ruleset, self.settings.format),
+        }
+    }
+
+    /// The first slot after `now_ms` (Unix milliseconds), with at least a second to go.
+    fn next_start(&self, now_ms: u64) -> u64 {
+        let period = u64::try_from(self.every.as_millis())
+            .unwrap_or(u64::MAX)
+            .max(1);
+        (now_ms / period + 1) * period
+    }
+}
+
+/// Whether every house tournament's settings are ones the server would create (checked
+/// as the server starts, so a host's mistake is told at once, not logged each minute).
+pub async fn check_all(hub: &Hub, houses: &[HouseTournament]) -> Result<(), String> {
+    for house in houses {
+        let settings = occurrence(house, now_ms());
+        super::settings::check(hub, &settings, None)
+            .await
+            .map_err(|refusal| {
+                format!("house tournament {:?}: {}", house.name(), refusal.message)
+            })?;
+    }
+    Ok(())
+}
+
+/// The settings of the occurrence to open at `now_ms`: the next slot's.
+fn occurrence(house: &HouseTournament, now_ms: u64) -> TournamentSettings {
+    let start = house.next_start(now_ms + 1000);
+    TournamentSettings {
+        name: Some(house.name()),
+        starts_at: Some(arbiter_store::rfc3339(
+            i64::try_from(start).unwrap_or(i64::MAX),
+        )),
+        ..house.settings.clone()
+    }
+}
+
+fn now_ms() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
+        .unwrap_or_default()
+}
+
+/// Keep each house tournament's next occurrence open, until the server stops.
+pub async fn run(hub: Arc<Hub>, houses: Vec<HouseTournament>, stop: CancellationToken) {
+    if houses.is_empty() {
+        return;
+    }
+    // Looked at again this often: a new occurrence appears within it of the last one
+    // starting (the shortest period, at most a minute).
+    let look = houses
+        .iter()
+        .map(|house| house.every)
+        .min()
+        .unwrap_or(Duration::from_secs(60))
+        .min(Duration::from_secs(60))
+        .max(Duration::from_millis(250));
+    loop {
+        for house in &houses {
+            if let Err(why) = keep_one_open(&hub, house).await {
+                tracing::warn!(name = %house.name(), %why, "a house tournament was not created");
+            }
+        }
+        tokio::select! {
+            _ = stop.cancelled() => return,
+            _ = tokio::time::sleep(look) => {}
+        }
+    }
+}
+
+/// Create the house tournament's next occurrence unless one is open for entries.
+async fn keep_one_open(hub: &Arc<Hub>, house: &HouseTournament) -> Result<(), String> {
+    let name = house.name();
+    let listed = hub
+        .store
+        .list_tournaments(requests::LIST_LIMIT)
+        .await
+        .map_err(|e| e.to_string())?;
+    let open = listed
+        .iter()
+        .any(|t| t.name == name && t.created_by.is_none() && t.status == TournamentStatus::Open);
+    if open {
+        return Ok(());
+    }
+    let settings = occurrence(house, now_ms());
+    let id = requests::create(hub, None, &settings)
+        .await
+        .map_err(|refusal| format!("{}: {}", refusal.code, refusal.message))?;
+    tracing::info!(tournament = id, starts_at = ?settings.starts_at, "house tournament opened");
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn every(secs: u64) -> HouseTournament {
+        HouseTournament {
+            every: Duration::from_secs(secs),
+            settings: serde_json::from_value(
+                serde_json::json!({"ruleset": "tae", "format": "arena", "duration_ms": 60000}),
+            )
+            .expect("settings"),
+        }
+    }
+
+    #[test]
+    fn occurrences_start_on_multiples_of_the_period() {
+        let hourly = every(3600);
+        assert_eq!(hourly.next_start(0), 3_600_000);
+        assert_eq!(hourly.next_start(3_599_999), 3_600_000);
+        assert_eq!(hourly.next_start(3_600_000), 7_200_000);
+        assert_eq!(hourly.name(), "tae arena (house)");
+    }
+}
