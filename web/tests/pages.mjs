@@ -2,10 +2,11 @@
 // show. Run by crates/server/tests/browser.rs, which starts the server with finished
 // matches, a finished Swiss tournament and an arena with one bot waiting in it, and
 // passes: ARBITER_URL, MATCHES (`ruleset=id,…`), PLAYER, SCREENSHOTS, SWISS and ARENA
-// (tournament ids). Prints `ok <check>` per check passed; any failure throws (exit
+// (tournament ids) and ARBITER_TCP (the native protocol's address). Prints `ok <check>` per check passed; any failure throws (exit
 // code 1).
 
 import { chromium } from 'playwright-core';
+import net from 'node:net';
 import path from 'node:path';
 
 const base = need('ARBITER_URL');
@@ -15,6 +16,7 @@ const matches = need('MATCHES').split(',').map((pair) => pair.split('='));
 const nimMatch = Object.fromEntries(matches).nim;
 const swiss = need('SWISS');
 const arena = need('ARENA');
+const [tcpHost, tcpPort] = need('ARBITER_TCP').split(':');
 // The rulesets whose boards draw clickable moves (the others play from the move list).
 const BOARD_MOVES = new Set(['nim', 'spacecrack', 'tae', 'qgame', 'spacegoo']);
 // The board's screenshot is taken a few moves in, when the game is under way.
@@ -123,6 +125,9 @@ try {
 
   await arenaGame(page, person);
   console.log('ok tournament arena');
+
+  await standInAndBack(page, person);
+  console.log('ok stand-in and take the seat back');
 
   // Every board fits a phone-width screen (the replay draws what the play page draws).
   await page.setViewportSize({ width: 360, height: 740 });
@@ -424,6 +429,66 @@ async function arenaGame(page, person) {
   // Its clock counts down (from 10:00).
   await page.getByTestId('time-left').filter({ hasText: /^9:\d\d$/ }).waitFor();
   await page.screenshot({ path: path.join(shots, 'tournament-arena.png'), fullPage: true });
+}
+
+/// The person leaves the arena and opens a T&E table (3 s a move, no bank, out after one miss), a program
+/// joins it over TCP and answers its prompts after 2.5 s; the person stops answering, so
+/// the house bot takes the seat (the page says so and offers it back), and one click
+/// takes it back.
+async function standInAndBack(page, person) {
+  // Out of the arena first, so that it pairs the person no more.
+  await page.evaluate((id) => { location.hash = `#/tournament/${id}`; }, arena);
+  await page.getByTestId('withdraw').click();
+  await page.getByTestId('withdraw-confirm').click();
+  await page.getByText('You withdrew from this tournament.').waitFor();
+  await page.evaluate(() => { location.hash = '#/'; });
+  await page.getByTestId('open-table').click();
+  const form = page.getByTestId('new-table');
+  await form.getByTestId('table-ruleset').selectOption('tae');
+  await form.getByTestId('table-deadline').fill('3');
+  await form.getByTestId('table-bank').fill('0');
+  await form.getByTestId('table-abandon').fill('1');
+  await form.getByTestId('create-table').click();
+  const table = page.getByTestId('table').filter({ hasText: '3 s a move' });
+  const tableId = await table.getAttribute('data-table');
+  const rival = `${person}s`;
+  const socket = net.connect(Number(tcpPort), tcpHost);
+  const send = (m) => socket.write(`${JSON.stringify(m)}\n`);
+  let buffered = '';
+  socket.on('data', (data) => {
+    buffered += data;
+    for (let end; (end = buffered.indexOf('\n')) >= 0; buffered = buffered.slice(end + 1)) {
+      const m = JSON.parse(buffered.slice(0, end));
+      if (m.type === 'registered') {
+        send({ type: 'options', legal_in_prompt: true });
+        send({ type: 'join_table', table: Number(tableId) });
+      }
+      if (m.type === 'prompt' && m.legal?.length) {
+        setTimeout(() => send({ type: 'act', match: m.match, action: m.legal[0] }), 2500);
+      }
+    }
+  });
+  send({ type: 'register', name: rival, password: `pw-${rival}-secret` });
+  try {
+    await table.getByText(rival).waitFor();
+    await table.getByTestId('start-table').click();
+    await page.waitForFunction(() => /^#\/match\/\d+/.test(location.hash));
+    // The person's 3 s run out: the page tells them a house bot plays for them.
+    await page.getByTestId('take-seat').waitFor({ timeout: 20000 });
+    // The arena may have paired the person once more before the withdrawal: its banner
+    // is not this page's subject.
+    const banner = page.getByRole('button', { name: 'Dismiss' });
+    if (await banner.isVisible()) await banner.click();
+    check((await page.getByTestId('turn').innerText()).includes('house bot'), 'the page says a house bot plays the seat');
+    await page.screenshot({ path: path.join(shots, 'stand-in.png'), fullPage: true });
+    await page.getByTestId('take-seat').click();
+    await page.getByTestId('take-seat').waitFor({ state: 'detached' });
+    await page.getByTestId('resign').click();
+    await page.getByTestId('resign-confirm').click();
+    await page.getByTestId('result').waitFor();
+  } finally {
+    socket.destroy();
+  }
 }
 
 function stepOf(text) {

@@ -191,6 +191,7 @@ async fn a_person_browses_replays_and_plays_every_ruleset_while_a_guest_watches(
     let run = tokio::process::Command::new("node")
         .arg(tests.join("pages.mjs"))
         .env("ARBITER_URL", format!("http://{}", server.http))
+        .env("ARBITER_TCP", &server.tcp)
         .env("MATCHES", matches.join(","))
         .env("PLAYER", "ada")
         .env("SWISS", swiss.to_string())
