@@ -26,6 +26,7 @@
 
 'use strict';
 
+const { TinyWebSocket } = require('./websocket');
 const net = require('net');
 const http = require('http');
 
@@ -109,15 +110,13 @@ class TcpConnection extends Inbox {
 }
 
 // One WebSocket connection (ws://HOST:PORT/ws): one JSON object per text message.
-// Uses the global WebSocket of Node >= 22 (Node 20.10+: run with --experimental-websocket).
+// Uses the global WebSocket where there is one (Node >= 22, browsers), else the kit's
+// small client (websocket.js), which has the same interface.
 class WsConnection extends Inbox {
   static open(url) {
-    if (typeof WebSocket === 'undefined') {
-      throw new Error('this Node has no global WebSocket: use Node >= 22, or node --experimental-websocket (20.10+)');
-    }
     return new Promise((resolve, reject) => {
       const conn = new WsConnection();
-      const ws = new WebSocket(url);
+      const ws = typeof WebSocket === 'undefined' ? new TinyWebSocket(url) : new WebSocket(url);
       conn.ws = ws;
       ws.onopen = () => resolve(conn);
       ws.onmessage = (event) => conn.push(JSON.parse(event.data));

@@ -9,7 +9,6 @@
 'use strict';
 
 const path = require('path');
-const { spawnSync } = require('child_process');
 const { Client, ArbiterError, ConnectionLost } = require('./arbiter-kit');
 
 const USAGE = `usage: node play.js --ruleset R --name N --password P [options]
@@ -49,16 +48,6 @@ function parseArgs(argv) {
 
 async function main() {
   const args = parseArgs(process.argv.slice(2));
-  if (args.transport === 'ws' && typeof WebSocket === 'undefined') {
-    // Node 20.10-21 has the WebSocket client behind a flag: run again with it.
-    if (process.execArgv.includes('--experimental-websocket')) {
-      console.error('this Node has no WebSocket client: use Node >= 22 or --transport tcp');
-      return 2;
-    }
-    const again = spawnSync(process.execPath, ['--experimental-websocket', ...process.execArgv, __filename, ...process.argv.slice(2)],
-      { stdio: 'inherit' });
-    return again.status == null ? 1 : again.status;
-  }
   const bot = require(path.resolve(args.bot || path.join(__dirname, 'bots', `${args.ruleset}.js`)));
   const [host, port] = args.server.split(/:(?=[^:]*$)/);
   const httpAddress = args.http || '127.0.0.1:8080';
