@@ -46,6 +46,13 @@ export async function withdrawTournament(id) {
     { accept: (m) => m.tournament === key });
 }
 
+/** Arena only: stop being paired (`paused`), or be paired again. */
+export async function pauseTournament(id, paused) {
+  const key = Number(id);
+  await request({ type: 'pause_tournament', tournament: key, paused }, 'tournament_paused',
+    { accept: (m) => m.tournament === key });
+}
+
 function startWatching(id) {
   return request({ type: 'watch_tournament', tournament: id }, 'tournament',
     { accept: (m) => m.tournament === id });

@@ -12,7 +12,7 @@ import { useConnection } from '../lib/connection.js';
 import { clockText, useNow } from '../lib/matchbits.js';
 import {
   NEXT_GAME_AFTER_S, createTournament, dismissCall, entryOf, joinTournament, nextGameFollows,
-  useTournament, useTournamentCall, withdrawTournament,
+  pauseTournament, useTournament, useTournamentCall, withdrawTournament,
 } from '../lib/tournaments.js';
 import { ErrorBox, Loading, When, playerHref, rulesetNames, useTitle } from '../lib/ui.js';
 import { accountHref } from './account.js';
@@ -343,11 +343,13 @@ function Entry({ t, me: listed, conn }) {
   const [asking, setAsking] = useState(false);
   const [error, setError] = useState(null);
   // What the server said yes to, until the tournament's next state shows it.
-  const [done, setDone] = useState(null); // 'joined' | 'withdrew'
+  const [done, setDone] = useState(null); // 'joined' | 'withdrew' | 'paused' | 'resumed'
   if (isOver(t.status)) return null;
   let me = listed;
   if (done === 'joined' && !listed) me = { name: conn.name };
   if (done === 'withdrew' && listed && !listed.withdrawn) me = { ...listed, withdrawn: true };
+  if (done === 'paused' && me && !me.paused) me = { ...me, paused: true };
+  if (done === 'resumed' && me?.paused) me = { ...me, paused: false };
   const attempt = (fn, outcome) => async () => {
     setBusy(true);
     setError(null);
@@ -372,7 +374,13 @@ function Entry({ t, me: listed, conn }) {
             <button type="button" class="danger" data-testid="withdraw-confirm" disabled=${busy}
               onClick=${attempt(() => withdrawTournament(t.tournament), 'withdrew')}>Yes, withdraw</button>
             <button type="button" onClick=${() => setAsking(false)}>Stay in</button></span>`
-        : html`<button type="button" data-testid="withdraw" onClick=${() => setAsking(true)}>Withdraw</button>`}`;
+        : html`<button type="button" data-testid="withdraw" onClick=${() => setAsking(true)}>Withdraw</button>`}
+      ${t.format === 'arena' && (me.paused
+        ? html`<span class="note" data-testid="paused">Paused: you get no new games.</span>
+            <button type="button" class="primary" data-testid="resume" disabled=${busy}
+              onClick=${attempt(() => pauseTournament(t.tournament, false), 'resumed')}>Resume</button>`
+        : html`<button type="button" data-testid="pause" disabled=${busy} title="No new games until you resume"
+              onClick=${attempt(() => pauseTournament(t.tournament, true), 'paused')}>Pause</button>`)}`;
   } else if (joinable(t)) {
     body = html`<button type="button" class="primary" data-testid="join" disabled=${busy}
       onClick=${attempt(() => joinTournament(t.tournament), 'joined')}>${busy ? 'Joining…' : 'Join'}</button>`;
@@ -408,7 +416,8 @@ function Standings({ t, rows, me, label = 'Standings' }) {
         class=${[sameName(s.name, me) ? 'you' : '', s.withdrawn ? 'withdrawn' : ''].join(' ').trim() || null}>
       <td class="num">${s.rank}</td>
       <td><a href=${entrantHref(t.tournament, s.name)}>${s.name}</a>${sameName(s.name, me) ? ' (you)' : ''}
-        ${s.withdrawn && html` <span class="muted">(withdrew)</span>`}</td>
+        ${s.withdrawn && html` <span class="muted">(withdrew)</span>`}
+        ${s.paused && html` <span class="muted">(paused)</span>`}</td>
       <td class="num" data-testid="points"><strong>${points(s.points)}</strong></td>
       <td class="num" data-testid="played">${s.played}</td>
       <td class="num">${s.wins}–${s.draws}–${s.losses}</td>

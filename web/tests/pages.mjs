@@ -436,8 +436,14 @@ async function arenaGame(page, person) {
 /// the house bot takes the seat (the page says so and offers it back), and one click
 /// takes it back.
 async function standInAndBack(page, person) {
-  // Out of the arena first, so that it pairs the person no more.
+  // Pause the arena (the standings say so) and resume; then out of it, so that it
+  // pairs the person no more.
   await page.evaluate((id) => { location.hash = `#/tournament/${id}`; }, arena);
+  await page.getByTestId('pause').click();
+  await page.getByTestId('paused').waitFor();
+  await page.locator(`[data-testid="standing"][data-player="${person}"]`).getByText('(paused)').waitFor();
+  await page.getByTestId('resume').click();
+  await page.getByTestId('pause').waitFor();
   await page.getByTestId('withdraw').click();
   await page.getByTestId('withdraw-confirm').click();
   await page.getByText('You withdrew from this tournament.').waitFor();

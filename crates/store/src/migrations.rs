@@ -67,6 +67,11 @@ pub(crate) const SQLITE: &[MigrationFile] = &[
         "stand ins",
         include_str!("../migrations/sqlite/0008_stand_ins.sql"),
     ),
+    (
+        9,
+        "entrant pause",
+        include_str!("../migrations/sqlite/0009_entrant_pause.sql"),
+    ),
 ];
 
 /// `migrations/postgres`, in version order.
@@ -110,6 +115,11 @@ pub(crate) const POSTGRES: &[MigrationFile] = &[
         8,
         "stand ins",
         include_str!("../migrations/postgres/0008_stand_ins.sql"),
+    ),
+    (
+        9,
+        "entrant pause",
+        include_str!("../migrations/postgres/0009_entrant_pause.sql"),
     ),
 ];
 

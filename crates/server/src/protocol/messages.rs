@@ -153,6 +153,9 @@ pub enum ClientMessage {
     JoinTournament { tournament: i64 },
     /// Leave a tournament: games not yet played are forfeits.
     WithdrawTournament { tournament: i64 },
+    /// Arena only: stop being paired (`paused` true) or be paired again (false); your
+    /// standing and a game under way stay. Answered with `tournament_paused`.
+    PauseTournament { tournament: i64, paused: bool },
     /// Receive the tournament's state (`tournament`) now and whenever it changes.
     WatchTournament { tournament: i64 },
     /// Stop receiving a tournament's state.
@@ -253,6 +256,7 @@ pub const CLIENT_TYPES: &[&str] = &[
     "create_tournament",
     "join_tournament",
     "withdraw_tournament",
+    "pause_tournament",
     "watch_tournament",
     "unwatch_tournament",
 ];
@@ -469,6 +473,11 @@ pub enum ServerMessage {
     TournamentJoined {
         tournament: i64,
     },
+    /// Your pairing in an arena is paused (or resumed), after `pause_tournament`.
+    TournamentPaused {
+        tournament: i64,
+        paused: bool,
+    },
     TournamentWithdrawn {
         tournament: i64,
     },
@@ -577,6 +586,10 @@ mod tests {
             (
                 r#"{"type":"withdraw_tournament","tournament":2}"#,
                 "withdraw_tournament",
+            ),
+            (
+                r#"{"type":"pause_tournament","tournament":2,"paused":true}"#,
+                "pause_tournament",
             ),
             (
                 r#"{"type":"watch_tournament","tournament":2}"#,

@@ -298,6 +298,12 @@ impl Session {
                 self.send(ServerMessage::TournamentWithdrawn { tournament });
                 Ok(())
             }
+            ClientMessage::PauseTournament { tournament, paused } => {
+                let account = self.account()?.clone();
+                tournaments::pause(&self.hub, &account, tournament, paused).await?;
+                self.send(ServerMessage::TournamentPaused { tournament, paused });
+                Ok(())
+            }
             ClientMessage::WatchTournament { tournament } => {
                 tournaments::watch(&self.hub, &self.outbox, tournament).await
             }

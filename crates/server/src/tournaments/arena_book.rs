@@ -37,11 +37,12 @@ impl ArenaBook {
         book
     }
 
-    /// Who is in the arena now (joins and withdrawals since the last look).
+    /// Who is in the arena now and wants games (joins, withdrawals and pauses since the
+    /// last look).
     pub fn set_entrants(&mut self, entrants: &[TournamentEntrant]) {
         self.active = entrants
             .iter()
-            .filter(|e| e.status == EntrantStatus::Active)
+            .filter(|e| e.status == EntrantStatus::Active && !e.paused)
             .map(|e| (e.account_id, e.rating))
             .collect();
     }

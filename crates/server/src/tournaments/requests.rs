@@ -85,6 +85,23 @@ pub async fn withdraw(hub: &Hub, account: &Account, id: TournamentId) -> Result<
     Ok(())
 }
 
+/// Pause (`paused`) or resume `account`'s pairing in arena `id`: a paused entrant keeps
+/// their standing and any game under way, and is paired again once resumed.
+pub async fn pause(
+    hub: &Hub,
+    account: &Account,
+    id: TournamentId,
+    paused: bool,
+) -> Result<(), Refusal> {
+    hub.store
+        .pause_in_tournament(id, account.id, paused)
+        .await?;
+    tracing::info!(tournament = id, account = %account.name, paused, "arena pause");
+    hub.tournaments.ring(id);
+    hub.tournaments.touch(id);
+    Ok(())
+}
+
 /// `outbox` watches tournament `id`: its state now, and whenever it changes.
 pub async fn watch(hub: &Hub, outbox: &Outbox, id: TournamentId) -> Result<(), Refusal> {
     let snapshot = Snapshot::load(&hub.store, id)

@@ -113,6 +113,12 @@ impl Snapshot {
             .filter(|e| e.status == EntrantStatus::Withdrawn)
             .map(|e| e.account_id)
             .collect();
+        let paused: Vec<AccountId> = self
+            .entrants
+            .iter()
+            .filter(|e| e.status == EntrantStatus::Active && e.paused)
+            .map(|e| e.account_id)
+            .collect();
         let table = self.standings();
         let standings: Vec<Value> = table
             .iter()
@@ -133,6 +139,9 @@ impl Snapshot {
                         .map(|t| (t.name.to_string(), json!(t.as_f64())))
                         .collect::<serde_json::Map<_, _>>(),
                 });
+                if paused.contains(&s.entrant) {
+                    row["paused"] = json!(true);
+                }
                 if withdrawn.contains(&s.entrant) {
                     row["withdrawn"] = json!(true);
                 }

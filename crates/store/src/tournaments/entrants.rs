@@ -79,7 +79,7 @@ impl Store {
             Some("active") => return Err(already_entered(id)),
             Some(_) => {
                 sqlx::query(
-                    "UPDATE tournament_entrants SET status = 'active', rating = $3, name = $4
+                    "UPDATE tournament_entrants SET status = 'active', paused = 0, rating = $3, name = $4
                      WHERE tournament_id = $1 AND account_id = $2",
                 )
                 .bind(id)
@@ -186,7 +186,7 @@ impl Store {
         id: TournamentId,
     ) -> Result<Vec<TournamentEntrant>, StoreError> {
         let rows = sqlx::query(
-            "SELECT account_id, name, rating, status, joined_at FROM tournament_entrants
+            "SELECT account_id, name, rating, status, paused, joined_at FROM tournament_entrants
              WHERE tournament_id = $1 ORDER BY joined_at, account_id",
         )
         .bind(id)
@@ -206,10 +206,49 @@ impl Store {
                             return Err(StoreError::Corrupt(format!("entrant status {other:?}")))
                         }
                     },
+                    paused: row.try_get::<i64, _>("paused")? != 0,
                     joined_at: row.try_get("joined_at")?,
                 })
             })
             .collect()
+    }
+}
+
+impl Store {
+    /// Pause (or resume) `account`'s pairing in arena `id`: a paused entrant stays in
+    /// the standings and is paired again once resumed. Refused, changing nothing, for a
+    /// tournament that is not an arena, is over, or that `account` is not in.
+    pub async fn pause_in_tournament(
+        &self,
+        id: TournamentId,
+        account: AccountId,
+        paused: bool,
+    ) -> Result<(), StoreError> {
+        let changed = sqlx::query(
+            "UPDATE tournament_entrants SET paused = $3
+             WHERE tournament_id = $1 AND account_id = $2 AND status = 'active'
+               AND EXISTS (SELECT 1 FROM tournaments
+                           WHERE id = $1 AND format = 'arena' AND status IN ('open', 'running'))",
+        )
+        .bind(id)
+        .bind(account)
+        .bind(i64::from(paused))
+        .execute(&self.write)
+        .await?;
+        if changed.rows_affected() == 1 {
+            return Ok(());
+        }
+        Err(match self.tournament(id).await? {
+            None => refused("no_such_tournament", format!("no tournament {id}")),
+            Some(t) if t.format != "arena" => refused(
+                "not_an_arena",
+                format!("only an arena pauses; tournament {id} is {}", t.format),
+            ),
+            Some(t) if t.status.as_str() == "finished" || t.status.as_str() == "cancelled" => {
+                refused("tournament_over", format!("tournament {id} is over"))
+            }
+            Some(_) => refused("not_entered", format!("you are not in tournament {id}")),
+        })
     }
 }
 

@@ -132,6 +132,8 @@ pub struct TournamentEntrant {
     /// The rating when joining (orders equal scores when pairing).
     pub rating: f64,
     pub status: EntrantStatus,
+    /// An arena entrant who paused: not paired again until they resume.
+    pub paused: bool,
     #[serde(serialize_with = "crate::clock::rfc3339::serialize")]
     pub joined_at: i64,
 }
