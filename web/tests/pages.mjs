@@ -402,7 +402,10 @@ async function swissTournament(page) {
   const who = document.standings[0].name;
   await standings.locator(`[data-player="${who}"] a`).first().click();
   await page.getByTestId('entrant-name').filter({ hasText: who }).waitFor();
+  // The lines come with the tournament's state: wait for the second before counting.
+  await page.getByTestId('entrant-game').nth(1).waitFor();
   check(await page.getByTestId('entrant-game').count() === 2, `${who}'s page lists a line for each of 2 rounds`);
+  await page.getByTestId('standing').first().waitFor();
   check(await page.getByTestId('standing').count() === 1, `${who}'s page shows their standing`);
   console.log('ok tournament swiss');
 }

@@ -125,6 +125,33 @@ pub struct ServeArgs {
     pub trusted_proxies: Option<Vec<String>>,
 }
 
+/// One recurring tournament of the configuration (`[[house_tournaments]]`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct HouseTournament {
+    /// How often one starts; occurrences start at multiples of it since the epoch.
+    pub every: Duration,
+    /// Everything else a `create_tournament` gives, but the start, which is the slot's.
+    pub settings: crate::protocol::messages::TournamentSettings,
+}
+
+impl HouseTournament {
+    /// The name its occurrences carry (the settings' own, or one made from them).
+    pub fn name(&self) -> String {
+        match &self.settings.name {
+            Some(name) => name.trim().to_string(),
+            None => format!("{} {} (house)", self.settings.ruleset, self.settings.format),
+        }
+    }
+
+    /// The first slot after `now_ms` (Unix milliseconds), with at least a second to go.
+    pub(crate) fn next_start(&self, now_ms: u64) -> u64 {
+        let period = u64::try_from(self.every.as_millis())
+            .unwrap_or(u64::MAX)
+            .max(1);
+        (now_ms / period + 1) * period
+    }
+}
+
 /// One `[[house_tournaments]]` entry of the file.
 #[derive(Debug, Deserialize)]
 struct HouseTournamentFile {
@@ -266,7 +293,7 @@ pub struct Config {
     pub nats: Option<String>,
     pub limits: Limits,
     /// Tournaments the house opens again and again (TOML `[[house_tournaments]]`).
-    pub house_tournaments: Vec<crate::tournaments::house::HouseTournament>,
+    pub house_tournaments: Vec<HouseTournament>,
     /// Proxies whose `X-Forwarded-For` names the client an HTTP request is counted as.
     pub trusted_proxies: crate::http::proxies::TrustedProxies,
 }
@@ -405,12 +432,10 @@ impl Config {
             if house.settings.starts_at.is_some() {
                 bail!("house tournament: starts_at is each occurrence's own (set every instead)");
             }
-            config
-                .house_tournaments
-                .push(crate::tournaments::house::HouseTournament {
-                    every,
-                    settings: house.settings,
-                });
+            config.house_tournaments.push(HouseTournament {
+                every,
+                settings: house.settings,
+            });
         }
         // File deadlines first, then flags over them, entry by entry.
         for (ruleset, text) in &file.deadlines {

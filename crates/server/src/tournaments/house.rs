@@ -12,35 +12,9 @@ use arbiter_store::TournamentStatus;
 use tokio_util::sync::CancellationToken;
 
 use super::requests;
+pub use crate::config::HouseTournament;
 use crate::hub::Hub;
 use crate::protocol::messages::TournamentSettings;
-
-/// One recurring tournament of the configuration (`[[house_tournaments]]`).
-#[derive(Debug, Clone, PartialEq)]
-pub struct HouseTournament {
-    /// How often one starts; occurrences start at multiples of it since the epoch.
-    pub every: Duration,
-    /// Everything else a `create_tournament` gives, but the start, which is the slot's.
-    pub settings: TournamentSettings,
-}
-
-impl HouseTournament {
-    /// The name its occurrences carry (the settings' own, or one made from them).
-    pub fn name(&self) -> String {
-        match &self.settings.name {
-            Some(name) => name.trim().to_string(),
-            None => format!("{} {} (house)", self.settings.ruleset, self.settings.format),
-        }
-    }
-
-    /// The first slot after `now_ms` (Unix milliseconds), with at least a second to go.
-    fn next_start(&self, now_ms: u64) -> u64 {
-        let period = u64::try_from(self.every.as_millis())
-            .unwrap_or(u64::MAX)
-            .max(1);
-        (now_ms / period + 1) * period
-    }
-}
 
 /// Whether every house tournament's settings are ones the server would create (checked
 /// as the server starts, so a host's mistake is told at once, not logged each minute).
