@@ -41,12 +41,9 @@ impl MatchTask {
     fn silent_at(&self, seat: Seat) -> Option<Instant> {
         let plan = self.stand_in.as_ref()?;
         let slot = &self.seats[seat];
-        if slot.ejected.is_some() || slot.stand_in.is_some() {
+        if slot.ejected.is_some() || slot.stand_in.is_some() || !slot.is_disconnected() {
             return None;
         }
-        let Player::Remote(None) = slot.player else {
-            return None;
-        };
         let since = slot.silent_since?;
         let owed = slot.owed?;
         Some(since.max(owed.started) + plan.setup.grace)

@@ -588,7 +588,8 @@ fn forfeit_ranks(seats: &[AccountId], gone: &HashSet<AccountId>) -> Vec<u8> {
         .collect()
 }
 
-fn wall_ms() -> i64 {
+/// The wall clock in Unix milliseconds (tournament times are wall-clock times).
+pub(super) fn wall_ms() -> i64 {
     SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map_or(0, |d| d.as_millis() as i64)

@@ -6,11 +6,12 @@
 //! made again.
 
 use std::sync::Arc;
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::Duration;
 
 use arbiter_store::TournamentStatus;
 use tokio_util::sync::CancellationToken;
 
+use super::director::wall_ms;
 use super::requests;
 pub use crate::config::HouseTournament;
 use crate::hub::Hub;
@@ -20,7 +21,7 @@ use crate::protocol::messages::TournamentSettings;
 /// as the server starts, so a host's mistake is told at once, not logged each minute).
 pub async fn check_all(hub: &Hub, houses: &[HouseTournament]) -> Result<(), String> {
     for house in houses {
-        let settings = occurrence(house, now_ms());
+        let settings = occurrence(house, u64::try_from(wall_ms()).unwrap_or_default());
         super::settings::check(hub, &settings, None)
             .await
             .map_err(|refusal| {
@@ -40,13 +41,6 @@ fn occurrence(house: &HouseTournament, now_ms: u64) -> TournamentSettings {
         )),
         ..house.settings.clone()
     }
-}
-
-fn now_ms() -> u64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map(|d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
-        .unwrap_or_default()
 }
 
 /// Keep each house tournament's next occurrence open, until the server stops.
@@ -90,7 +84,7 @@ async fn keep_one_open(hub: &Arc<Hub>, house: &HouseTournament) -> Result<(), St
     if open {
         return Ok(());
     }
-    let settings = occurrence(house, now_ms());
+    let settings = occurrence(house, u64::try_from(wall_ms()).unwrap_or_default());
     let id = requests::create(hub, None, &settings)
         .await
         .map_err(|refusal| format!("{}: {}", refusal.code, refusal.message))?;

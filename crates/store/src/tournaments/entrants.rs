@@ -212,9 +212,7 @@ impl Store {
             })
             .collect()
     }
-}
 
-impl Store {
     /// Pause (or resume) `account`'s pairing in arena `id`: a paused entrant stays in
     /// the standings and is paired again once resumed. Refused, changing nothing, for a
     /// tournament that is not an arena, is over, or that `account` is not in.
