@@ -72,6 +72,11 @@ pub(crate) const SQLITE: &[MigrationFile] = &[
         "entrant pause",
         include_str!("../migrations/sqlite/0009_entrant_pause.sql"),
     ),
+    (
+        10,
+        "house slots",
+        include_str!("../migrations/sqlite/0010_house_slots.sql"),
+    ),
 ];
 
 /// `migrations/postgres`, in version order.
@@ -120,6 +125,11 @@ pub(crate) const POSTGRES: &[MigrationFile] = &[
         9,
         "entrant pause",
         include_str!("../migrations/postgres/0009_entrant_pause.sql"),
+    ),
+    (
+        10,
+        "house slots",
+        include_str!("../migrations/postgres/0010_house_slots.sql"),
     ),
 ];
 

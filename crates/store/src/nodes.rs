@@ -17,6 +17,7 @@ use crate::clock::now_ms;
 use crate::connect::Store;
 use crate::error::StoreError;
 use crate::matches::MatchId;
+use crate::tournaments::TournamentId;
 
 /// A node of the deployment as it runs now: its name, and when its current process
 /// started (a restarted node is a new incarnation). Nodes name themselves to each other
@@ -66,8 +67,7 @@ impl Store {
         &self,
         lease: Duration,
     ) -> Result<Vec<MatchId>, StoreError> {
-        let stale_before =
-            now_ms().saturating_sub(i64::try_from(lease.as_millis()).unwrap_or(i64::MAX));
+        let stale_before = stale_before(lease);
         let rows = sqlx::query(
             "UPDATE matches SET node = $1
              WHERE status = 'running' AND node <> $1
@@ -82,6 +82,28 @@ impl Store {
             .iter()
             .map(|row| row.try_get("id"))
             .collect::<Result<_, _>>()?)
+    }
+
+    /// Take over every open or running tournament of another node whose latest heartbeat
+    /// is older than `lease`, as [`Store::take_over_matches_of_silent_nodes`] does
+    /// matches; returns their ids, for this node's directors to go on with. The store
+    /// refuses the old node's rounds, start and end from then on.
+    pub async fn take_over_tournaments_of_silent_nodes(
+        &self,
+        lease: Duration,
+    ) -> Result<Vec<TournamentId>, StoreError> {
+        let stale_before = stale_before(lease);
+        let ids = sqlx::query_scalar(
+            "UPDATE tournaments SET node = $1
+             WHERE status IN ('open', 'running') AND node <> $1
+               AND node IN (SELECT name FROM nodes WHERE heartbeat_at <= $2)
+             RETURNING id",
+        )
+        .bind(&*self.node)
+        .bind(stale_before)
+        .fetch_all(&self.write)
+        .await?;
+        Ok(ids)
     }
 
     /// The nodes whose heartbeat is younger than `lease`, oldest process first (then
@@ -130,4 +152,9 @@ impl Store {
             })
             .collect()
     }
+}
+
+/// The heartbeat time (ms) before which a node counts as silent, given the lease.
+fn stale_before(lease: Duration) -> i64 {
+    now_ms().saturating_sub(i64::try_from(lease.as_millis()).unwrap_or(i64::MAX))
 }

@@ -213,6 +213,28 @@ impl Store {
             .collect()
     }
 
+    /// The open or running tournaments `account` takes part in (not withdrawn), with
+    /// the node directing each: where a connection of a deployment names itself, so
+    /// that the account's games reach it.
+    pub async fn tournaments_entered(
+        &self,
+        account: AccountId,
+    ) -> Result<Vec<(TournamentId, String)>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT t.id, t.node FROM tournaments t
+             JOIN tournament_entrants e ON e.tournament_id = t.id
+             WHERE e.account_id = $1 AND e.status = 'active'
+               AND t.status IN ('open', 'running')
+             ORDER BY t.id",
+        )
+        .bind(account)
+        .fetch_all(&self.read)
+        .await?;
+        rows.iter()
+            .map(|row| Ok((row.try_get("id")?, row.try_get("node")?)))
+            .collect()
+    }
+
     /// Pause (or resume) `account`'s pairing in arena `id`: a paused entrant stays in
     /// the standings and is paired again once resumed. Refused, changing nothing, for a
     /// tournament that is not an arena, is over, or that `account` is not in.

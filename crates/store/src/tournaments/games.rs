@@ -13,8 +13,9 @@ use crate::matches::MatchId;
 impl Store {
     /// Write round `new.round`'s pairings and byes, and make it the tournament's latest
     /// round, in one transaction. Only the round after the latest one written is taken
-    /// (and only while the tournament runs), so a director that is restarted, or two
-    /// that race, cannot write a round twice. Returns the round's games.
+    /// (and only while the tournament runs, and only by its node), so a director that is
+    /// restarted, or two that race (one cut off while another node took the tournament
+    /// over), cannot write a round twice. Returns the round's games.
     pub async fn write_round(
         &self,
         id: TournamentId,
@@ -22,18 +23,20 @@ impl Store {
     ) -> Result<Vec<TournamentGame>, StoreError> {
         let mut tx = self.write.begin().await?;
         let next = sqlx::query(
-            "UPDATE tournaments SET round = $2 WHERE id = $1 AND round = $3 AND status = 'running'",
+            "UPDATE tournaments SET round = $2
+             WHERE id = $1 AND round = $3 AND status = 'running' AND node = $4",
         )
         .bind(id)
         .bind(i64::from(new.round))
         .bind(i64::from(new.round) - 1)
+        .bind(&*self.node)
         .execute(&mut *tx)
         .await?;
         if next.rows_affected() != 1 {
             return Err(refused(
                 "round_written",
                 format!(
-                    "round {} of tournament {id} cannot be written: it is not the next round of a running tournament",
+                    "round {} of tournament {id} cannot be written: it is not the next round of a running tournament of this node",
                     new.round
                 ),
             ));

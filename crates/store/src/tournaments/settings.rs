@@ -9,7 +9,7 @@ use super::{refused, NewTournament, Tournament, TournamentId, TournamentStatus};
 use crate::accounts::AccountId;
 use crate::clock::now_ms;
 use crate::connect::Store;
-use crate::error::StoreError;
+use crate::error::{is_unique_violation, StoreError};
 use crate::matches::rows::unsigned;
 
 const COLUMNS: &str = "id, name, ruleset, config, format, seats, rounds, duration_ms, starts_at,
@@ -58,7 +58,20 @@ impl Store {
         .bind(&*self.node)
         .bind(now_ms())
         .fetch_one(&self.write)
-        .await?;
+        .await
+        .map_err(|error| {
+            if is_unique_violation(&error) {
+                refused(
+                    "house_slot_taken",
+                    format!(
+                        "the house's {:?} starting then is already written (by another node)",
+                        new.name.trim()
+                    ),
+                )
+            } else {
+                error.into()
+            }
+        })?;
         Ok(id)
     }
 
@@ -109,20 +122,22 @@ impl Store {
         unsigned(count, "count")
     }
 
-    /// Open → running. False if it was not open (already started, or cancelled).
+    /// Open → running. False if it was not open (already started, or cancelled) or is
+    /// not this node's (another node took it over).
     pub async fn start_tournament(&self, id: TournamentId) -> Result<bool, StoreError> {
         let done = sqlx::query(
             "UPDATE tournaments SET status = 'running', started_at = $2
-             WHERE id = $1 AND status = 'open'",
+             WHERE id = $1 AND status = 'open' AND node = $3",
         )
         .bind(id)
         .bind(now_ms())
+        .bind(&*self.node)
         .execute(&self.write)
         .await?;
         Ok(done.rows_affected() == 1)
     }
 
-    /// Running (or open) → `status` (finished or cancelled), once.
+    /// Running (or open) → `status` (finished or cancelled), once, by its node.
     pub async fn end_tournament(
         &self,
         id: TournamentId,
@@ -130,11 +145,12 @@ impl Store {
     ) -> Result<bool, StoreError> {
         let done = sqlx::query(
             "UPDATE tournaments SET status = $2, finished_at = $3
-             WHERE id = $1 AND status IN ('open', 'running')",
+             WHERE id = $1 AND status IN ('open', 'running') AND node = $4",
         )
         .bind(id)
         .bind(status.as_str())
         .bind(now_ms())
+        .bind(&*self.node)
         .execute(&self.write)
         .await?;
         Ok(done.rows_affected() == 1)
