@@ -2,8 +2,10 @@
 //! the lease, and takes over the running matches of any server whose heartbeat is
 //! older than the lease (`Store::take_over_matches_of_silent_nodes`), going on with
 //! each from its stored log; their players come back to any node and resume their
-//! seats. A match that cannot go on is marked aborted, its log kept. A single server
-//! does the same harmlessly (there is nobody else's match to take).
+//! seats. A match that cannot go on is marked aborted, its log kept. The silent node's
+//! unfinished tournaments are taken the same way, and their directors go on here from
+//! the store. A single server does the same harmlessly (there is nobody else's match to
+//! take).
 
 use std::sync::Arc;
 
@@ -46,5 +48,22 @@ pub async fn keep_alive(hub: Arc<Hub>, shutdown: CancellationToken) {
                 }
             }
         }
+        // After the matches: their directors find the taken matches running here.
+        take_over_tournaments(&hub, lease).await;
+    }
+}
+
+/// Take over the open and running tournaments of silent nodes and direct them here.
+/// Their games whose matches were taken over go on; those whose matches were lost are
+/// played again (see the director).
+async fn take_over_tournaments(hub: &Arc<Hub>, lease: std::time::Duration) {
+    match hub.store.take_over_tournaments_of_silent_nodes(lease).await {
+        Ok(taken) => {
+            for id in taken {
+                tracing::info!(tournament = id, "took over a silent node's tournament");
+                crate::tournaments::director::spawn(hub, id);
+            }
+        }
+        Err(error) => tracing::warn!(%error, "cannot take over the silent nodes' tournaments"),
     }
 }

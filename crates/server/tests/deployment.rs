@@ -52,7 +52,7 @@ async fn two_nodes_with_lease(
 }
 
 /// [`two_nodes_with_lease`], each node's configuration also changed by `tweak`.
-async fn two_nodes_with(
+pub(crate) async fn two_nodes_with(
     database: &str,
     nats: &str,
     lease: Duration,
@@ -102,7 +102,7 @@ impl Decider for Gated {
     }
 }
 
-fn gated(ruleset: &str, gate: mpsc::Receiver<()>) -> DeciderFactory {
+pub(crate) fn gated(ruleset: &str, gate: mpsc::Receiver<()>) -> DeciderFactory {
     let mut players = random_players(ruleset);
     let mut gate = Some(gate);
     Box::new(move |config: &Value, seed: u64| {

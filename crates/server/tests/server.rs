@@ -31,4 +31,5 @@ mod spacegoo_port;
 mod stand_in;
 mod store_faults;
 mod tournaments;
+mod tournaments_deployed;
 mod watching;

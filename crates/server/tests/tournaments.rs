@@ -4,13 +4,15 @@
 //! standings. Bad requests are refused with a code and change nothing.
 
 use std::collections::{HashMap, HashSet};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use crate::common::*;
-use arbiter_server::client::{play, BotPlan, Connection, Games};
+use arbiter_server::client::{play, BotPlan, Connection, Decider, DeciderFactory, Games};
 use serde_json::{json, Value};
+use tokio::time::Instant;
 
-fn tournament_bot(server: &TestServer, ruleset: &str, name: &str, id: i64) -> BotPlan {
+pub(crate) fn tournament_bot(server: &TestServer, ruleset: &str, name: &str, id: i64) -> BotPlan {
     BotPlan {
         session: None,
         server: server.tcp.clone(),
@@ -24,7 +26,7 @@ fn tournament_bot(server: &TestServer, ruleset: &str, name: &str, id: i64) -> Bo
 }
 
 /// `connection` creates a tournament with `settings`: its id.
-async fn create(connection: &mut Connection, settings: Value) -> i64 {
+pub(crate) async fn create(connection: &mut Connection, settings: Value) -> i64 {
     let mut request = settings;
     request["type"] = json!("create_tournament");
     connection.send(&request).await.expect("send");
@@ -78,7 +80,7 @@ async fn whole_tournament(
 }
 
 /// Every game of `document` is finished, played by a stored match that replays.
-async fn every_game_stored_and_replayable(server: &TestServer, document: &Value) {
+pub(crate) async fn every_game_stored_and_replayable(server: &TestServer, document: &Value) {
     for game in document["games"].as_array().expect("games") {
         assert_eq!(game["status"], "finished", "{game}");
         let id = game["match"].as_i64().expect("a match");
@@ -143,12 +145,7 @@ async fn a_swiss_of_64_bots_plays_to_the_end_and_every_game_is_stored() {
     let mut met = HashSet::new();
     let mut per_round: HashMap<u64, HashSet<String>> = HashMap::new();
     for game in games {
-        let players: Vec<String> = game["players"]
-            .as_array()
-            .expect("players")
-            .iter()
-            .map(|p| p.as_str().unwrap_or("").to_string())
-            .collect();
+        let players = players_of(game);
         let mut pair = players.clone();
         pair.sort();
         assert!(met.insert(pair.clone()), "{pair:?} met twice");
@@ -345,6 +342,41 @@ async fn bad_tournament_requests_are_refused_and_change_nothing() {
     server.stop().await;
 }
 
+/// Two-seat games give out one point each (a win, or two halves): the standings' points
+/// add up to the number of games.
+fn assert_a_point_a_game(document: &Value, games: usize) {
+    let total: f64 = document["standings"]
+        .as_array()
+        .expect("standings")
+        .iter()
+        .map(|s| s["points"].as_f64().unwrap_or(0.0))
+        .sum();
+    assert_eq!(total, games as f64, "a point a game");
+}
+
+/// The account names seated in one game of a tournament document.
+fn players_of(game: &Value) -> Vec<String> {
+    game["players"]
+        .as_array()
+        .expect("players")
+        .iter()
+        .map(|p| p.as_str().unwrap_or("").to_string())
+        .collect()
+}
+
+/// An arena's games, in order: nobody played the same opponent twice in a row.
+fn assert_no_immediate_rematch(games: &[Value]) {
+    let mut last: HashMap<String, String> = HashMap::new();
+    for game in games {
+        let players = players_of(game);
+        let [a, b] = [&players[0], &players[1]];
+        assert_ne!(last.get(a), Some(b), "{a} played {b} twice in a row");
+        assert_ne!(last.get(b), Some(a), "{b} played {a} twice in a row");
+        last.insert(a.clone(), b.clone());
+        last.insert(b.clone(), a.clone());
+    }
+}
+
 /// An arena of eight bots (one of them joining late) for a few seconds: whoever
 /// finishes a game is paired again with someone free, never with the opponent they
 /// just played; no game starts after the arena's end; every game is stored and
@@ -407,21 +439,7 @@ async fn an_arena_pairs_whoever_is_free_until_its_time_is_up() {
         "an arena of a few seconds plays many games: {}",
         games.len()
     );
-    // Never an immediate rematch.
-    let mut last: HashMap<String, String> = HashMap::new();
-    for game in games {
-        let players: Vec<String> = game["players"]
-            .as_array()
-            .expect("players")
-            .iter()
-            .map(|p| p.as_str().unwrap_or("").to_string())
-            .collect();
-        let [a, b] = [&players[0], &players[1]];
-        assert_ne!(last.get(a), Some(b), "{a} played {b} twice in a row");
-        assert_ne!(last.get(b), Some(a), "{b} played {a} twice in a row");
-        last.insert(a.clone(), b.clone());
-        last.insert(b.clone(), a.clone());
-    }
+    assert_no_immediate_rematch(games);
     // No game was paired after the end: its match starts within moments of its
     // pairing, so none was created later than that past the end.
     let ends_at =
@@ -448,13 +466,7 @@ async fn an_arena_pairs_whoever_is_free_until_its_time_is_up() {
         .find(|s| s["name"] == "arena-bot7")
         .expect("the late entrant is in the standings");
     assert!(late["played"].as_u64().unwrap_or(0) >= 2, "{late}");
-    let total: f64 = document["standings"]
-        .as_array()
-        .expect("standings")
-        .iter()
-        .map(|s| s["points"].as_f64().unwrap_or(0.0))
-        .sum();
-    assert_eq!(total, games.len() as f64, "a point a game");
+    assert_a_point_a_game(&document, games.len());
     assert_eq!(document["tiebreaks"], json!(["buchholz", "games_played"]));
     every_game_stored_and_replayable(&server, &document).await;
     server.stop().await;
@@ -617,4 +629,206 @@ async fn a_house_tournament_opens_again_after_each_start() {
     }
     assert_ne!(seen[0]["starts_at"], seen[1]["starts_at"], "{seen:?}");
     server.stop().await;
+}
+
+/// A random player that takes one to three seconds over each decision on Tokio's
+/// clock (varied by a little generator of its own).
+struct Paced {
+    player: Box<dyn Decider>,
+    state: u64,
+}
+
+impl Decider for Paced {
+    fn decide(&mut self, view: &Value, seat: usize) -> Result<Value, String> {
+        self.player.decide(view, seat)
+    }
+
+    fn thinks(&self) -> bool {
+        self.player.thinks()
+    }
+
+    fn pause(&mut self) -> Duration {
+        self.state = self
+            .state
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        Duration::from_millis(1_000 + (self.state >> 33) % 2_000)
+    }
+}
+
+/// Paced random players of `ruleset`. The factory is called as each `match_started`
+/// arrives: the moment (on Tokio's clock) goes to `starts`.
+fn paced_players(ruleset: &str, starts: Arc<Mutex<Vec<Instant>>>) -> DeciderFactory {
+    let mut random = random_players(ruleset);
+    Box::new(move |config: &Value, seed: u64| {
+        starts.lock().expect("not poisoned").push(Instant::now());
+        Ok(Box::new(Paced {
+            player: random(config, seed)?,
+            state: seed,
+        }) as Box<dyn Decider>)
+    })
+}
+
+/// Paces a paused clock. Tokio moves a paused clock on to the next timer whenever the
+/// runtime has nothing to run, and that includes the moments it only waits for the
+/// database: for SQLx's SQLite connection thread or for PostgreSQL, which it cannot
+/// see. With only the server's timers, far apart, a query of a millisecond let the clock
+/// run on for seconds, and SQLx's wait for a pooled connection (30 s; PostgreSQL's 5 s)
+/// ran out within real milliseconds: the store could not even open. Here a timer is due
+/// every millisecond, each followed by a hand-off to the blocking pool, during which
+/// Tokio holds the clock. A millisecond on Tokio's clock then costs tens of real
+/// microseconds: while the runtime waits for the database, the clock runs some fifty
+/// times faster than real time, far from any timeout. (With the timer alone it ran some
+/// 300 times faster: still enough for connecting to PostgreSQL to time out.)
+fn metronome() -> tokio::task::JoinHandle<()> {
+    tokio::spawn(async {
+        loop {
+            tokio::time::sleep(Duration::from_millis(1)).await;
+            let _ = tokio::task::spawn_blocking(|| {}).await;
+        }
+    })
+}
+
+/// Issue 62: an arena of ten minutes, end to end through the server, on paused time.
+/// Bots think one to three seconds a move on Tokio's clock, far less than the time per
+/// move, so whichever game waits on a bot, that bot's timer is due before the deadline.
+/// Whoever is free is paired again, never with the opponent they just played; the
+/// arena pairs until its end and no game starts after it; no move is made by a deadline
+/// or a stand-in; every game is stored and replays; the standings count every game.
+#[tokio::test(start_paused = true)]
+async fn a_ten_minute_arena_on_virtual_time() {
+    let real = std::time::Instant::now();
+    let began = Instant::now();
+    let metronome = metronome();
+    let length = Duration::from_secs(600);
+    // Time per move: far beyond a bot's thinking, and beyond what waiting for the
+    // database costs on the paced clock.
+    let per_move = Duration::from_secs(300);
+    let server = start(|config| {
+        // The test reads every game's match, record and replay over HTTP.
+        config.limits.http_burst = 10_000;
+        // A seat without its player gets a stand-in after this grace: the same.
+        config.stand_in_grace = Some(per_move);
+    })
+    .await;
+    let mut creator = registered(&server.tcp, "vt-host").await;
+    let entrants = 8;
+    let id = create(
+        &mut creator,
+        json!({"ruleset": "nim", "format": "arena", "duration_ms": length.as_millis() as u64,
+               "start_when": entrants, "max_entrants": entrants, "rated": false,
+               "deadline_ms": per_move.as_millis() as u64}),
+    )
+    .await;
+    // A watcher notes when (on Tokio's clock) it saw the arena run, and its end.
+    let mut watcher = Connection::connect(&server.tcp).await.expect("connect");
+    watcher
+        .send(&json!({"type": "watch_tournament", "tournament": id}))
+        .await
+        .expect("send");
+    let watching = tokio::spawn(async move {
+        let mut running = None;
+        loop {
+            let message = watcher.recv().await.expect("a message");
+            if message["tournament"] != id {
+                continue;
+            }
+            if message["type"] == "tournament" && message["status"] == "running" {
+                running.get_or_insert_with(Instant::now);
+            } else if message["type"] == "tournament_ended" {
+                return (running, Instant::now());
+            }
+        }
+    });
+    let starts = Arc::new(Mutex::new(Vec::new()));
+    let mut bots = Vec::new();
+    for n in 0..entrants {
+        let plan = tournament_bot(&server, "nim", &format!("vt-bot{n}"), id);
+        let players = paced_players("nim", starts.clone());
+        bots.push(tokio::spawn(async move { play(&plan, players).await }));
+    }
+    // Bounds on Tokio's clock: a hang fails at once (the clock jumps to the bound).
+    let bound = Duration::from_secs(3600);
+    // Each match's decisions, as its two bots counted them.
+    let mut decisions: HashMap<i64, u64> = HashMap::new();
+    for bot in bots {
+        let report = tokio::time::timeout(bound, bot)
+            .await
+            .expect("the arena ended in time")
+            .expect("the bot task")
+            .expect("the bot played the arena");
+        assert!(report.aborted.is_empty(), "aborted: {:?}", report.aborted);
+        assert_eq!(report.rejected, 0, "an action was refused");
+        assert!(
+            report.games.len() >= 10,
+            "a bot played only {} games",
+            report.games.len()
+        );
+        for game in &report.games {
+            assert_eq!(game.ejected, None, "match {}", game.match_id);
+            *decisions.entry(game.match_id).or_default() += game.decisions;
+        }
+    }
+    let (running, ended) = tokio::time::timeout(bound, watching)
+        .await
+        .expect("the watcher heard the end")
+        .expect("the watcher task");
+    let elapsed = began.elapsed();
+    let running = running.expect("the watcher saw the arena run");
+    let (_, document) = http_get(&server.http, &format!("/api/tournaments/{id}"), None).await;
+    assert_eq!(document["status"], "finished", "{document}");
+    let games = document["games"].as_array().expect("games");
+    let starts = starts.lock().expect("not poisoned").clone();
+    let first = *starts.iter().min().expect("a game started");
+    let last = *starts.iter().max().expect("a game started");
+    eprintln!(
+        "a ten-minute arena: {} games in {elapsed:.1?} on Tokio's clock, {:.1?} of real \
+         time; seen running at {:.1?}, first game at {:.1?}, last at {:.1?}, ended at {:.1?}",
+        games.len(),
+        real.elapsed(),
+        running - began,
+        first - began,
+        last - began,
+        ended - began,
+    );
+    // Four games at a time, a game of nim a few moves of one to three seconds each: about
+    // two hundred games in ten minutes. A quarter of that pace is plenty.
+    assert!(games.len() > 50, "only {} games", games.len());
+    assert_eq!(decisions.len(), games.len(), "each game its own match");
+    assert!(
+        games.iter().all(|g| g["forfeit"] == false),
+        "no forfeits: {document}"
+    );
+    assert_no_immediate_rematch(games);
+    // The arena's end is ten minutes after its director began it, before the first game
+    // started: no game started later than that (give or take the moments from pairing
+    // to `match_started`), and the pairing went on until near the end.
+    let moments = Duration::from_secs(30);
+    assert!(
+        last <= first + length + moments,
+        "a game started {:?} after the first",
+        last - first
+    );
+    assert!(
+        last >= first + length - Duration::from_secs(60),
+        "the pairing stopped {:?} after the first game",
+        last - first
+    );
+    assert!(ended + moments >= first + length, "it ended early");
+    assert!(elapsed >= length);
+    assert_a_point_a_game(&document, games.len());
+    every_game_stored_and_replayable(&server, &document).await;
+    // Every move was a bot's: none made by a deadline or a stand-in.
+    for game in games {
+        let id = game["match"].as_i64().expect("a match");
+        let (status, record) =
+            http_get(&server.http, &format!("/api/matches/{id}/record"), None).await;
+        assert_eq!(status, 200, "{record}");
+        let entries = record["log"].as_array().map_or(0, Vec::len) as u64;
+        assert_eq!(Some(&entries), decisions.get(&id), "match {id}: {record}");
+        let stand_ins = record["stand_ins"].as_array().map_or(0, Vec::len);
+        assert_eq!(stand_ins, 0, "match {id}: {record}");
+    }
+    server.stop().await;
+    metronome.abort();
 }

@@ -20,6 +20,14 @@ pub trait Decider: Send {
     fn thinks(&self) -> bool {
         true
     }
+
+    /// How long to take over the next decision before answering, on Tokio's clock: a
+    /// pace like a person's, or for players on paused time (tests), where a bot that
+    /// answers at once plays game after game without its clock ever moving. Nothing by
+    /// default: a bot answers as soon as it has decided.
+    fn pause(&mut self) -> Duration {
+        Duration::ZERO
+    }
 }
 
 /// Builds a decider for a match from its full configuration and a seed.
@@ -247,8 +255,9 @@ fn new_seat(seat: usize, decider: Option<Box<dyn Decider>>) -> Seat {
     }
 }
 
-/// Act if a prompt is open and the view it is about has arrived. Search bots think on
-/// the blocking pool so the connection's runtime stays free.
+/// Act if a prompt is open and the view it is about has arrived, after the decider's
+/// pause (if any). Search bots think on the blocking pool so the connection's runtime
+/// stays free.
 async fn answer(connection: &mut Connection, match_id: i64, seat: &mut Seat) -> anyhow::Result<()> {
     let (Some(prompt), Some((step, view))) = (seat.prompt, seat.view.as_ref()) else {
         return Ok(());
@@ -259,6 +268,10 @@ async fn answer(connection: &mut Connection, match_id: i64, seat: &mut Seat) -> 
     let Some(mut decider) = seat.decider.take() else {
         return Ok(());
     };
+    let pause = decider.pause();
+    if !pause.is_zero() {
+        tokio::time::sleep(pause).await;
+    }
     let index = seat.seat;
     let (decider, action) = if decider.thinks() {
         let view = view.clone();

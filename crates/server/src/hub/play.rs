@@ -5,13 +5,15 @@
 
 use std::sync::Arc;
 
-use arbiter_store::{AccountId, LiveNode, MatchFilter, MatchStatus, MAX_LIST_LIMIT};
+use arbiter_store::{
+    AccountId, LiveNode, MatchFilter, MatchStatus, TournamentStatus, MAX_LIST_LIMIT,
+};
 use serde_json::Value;
 
 use super::Hub;
 use crate::matches::{LiveMatch, Watching};
 use crate::mesh::asks::Ask;
-use crate::mesh::link::{Mesh, QueuedAway, TablesAway};
+use crate::mesh::link::{Mesh, QueuedAway, TablesAway, TournamentAway};
 use crate::protocol::messages::MatchInfo;
 use crate::protocol::Refusal;
 use crate::protocol::ServerMessage;
@@ -199,6 +201,9 @@ impl Hub {
             }
         };
         mesh.tunnels.close_dead(&live);
+        for away in mesh.stranded_tournaments(&live) {
+            self.rename_tournament_away(mesh, &live, away).await;
+        }
         let (tables, places) = (mesh.stranded_tables(&live), mesh.stranded(&live));
         if tables.is_empty() && places.is_empty() {
             return;
@@ -209,6 +214,44 @@ impl Hub {
         for place in places {
             self.requeue(mesh, &lobby, place).await;
         }
+    }
+
+    /// A connection named to a tournament's director that has since died: name it to
+    /// the node that took the tournament over (nothing to do if that is this one, where
+    /// the connection is), or wait for a node to take it over.
+    async fn rename_tournament_away(&self, mesh: &Mesh, live: &[LiveNode], away: TournamentAway) {
+        let node = match self.store.tournament(away.tournament).await {
+            Ok(Some(t))
+                if matches!(t.status, TournamentStatus::Open | TournamentStatus::Running) =>
+            {
+                t.node
+            }
+            Ok(_) => return,
+            Err(error) => {
+                tracing::warn!(tournament = away.tournament, %error, "cannot find a tournament's node");
+                mesh.tournament_away(away);
+                return;
+            }
+        };
+        if node == mesh.node {
+            return;
+        }
+        let Some(director) = live.iter().find(|n| n.name == node) else {
+            mesh.tournament_away(away); // not taken over yet: looked at again next time
+            return;
+        };
+        tracing::info!(tournament = away.tournament, conn = away.outbox.conn(), to = %node, "naming a connection to a tournament's new director");
+        if let Err(refusal) = mesh.ask(&director.name, &away.ask).await {
+            tracing::warn!(
+                tournament = away.tournament,
+                code = refusal.code,
+                "a tournament's new director was not told of a connection"
+            );
+        }
+        mesh.tournament_away(TournamentAway {
+            director: director.clone(),
+            ..away
+        });
     }
 
     /// Ask for `place` again of `lobby`, the matchmaker now.

@@ -105,6 +105,19 @@ pub enum Ask {
         id: u64,
         client: IpAddr,
     },
+    /// The connection takes part in tournament `tournament`, which the node asked
+    /// directs: as `account`'s connection when that is given (an entrant's), where its
+    /// games reach it; and, with `watch`, it hears the tournament's state.
+    Tournament {
+        from: RemoteConn,
+        tournament: i64,
+        account: Option<AccountId>,
+        watch: bool,
+    },
+    TournamentUnwatch {
+        from: RemoteConn,
+        tournament: i64,
+    },
     /// The connection closed: forget it (its queue place, tables, watching; its seats
     /// stay the account's, as on one node).
     Closed {
@@ -171,6 +184,18 @@ mod tests {
         let text = serde_json::to_string(&refused).expect("json");
         let back: Answer = serde_json::from_str(&text).expect("back");
         assert_eq!(back.into_result(), Err(Refusal::new("not_your_seat", "no")));
+        let watch = Ask::Tournament {
+            from: RemoteConn {
+                node: "east".into(),
+                conn: 8,
+            },
+            tournament: 4,
+            account: Some(5),
+            watch: true,
+        };
+        let text = serde_json::to_string(&watch).expect("json");
+        assert!(text.contains(r#""ask":"tournament""#), "{text}");
+        assert_eq!(serde_json::from_str::<Ask>(&text).expect("back"), watch);
         let malformed = Answer::Refused {
             code: "Not A Code!".into(),
             message: "?".into(),

@@ -77,6 +77,21 @@ pub struct Mesh {
     /// This node's connections sitting at tables another node holds, so that they can
     /// be told the tables are gone should that node die.
     tables_away: Mutex<HashMap<ConnId, TablesAway>>,
+    /// This node's connections taking part in tournaments another node directs, so
+    /// that they can be named again to the node that takes over should it die.
+    tournaments_away: Mutex<HashMap<(ConnId, i64), TournamentAway>>,
+}
+
+/// A connection of this node taking part in (or watching) a tournament another node
+/// directs.
+#[derive(Debug, Clone)]
+pub struct TournamentAway {
+    /// The node (and incarnation) directing it when the connection was named to it.
+    pub director: LiveNode,
+    pub outbox: Outbox,
+    pub tournament: i64,
+    /// The [`Ask::Tournament`] that named it, to make again.
+    pub ask: Ask,
 }
 
 /// A connection of this node at tables held by another node (the matchmaker).
@@ -127,6 +142,7 @@ impl Mesh {
             matchmaker: Mutex::default(),
             queued_away: Mutex::default(),
             tables_away: Mutex::default(),
+            tournaments_away: Mutex::default(),
         }))
     }
 
@@ -139,6 +155,41 @@ impl Mesh {
         self.local.lock().remove(&conn);
         self.queued_away.lock().remove(&conn);
         self.tables_away.lock().remove(&conn);
+        self.tournaments_away.lock().retain(|&(c, _), _| c != conn);
+    }
+
+    /// The connection was named to `away.director` for its tournament.
+    pub fn tournament_away(&self, away: TournamentAway) {
+        let key = (away.outbox.conn(), away.tournament);
+        self.tournaments_away.lock().insert(key, away);
+    }
+
+    /// The connection stopped watching `tournament`: the node it was named to, if any.
+    /// An entrant's connection stays named for its games.
+    pub fn unwatched_tournament_away(&self, conn: ConnId, tournament: i64) -> Option<String> {
+        let mut away = self.tournaments_away.lock();
+        let entry = away.get_mut(&(conn, tournament))?;
+        let node = entry.director.name.clone();
+        match &mut entry.ask {
+            Ask::Tournament {
+                account: Some(_),
+                watch,
+                ..
+            } => *watch = false,
+            _ => {
+                away.remove(&(conn, tournament));
+            }
+        }
+        Some(node)
+    }
+
+    /// The tournament connections named to node incarnations no longer among `live`,
+    /// taken out of the registry, for connections still open.
+    pub fn stranded_tournaments(&self, live: &[LiveNode]) -> Vec<TournamentAway> {
+        let lost = take_lost(&mut self.tournaments_away.lock(), live, |a| &a.director);
+        lost.into_iter()
+            .filter(|away| !away.outbox.is_closed())
+            .collect()
     }
 
     /// `outbox`'s connection asked `lobby` about tables: the tables it sits at there
@@ -311,18 +362,18 @@ impl LineSink for Publisher {
 
 /// Takes out of `away` the entries whose lobby (as `lobby` reads it) is not among
 /// `live`: the node incarnation holding them died or restarted.
-fn take_lost<T>(
-    away: &mut HashMap<ConnId, T>,
+fn take_lost<K: Copy + Eq + std::hash::Hash, T>(
+    away: &mut HashMap<K, T>,
     live: &[LiveNode],
     lobby: impl Fn(&T) -> &LiveNode,
 ) -> Vec<T> {
-    let lost: Vec<ConnId> = away
+    let lost: Vec<K> = away
         .iter()
         .filter(|(_, entry)| !live.contains(lobby(entry)))
-        .map(|(&conn, _)| conn)
+        .map(|(&key, _)| key)
         .collect();
     lost.into_iter()
-        .filter_map(|conn| away.remove(&conn))
+        .filter_map(|key| away.remove(&key))
         .collect()
 }
 

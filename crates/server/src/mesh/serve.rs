@@ -190,6 +190,30 @@ async fn handle(mesh: &Arc<Mesh>, hub: &Arc<Hub>, ask: Ask) -> Result<(), Refusa
             id,
             client,
         } => mesh.take_tunnel(port, client_node, id, client).await,
+        Ask::Tournament {
+            from,
+            tournament,
+            account,
+            watch,
+        } => {
+            let outbox = stand_in(&from);
+            if watch && !hub.tournaments.watch(tournament, &outbox) {
+                return Err(Refusal::new(
+                    "too_many_watched",
+                    "a connection watches at most a few tournaments",
+                ));
+            }
+            if let Some(account) = account {
+                hub.tournaments.entrant_away(account, &outbox);
+                // An arena pairs whoever is reachable: this entrant is, now.
+                hub.tournaments.ring(tournament);
+            }
+            Ok(())
+        }
+        Ask::TournamentUnwatch { from, tournament } => {
+            hub.tournaments.unwatch(tournament, stand_in(&from).conn());
+            Ok(())
+        }
         Ask::Closed { from } => {
             if let Some(conn) = mesh.relays.closed(&from) {
                 hub.matchmaking.leave(conn);

@@ -288,7 +288,14 @@ impl Session {
             }
             ClientMessage::JoinTournament { tournament } => {
                 let account = self.account()?.clone();
-                tournaments::join(&self.hub, &account, &self.outbox, tournament).await?;
+                let joined = tournaments::join(&self.hub, &account, &self.outbox, tournament).await;
+                // Entered (now, or before: a bot that reconnected): the games reach
+                // this connection, wherever the tournament is directed.
+                if joined.is_ok() || joined.as_ref().is_err_and(|r| r.code == "already_entered") {
+                    self.tournament_elsewhere(tournament, Some(account.id), true)
+                        .await;
+                }
+                joined?;
                 self.send(ServerMessage::TournamentJoined { tournament });
                 tournaments::watch(&self.hub, &self.outbox, tournament).await
             }
@@ -305,10 +312,14 @@ impl Session {
                 Ok(())
             }
             ClientMessage::WatchTournament { tournament } => {
-                tournaments::watch(&self.hub, &self.outbox, tournament).await
+                tournaments::watch(&self.hub, &self.outbox, tournament).await?;
+                let account = self.account.as_ref().map(|a| a.id);
+                self.tournament_elsewhere(tournament, account, true).await;
+                Ok(())
             }
             ClientMessage::UnwatchTournament { tournament } => {
                 self.hub.tournaments.unwatch(tournament, self.outbox.conn());
+                self.untournament_elsewhere(tournament).await;
                 self.send(ServerMessage::TournamentUnwatched { tournament });
                 Ok(())
             }
@@ -389,6 +400,7 @@ impl Session {
         // Resuming sends `joined`, the seat's view and any pending prompt.
         self.hub.resume_seats(account.id, &self.outbox).await;
         self.resume_elsewhere(account.id, &elsewhere).await;
+        self.tournaments_elsewhere(account.id).await;
         self.hub.online.logged_in(account.id, &self.outbox);
         self.account = Some(account);
         self.session = Some(session);

@@ -11,7 +11,7 @@ use serde_json::Value;
 
 use super::{Reply, Session};
 use crate::mesh::asks::{Ask, RemoteConn};
-use crate::mesh::link::Mesh;
+use crate::mesh::link::{Mesh, TournamentAway};
 use crate::protocol::{ClientMessage, Refusal};
 use crate::transport::ConnId;
 
@@ -271,5 +271,100 @@ impl Session {
         self.ask(&node, ask).await?;
         mesh.left_queue_away(self.outbox.conn());
         Ok(())
+    }
+
+    /// Name this connection to the node directing tournament `id`, when that is another
+    /// node of the deployment: as `account`'s (an entrant's), so that its games reach
+    /// it; and, with `watch`, to hear the tournament's state. Noted, so that should the
+    /// director die, the node that takes the tournament over is told instead.
+    pub(super) async fn tournament_elsewhere(
+        &mut self,
+        id: i64,
+        account: Option<AccountId>,
+        watch: bool,
+    ) {
+        let Some(mesh) = self.hub.mesh.clone() else {
+            return;
+        };
+        let node = match self.hub.store.tournament(id).await {
+            Ok(Some(t)) if t.node != mesh.node => t.node,
+            Ok(_) => return,
+            Err(error) => {
+                tracing::warn!(tournament = id, %error, "cannot find a tournament's node");
+                return;
+            }
+        };
+        let live = match self.hub.store.live_nodes(self.hub.config.node_lease).await {
+            Ok(live) => live,
+            Err(error) => {
+                tracing::warn!(%error, "cannot list the live nodes");
+                Vec::new()
+            }
+        };
+        let ask = Ask::Tournament {
+            from: self.from(&mesh),
+            tournament: id,
+            account,
+            watch,
+        };
+        // A director that is not live is noted all the same (as an incarnation no node
+        // has): the next heartbeat names the connection to whoever took it over.
+        let director = match live.into_iter().find(|n| n.name == node) {
+            Some(director) => {
+                if let Err(refusal) = self.ask(&director.name, ask.clone()).await {
+                    tracing::warn!(tournament = id, node = %director.name, code = refusal.code, "a tournament's director was not told of a connection");
+                }
+                director
+            }
+            None => LiveNode {
+                name: node,
+                started_at: -1,
+            },
+        };
+        mesh.tournament_away(TournamentAway {
+            director,
+            outbox: self.outbox.clone(),
+            tournament: id,
+            ask,
+        });
+    }
+
+    /// Name this connection to the directors of the tournaments `account` takes part
+    /// in on other nodes (as it logs in), so that its next games reach it here.
+    pub(super) async fn tournaments_elsewhere(&mut self, account: AccountId) {
+        let Some(mesh) = self.hub.mesh.clone() else {
+            return;
+        };
+        match self.hub.store.tournaments_entered(account).await {
+            Ok(entered) => {
+                for (id, node) in entered {
+                    if node != mesh.node {
+                        self.tournament_elsewhere(id, Some(account), false).await;
+                    }
+                }
+            }
+            Err(error) => tracing::warn!(%error, "cannot list an account's tournaments"),
+        }
+    }
+
+    /// Stop watching tournament `id` on the node directing it, if it is another.
+    pub(super) async fn untournament_elsewhere(&mut self, id: i64) {
+        let Some(mesh) = self.hub.mesh.clone() else {
+            return;
+        };
+        if let Some(node) = mesh.unwatched_tournament_away(self.outbox.conn(), id) {
+            let ask = Ask::TournamentUnwatch {
+                from: self.from(&mesh),
+                tournament: id,
+            };
+            if let Err(refusal) = self.ask(&node, ask).await {
+                tracing::warn!(
+                    tournament = id,
+                    node,
+                    code = refusal.code,
+                    "a tournament's director was not told to stop"
+                );
+            }
+        }
     }
 }

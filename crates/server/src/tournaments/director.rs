@@ -72,12 +72,19 @@ impl Director {
     async fn run(&self) {
         let stop = self.hub.tournaments.stopping();
         let mut start_at: Option<Instant> = None;
+        let mut end_at: Option<Instant> = None;
         while !stop.is_cancelled() {
             let step = match Snapshot::load(&self.hub.store, self.id).await {
+                Ok(Some(snapshot)) if snapshot.tournament.node != self.hub.store.node() => {
+                    // Another node took it over while this one seemed silent: the
+                    // store refuses this node's rounds now, so stop here.
+                    tracing::warn!(tournament = self.id, owner = %snapshot.tournament.node, "tournament directed by another node now");
+                    break;
+                }
                 Ok(Some(snapshot)) => match snapshot.tournament.status {
                     TournamentStatus::Open => self.wait_to_start(&snapshot, &mut start_at).await,
                     TournamentStatus::Running if snapshot.format() == Format::Arena => {
-                        self.arena(snapshot).await
+                        self.arena(snapshot, &mut end_at).await
                     }
                     TournamentStatus::Running => self.next_round(snapshot).await,
                     TournamentStatus::Finished | TournamentStatus::Cancelled => break,
@@ -213,12 +220,19 @@ impl Director {
     /// An arena: until its time is up, pair whoever is free (and connected) as soon as
     /// they are; then let the games still running finish, and end. The tally it pairs
     /// from is kept in memory ([`ArenaBook`]); results go to the store as they come.
-    async fn arena(&self, snapshot: Snapshot) -> Result<(), Refusal> {
+    ///
+    /// `end_at` is the end on Tokio's clock, read from the wall clock once, as the start
+    /// is (see [`Self::wait_to_start`]): not again each time the director goes on after
+    /// a store error, which on paused time (where the wall clock does not move) would
+    /// push the end back every time.
+    async fn arena(&self, snapshot: Snapshot, end_at: &mut Option<Instant>) -> Result<(), Refusal> {
         let t = snapshot.tournament.clone();
-        let started = t.started_at.unwrap_or_else(wall_ms);
-        let length = t.duration_ms.unwrap_or(0);
-        let left = u64::try_from(started + length - wall_ms()).unwrap_or(0);
-        let end = Instant::now() + Duration::from_millis(left);
+        let end = *end_at.get_or_insert_with(|| {
+            let started = t.started_at.unwrap_or_else(wall_ms);
+            let length = t.duration_ms.unwrap_or(0);
+            let left = u64::try_from(started + length - wall_ms()).unwrap_or(0);
+            Instant::now() + Duration::from_millis(left)
+        });
         let table = self.table(&snapshot)?;
         let stop = self.hub.tournaments.stopping();
         let bell = self.hub.tournaments.bell(self.id);
@@ -235,7 +249,7 @@ impl Director {
         loop {
             if Instant::now() < end {
                 let started = std::time::Instant::now();
-                let mut waiting = book.waiting(|id| self.hub.online.latest(id).is_some());
+                let mut waiting = book.waiting(|id| self.reach(id).is_some());
                 let mut pairs = arena::pair(&waiting);
                 if pairs.is_empty() && waiting.len() >= 2 && !book.anyone_playing() {
                     // Only entrants who just met are free, and nobody else can become
@@ -272,7 +286,14 @@ impl Director {
                 self.ended().await;
                 return Ok(());
             }
-            let look = look_at_entrants.min(end.max(Instant::now()));
+            // Wake at the end to stop pairing, but not once it has passed: a deadline in
+            // the past is due at once, and the loop would spin until the last game ended
+            // (on paused time, never letting the clock move on to end it).
+            let look = if Instant::now() < end {
+                look_at_entrants.min(end)
+            } else {
+                look_at_entrants
+            };
             let mut finished = Vec::new();
             tokio::select! {
                 Some(done) = games.join_next(), if !games.is_empty() => {
@@ -417,14 +438,19 @@ impl Director {
             if let Err(error) = self.hub.store.set_game_match(game.id, live.id).await {
                 tracing::warn!(tournament = self.id, game = game.id, %error, "the game's match could not be recorded");
             }
-            let outboxes: Vec<_> = game
-                .seats
-                .iter()
-                .map(|id| self.hub.online.latest(*id))
-                .collect();
+            let outboxes: Vec<_> = game.seats.iter().map(|id| self.reach(*id)).collect();
             self.hub.announce(&live, &outboxes, Some(self.id)).await;
             match_id = Some(live.id);
         }
+    }
+
+    /// Where `account`'s next game reaches it: its latest connection here, else its
+    /// connection on another node of the deployment, if it named itself to this one.
+    fn reach(&self, account: AccountId) -> Option<crate::transport::Outbox> {
+        self.hub
+            .online
+            .latest(account)
+            .or_else(|| self.hub.tournaments.reach_away(account))
     }
 
     /// The next round's pairing, by format and seats.

@@ -3,7 +3,9 @@
 //! none of its name is waiting to start, the next is created to start at the next
 //! multiple of its period (on the hour for `every = "1h"`), by the house (no creator).
 //! The store is the memory: after a restart, an occurrence already open is found, not
-//! made again.
+//! made again. In a deployment every node with the setting does this; the store takes
+//! one occurrence per name and start (a unique index), so the first node to write it
+//! directs it and the others find it open.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -20,7 +22,15 @@ use crate::protocol::messages::TournamentSettings;
 /// Whether every house tournament's settings are ones the server would create (checked
 /// as the server starts, so a host's mistake is told at once, not logged each minute).
 pub async fn check_all(hub: &Hub, houses: &[HouseTournament]) -> Result<(), String> {
+    let mut names = std::collections::HashSet::new();
     for house in houses {
+        // The name is what finds an occurrence open, so two must not share one.
+        if !names.insert(house.name()) {
+            return Err(format!(
+                "two house tournaments are named {:?}: give each its own name",
+                house.name()
+            ));
+        }
         let settings = occurrence(house, u64::try_from(wall_ms()).unwrap_or_default());
         super::settings::check(hub, &settings, None)
             .await
@@ -85,11 +95,15 @@ async fn keep_one_open(hub: &Arc<Hub>, house: &HouseTournament) -> Result<(), St
         return Ok(());
     }
     let settings = occurrence(house, u64::try_from(wall_ms()).unwrap_or_default());
-    let id = requests::create(hub, None, &settings)
-        .await
-        .map_err(|refusal| format!("{}: {}", refusal.code, refusal.message))?;
-    tracing::info!(tournament = id, starts_at = ?settings.starts_at, "house tournament opened");
-    Ok(())
+    match requests::create(hub, None, &settings).await {
+        Ok(id) => {
+            tracing::info!(tournament = id, starts_at = ?settings.starts_at, "house tournament opened");
+            Ok(())
+        }
+        // Another node of the deployment wrote this occurrence first: it is open.
+        Err(refusal) if refusal.code == "house_slot_taken" => Ok(()),
+        Err(refusal) => Err(format!("{}: {}", refusal.code, refusal.message)),
+    }
 }
 
 #[cfg(test)]

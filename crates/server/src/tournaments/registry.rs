@@ -5,7 +5,7 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use arbiter_store::TournamentId;
+use arbiter_store::{AccountId, TournamentId};
 use parking_lot::Mutex;
 use tokio::sync::Notify;
 use tokio_util::sync::CancellationToken;
@@ -21,6 +21,9 @@ pub struct Tournaments {
     /// The tournaments whose director runs on this node, and what wakes them.
     running: Mutex<HashMap<TournamentId, Directed>>,
     watchers: Mutex<HashMap<TournamentId, Vec<Outbox>>>,
+    /// Entrants connected to another node of a deployment, by account: the stand-in
+    /// of their connection there (see `mesh`), which their games reach them through.
+    away: Mutex<HashMap<AccountId, Outbox>>,
     /// Cancelled when the server shuts down: directors stop where they are (the store
     /// holds where that is) and go on when it starts again.
     stop: CancellationToken,
@@ -115,6 +118,21 @@ impl Tournaments {
         if let Some(list) = self.watchers.lock().get_mut(&id) {
             list.retain(|o| o.conn() != conn && !o.is_closed());
         }
+    }
+
+    /// `account`, an entrant of a tournament directed here, is connected to another
+    /// node, through `outbox` (its connection's stand-in here).
+    pub fn entrant_away(&self, account: AccountId, outbox: &Outbox) {
+        let mut away = self.away.lock();
+        away.retain(|_, o| !o.is_closed());
+        away.insert(account, outbox.clone());
+    }
+
+    /// Where `account`'s games reach it on another node, if its connection there is
+    /// still open.
+    pub fn reach_away(&self, account: AccountId) -> Option<Outbox> {
+        let away = self.away.lock();
+        away.get(&account).filter(|o| !o.is_closed()).cloned()
     }
 
     /// Whether anyone here watches `id` (the director builds the state only then).
