@@ -8,7 +8,8 @@
 //! bot's with a buffered writer would.
 //!
 //! The connections draw their games from one shared pool of seats, not from a share
-//! each (see `arbiter_server::client::games` for why).
+//! each (see `arbiter_server::client::games` for why); or, for an arena, each joins the
+//! tournament once and plays whatever its director pairs it in until it ends.
 //!
 //! A client speaks over TCP lines or, as the browser does, over WebSocket at `/ws`
 //! (one protocol message a text message); [`Wire`] hides which.
@@ -37,10 +38,8 @@ pub struct LightPlan {
     pub server: String,
     pub session: String,
     pub ruleset: String,
-    /// Seats of games not yet queued for, shared by every connection of the run: a
-    /// connection takes one each time it queues, and leaves once the pool is empty
-    /// and its own matches are over.
-    pub seats: SeatPool,
+    /// Where the connection's games come from.
+    pub entry: Entry,
     /// Matches played at the same time on this connection.
     pub at_once: u32,
     /// The answer to every prompt, as JSON.
@@ -58,6 +57,23 @@ pub struct LightPlan {
     pub connecting: Arc<Semaphore>,
 }
 
+/// How a light connection gets its games.
+pub enum Entry {
+    /// The matchmaking queue. The pool holds the seats of games not yet queued for,
+    /// shared by every connection of the run: a connection takes one each time it
+    /// queues, and leaves once the pool is empty and its own matches are over.
+    Queue(SeatPool),
+    /// A tournament, joined once: its director starts the games (`match_started`), and
+    /// the connection leaves at `tournament_ended`.
+    Tournament {
+        id: i64,
+        /// Stop watching the tournament's state once joined (its cost to the server
+        /// is then left out), and, as `tournament_ended` then never comes, leave once
+        /// without a match after this long (past the arena's end).
+        unwatch: Option<Duration>,
+    },
+}
+
 #[derive(Default)]
 pub struct LightReport {
     pub decisions: u64,
@@ -65,6 +81,14 @@ pub struct LightReport {
     pub rejected: u64,
     /// Microseconds from an answer's last byte written to the next line of that match.
     pub round_trips: Vec<u64>,
+    /// Microseconds the connection had no match, from the `outcome` that left it
+    /// without one to the next `match_started`: the lobby's or the tournament
+    /// director's time to record, pair and start (the first match is not counted).
+    pub waits: Vec<u64>,
+    /// A tournament's state as its watchers receive it (on every change, at most every
+    /// half second): messages, and their bytes.
+    pub states: u64,
+    pub state_bytes: u64,
 }
 
 /// The message's `type`: every server line starts with it.
@@ -84,6 +108,15 @@ fn match_id(line: &str) -> Option<i64> {
     digits[..end].parse().ok()
 }
 
+/// The match a line belongs to. A tournament's state lists its games' matches but is
+/// no line of theirs (it would end a round trip early).
+fn match_of(line: &str) -> Option<i64> {
+    match kind(line) {
+        "tournament" => None,
+        _ => match_id(line),
+    }
+}
+
 pub async fn play(plan: LightPlan) -> anyhow::Result<LightReport> {
     let permit = plan.connecting.acquire().await?;
     let started = Instant::now();
@@ -101,6 +134,20 @@ pub async fn play(plan: LightPlan) -> anyhow::Result<LightReport> {
         bail!("resume refused: {reply}");
     }
     drop(permit);
+    if let Entry::Tournament { id, unwatch } = plan.entry {
+        let mut join = format!("{{\"type\":\"join_tournament\",\"tournament\":{id}}}\n");
+        if unwatch.is_some() {
+            join += &format!("{{\"type\":\"unwatch_tournament\",\"tournament\":{id}}}\n");
+        }
+        wire.send(join.as_bytes()).await?;
+    }
+    let leave_at = match plan.entry {
+        Entry::Tournament {
+            unwatch: Some(after),
+            ..
+        } => Some(started + after),
+        _ => None,
+    };
     let queue = format!(
         "{{\"type\":\"queue\",\"ruleset\":\"{}\",\"seats\":2}}\n",
         plan.ruleset
@@ -112,6 +159,10 @@ pub async fn play(plan: LightPlan) -> anyhow::Result<LightReport> {
     // Answers waiting for their thinking time, in the order they are due.
     let mut thinking: VecDeque<(Instant, i64)> = VecDeque::new();
     let mut queued = false;
+    // The tournament is over (`tournament_ended`).
+    let mut ended = false;
+    // Since when the connection has had no match (after one ended).
+    let mut idle_since: Option<Instant> = None;
     let mut rng = arbiter_engine::seeded_rng(plan.seed);
     let mut outgoing = Outgoing::default();
     loop {
@@ -119,13 +170,22 @@ pub async fn play(plan: LightPlan) -> anyhow::Result<LightReport> {
         if out_of_time {
             break;
         }
-        if !queued && (playing.len() as u32) < plan.at_once {
-            if plan.seats.take() {
-                wire.send(queue.as_bytes()).await?;
-                queued = true;
-            } else if playing.is_empty() {
-                break;
+        match &plan.entry {
+            Entry::Queue(seats) if !queued && (playing.len() as u32) < plan.at_once => {
+                if seats.take() {
+                    wire.send(queue.as_bytes()).await?;
+                    queued = true;
+                } else if playing.is_empty() {
+                    break;
+                }
             }
+            Entry::Tournament { .. }
+                if playing.is_empty()
+                    && (ended || leave_at.is_some_and(|at| Instant::now() >= at)) =>
+            {
+                break
+            }
+            _ => {}
         }
         // No whole line left to read without waiting: send what was answered. (A
         // line cut off at the end of a read waits for the socket too, and the
@@ -138,6 +198,8 @@ pub async fn play(plan: LightPlan) -> anyhow::Result<LightReport> {
             .map(|&(due, _)| due)
             .into_iter()
             .chain(stop_at)
+            // Only while ahead: once past, an outcome wakes the check.
+            .chain(leave_at.filter(|&at| at > Instant::now()))
             .min();
         let line = match wake {
             Some(at) => {
@@ -156,7 +218,7 @@ pub async fn play(plan: LightPlan) -> anyhow::Result<LightReport> {
             outgoing.answer(&plan.answer, id, &playing, &mut report);
         }
         let Some(line) = line else { continue };
-        let id = match_id(&line);
+        let id = match_of(&line);
         if let Some(sent) = id
             .and_then(|id| playing.get_mut(&id))
             .and_then(Option::take)
@@ -167,6 +229,9 @@ pub async fn play(plan: LightPlan) -> anyhow::Result<LightReport> {
             ("match_started", Some(id)) => {
                 queued = false;
                 playing.insert(id, None);
+                if let Some(since) = idle_since.take() {
+                    report.waits.push(since.elapsed().as_micros() as u64);
+                }
             }
             ("prompt", Some(id)) if playing.contains_key(&id) => {
                 if plan.think.is_zero() {
@@ -179,7 +244,17 @@ pub async fn play(plan: LightPlan) -> anyhow::Result<LightReport> {
                 }
             }
             ("rejected", Some(_)) => report.rejected += 1,
-            ("outcome", Some(id)) if playing.remove(&id).is_some() => report.games += 1,
+            ("outcome", Some(id)) if playing.remove(&id).is_some() => {
+                report.games += 1;
+                if playing.is_empty() {
+                    idle_since = Some(Instant::now());
+                }
+            }
+            ("tournament", _) => {
+                report.states += 1;
+                report.state_bytes += line.len() as u64;
+            }
+            ("tournament_ended", _) => ended = true,
             ("aborted", Some(_)) => bail!("a match was aborted: {line}"),
             ("error", _) => bail!("the server refused: {line}"),
             _ => {}
@@ -362,7 +437,7 @@ mod tests {
             server: listener.local_addr().expect("an address").to_string(),
             session: "token".to_string(),
             ruleset: "spacegoo".to_string(),
-            seats: seats.clone(),
+            entry: Entry::Queue(seats.clone()),
             at_once,
             answer: r#""nop""#.to_string(),
             think: Duration::ZERO,
@@ -526,6 +601,61 @@ mod tests {
         assert_eq!((report.decisions, report.games), (2, 2));
     }
 
+    /// An arena's client joins once instead of queueing, plays the games the director
+    /// starts one after the other, and leaves at `tournament_ended`.
+    #[tokio::test]
+    async fn an_arena_client_joins_plays_each_game_and_leaves_at_the_end() {
+        let listener = TcpListener::bind("127.0.0.1:0").await.expect("a port");
+        let mut plan = plan(&listener, 1, &SeatPool::new(0));
+        plan.entry = Entry::Tournament {
+            id: 9,
+            unwatch: None,
+        };
+        let client = tokio::spawn(play(plan));
+        let server = async {
+            let (stream, _) = listener.accept().await?;
+            let (read, mut write) = stream.into_split();
+            let mut from_client = BufReader::new(read).lines();
+            write.write_all(b"{\"type\":\"welcome\"}\n").await?;
+            from_client.next_line().await?;
+            write.write_all(b"{\"type\":\"logged_in\"}\n").await?;
+            let join = from_client.next_line().await?.unwrap_or_default();
+            assert_eq!(join, r#"{"type":"join_tournament","tournament":9}"#);
+            for id in [1, 2] {
+                write
+                    .write_all(
+                        format!(
+                            "{{\"type\":\"match_started\",\"match\":{id},\"tournament\":9}}\n\
+                             {{\"type\":\"prompt\",\"match\":{id}}}\n"
+                        )
+                        .as_bytes(),
+                    )
+                    .await?;
+                let answer = from_client.next_line().await?.unwrap_or_default();
+                assert!(answer.contains(&format!(r#""match":{id}"#)), "{answer}");
+                write
+                    .write_all(
+                        format!(
+                            "{{\"type\":\"tournament\",\"tournament\":9,\"games\":[{{\"match\":{id}}}]}}\n\
+                             {{\"type\":\"outcome\",\"match\":{id}}}\n"
+                        )
+                        .as_bytes(),
+                    )
+                    .await?;
+            }
+            write
+                .write_all(b"{\"type\":\"tournament_ended\",\"tournament\":9}\n")
+                .await?;
+            let after = from_client.next_line().await?;
+            assert_eq!(after, None, "the client closes at the tournament's end");
+            anyhow::Ok(())
+        };
+        let report = both_done(server, client).await;
+        assert_eq!((report.decisions, report.games), (2, 2));
+        // The wait between the two games is counted, not the one before the first.
+        assert_eq!((report.round_trips.len(), report.waits.len()), (2, 1));
+    }
+
     #[test]
     fn reads_the_type_and_the_match_from_the_line() {
         let line = r#"{"type":"prompt","match":42,"step":3,"turn":{"seats":[0]}}"#;
@@ -533,5 +663,8 @@ mod tests {
         assert_eq!(match_id(line), Some(42));
         assert_eq!(kind("not json"), "");
         assert_eq!(match_id(r#"{"type":"welcome"}"#), None);
+        assert_eq!(match_of(line), Some(42));
+        let state = r#"{"type":"tournament","tournament":9,"games":[{"game":1,"match":42}]}"#;
+        assert_eq!(match_of(state), None);
     }
 }

@@ -12,18 +12,24 @@
 //! `--transport ws` has the light clients speak over WebSocket at `/ws`, as the
 //! browser does, instead of TCP lines.
 //!
+//! `--arena N` plays a tournament instead of the queue (issue 62): N light clients join
+//! one arena of `--duration` and play what its director pairs them in (`arena.rs`).
+//!
 //! The server runs in this process on a scratch SQLite data directory; the clients run
 //! in a child process (this binary with `--play`), so the memory measured is the
 //! server's. Accounts are registered before the clock starts, and the clients resume
 //! sessions opened for them rather than logging in, so no Argon2 work is timed.
 //!
 //! `cargo run --release -p arbiter-server --bin arbiter-server-bench -- --matches 50`
+//! `… -- --arena 1000 --duration 60s`
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+mod arena;
 mod cpu;
 mod light;
+mod scrape;
 
 use anyhow::{bail, Context};
 use arbiter_server::client::{play, BotPlan, Decider, Games, RandomFromView, SeatPool};
@@ -87,9 +93,28 @@ struct Args {
     #[arg(long, default_value = "0s")]
     think: String,
     /// Stop the clients after this long even if games remain (e.g. "60s"): for runs
-    /// that hold many slow matches.
+    /// that hold many slow matches. With `--arena`, the arena's length instead (default
+    /// 60 s): its games under way at the end finish, and the clients leave when the
+    /// server says it is over.
     #[arg(long)]
     duration: Option<String>,
+    /// Play one arena tournament of this many entrants (a light client, connection and
+    /// account each) instead of the queue; `--matches`, `--games` and `--at-once` do
+    /// not apply.
+    #[arg(long)]
+    arena: Option<usize>,
+    /// The arena's games' config, as JSON (e.g. '{"max_rounds":50}' in spacegoo, for
+    /// shorter games and more waves); default the ruleset's.
+    #[arg(long)]
+    game_config: Option<String>,
+    /// With `--arena`, the entrants stop watching the arena's state once joined (each
+    /// receives it on every change, at most every half second, by default), to
+    /// measure what that costs; they leave 30 s after the arena's planned end.
+    #[arg(long)]
+    unwatch: bool,
+    /// Internal: the arena the `--play` clients join.
+    #[arg(long, hide = true)]
+    tournament: Option<i64>,
     /// Store the matches in this database (e.g. `postgres://postgres@127.0.0.1/bench`,
     /// an empty database) instead of a scratch SQLite file.
     #[arg(long)]
@@ -209,13 +234,25 @@ async fn light_bots(
     let connecting = Arc::new(tokio::sync::Semaphore::new(256));
     let servers: Vec<&str> = server.split(',').collect();
     let seats = seat_pool(args);
+    // An arena's clients stay until the server says it is over (or, unwatching, until
+    // past its end).
+    let stop_after = stop_after.filter(|_| args.tournament.is_none());
     let mut tasks = Vec::new();
     for (index, session) in sessions.into_iter().take(connections(args)).enumerate() {
         let plan = light::LightPlan {
             server: servers[index % servers.len()].to_string(),
             session,
             ruleset: args.ruleset.clone(),
-            seats: seats.clone(),
+            entry: match args.tournament {
+                Some(id) => light::Entry::Tournament {
+                    id,
+                    unwatch: match args.unwatch {
+                        true => Some(arena_length(args)? + UNWATCHED_GRACE),
+                        false => None,
+                    },
+                },
+                None => light::Entry::Queue(seats.clone()),
+            },
             at_once: args.at_once as u32,
             answer: answer.to_string(),
             think,
@@ -226,6 +263,8 @@ async fn light_bots(
         tasks.push(tokio::spawn(light::play(plan)));
     }
     let mut round_trips = Vec::new();
+    let mut waits = Vec::new();
+    let (mut states, mut state_bytes) = (0u64, 0u64);
     let (mut decisions, mut games, mut rejected) = (0u64, 0usize, 0u64);
     for task in tasks {
         let report = task.await??;
@@ -233,38 +272,78 @@ async fn light_bots(
         games += report.games as usize;
         rejected += report.rejected;
         round_trips.extend(report.round_trips);
+        waits.extend(report.waits);
+        states += report.states;
+        state_bytes += report.state_bytes;
     }
-    print_report(decisions, games, rejected, round_trips);
+    let mut report = report_json(decisions, games, rejected, round_trips);
+    let waits = Percentiles::of(waits);
+    report["waits"] = json!(waits.count);
+    report["wait_p50_us"] = json!(waits.at(0.50));
+    report["wait_p99_us"] = json!(waits.at(0.99));
+    report["wait_max_us"] = json!(waits.max());
+    report["states"] = json!(states);
+    report["state_bytes"] = json!(state_bytes);
+    println!("{report}");
     Ok(())
 }
 
-/// Client connections: two seats a match, `at_once` matches a connection.
+/// Client connections: an arena's entrant each, or two seats a match, `at_once`
+/// matches a connection.
 fn connections(args: &Args) -> usize {
-    (args.matches * 2).div_ceil(args.at_once.max(1))
+    match args.arena {
+        Some(entrants) => entrants,
+        None => (args.matches * 2).div_ceil(args.at_once.max(1)),
+    }
 }
 
-fn print_report(decisions: u64, games: usize, rejected: u64, mut round_trips: Vec<u64>) {
-    round_trips.sort_unstable();
-    let percentile = |p: f64| -> u64 {
-        if round_trips.is_empty() {
+/// Sorted samples (microseconds), read by percentile.
+struct Percentiles {
+    sorted: Vec<u64>,
+    count: usize,
+}
+
+impl Percentiles {
+    fn of(mut samples: Vec<u64>) -> Percentiles {
+        samples.sort_unstable();
+        let count = samples.len();
+        Percentiles {
+            sorted: samples,
+            count,
+        }
+    }
+
+    /// The sample at fraction `p` of the way up (0 with no samples).
+    fn at(&self, p: f64) -> u64 {
+        if self.sorted.is_empty() {
             return 0;
         }
-        let index = ((round_trips.len() - 1) as f64 * p).round() as usize;
-        round_trips[index]
-    };
-    println!(
-        "{}",
-        json!({
-            "decisions": decisions,
-            "seat_games": games,
-            "rejected": rejected,
-            "round_trips": round_trips.len(),
-            "p50_us": percentile(0.50),
-            "p90_us": percentile(0.90),
-            "p99_us": percentile(0.99),
-            "max_us": round_trips.last().copied().unwrap_or(0),
-        })
-    );
+        let index = ((self.sorted.len() - 1) as f64 * p).round() as usize;
+        self.sorted[index]
+    }
+
+    fn max(&self) -> u64 {
+        self.sorted.last().copied().unwrap_or(0)
+    }
+}
+
+fn print_report(decisions: u64, games: usize, rejected: u64, round_trips: Vec<u64>) {
+    println!("{}", report_json(decisions, games, rejected, round_trips));
+}
+
+/// The clients' side of the report, as the one JSON line the server side reads.
+fn report_json(decisions: u64, games: usize, rejected: u64, round_trips: Vec<u64>) -> Value {
+    let round_trips = Percentiles::of(round_trips);
+    json!({
+        "decisions": decisions,
+        "seat_games": games,
+        "rejected": rejected,
+        "round_trips": round_trips.count,
+        "p50_us": round_trips.at(0.50),
+        "p90_us": round_trips.at(0.90),
+        "p99_us": round_trips.at(0.99),
+        "max_us": round_trips.max(),
+    })
 }
 
 /// How often the server side samples the running matches, memory and CPU.
@@ -308,7 +387,51 @@ fn check(args: &Args) -> anyhow::Result<()> {
     for duration in std::iter::once(&args.think).chain(&args.duration) {
         arbiter_server::config::parse_duration(duration)?;
     }
+    if (args.game_config.is_some() || args.unwatch) && args.arena.is_none() {
+        bail!("--game-config and --unwatch are for --arena");
+    }
+    if let Some(entrants) = args.arena {
+        if entrants < 2 {
+            bail!("--arena needs at least 2 entrants");
+        }
+        if args.clients != "light" || args.nodes != 1 {
+            bail!("--arena plays light clients on one node");
+        }
+        drop(arena_of(args)?);
+    }
     Ok(())
+}
+
+/// Arenas run this long unless `--duration` says.
+const DEFAULT_ARENA: Duration = Duration::from_secs(60);
+/// How long after an arena's planned end (counted from the clients' start) its
+/// unwatching entrants leave: the arena starts once every entrant has joined, seconds
+/// after they start, and pairs nobody after its end.
+const UNWATCHED_GRACE: Duration = Duration::from_secs(30);
+
+fn arena_length(args: &Args) -> anyhow::Result<Duration> {
+    match &args.duration {
+        Some(text) => arbiter_server::config::parse_duration(text),
+        None => Ok(DEFAULT_ARENA),
+    }
+}
+
+/// The arena `--arena` asks for (`None` for a run of the queue).
+fn arena_of(args: &Args) -> anyhow::Result<Option<arena::Arena>> {
+    let Some(entrants) = args.arena else {
+        return Ok(None);
+    };
+    let config = match &args.game_config {
+        Some(text) => serde_json::from_str(text).context("--game-config is not JSON")?,
+        None => Value::Null,
+    };
+    Ok(Some(arena::Arena {
+        entrants,
+        length: arena_length(args)?,
+        ruleset: args.ruleset.clone(),
+        config,
+        deadline: arbiter_server::config::parse_duration(&args.deadline)?,
+    }))
 }
 
 /// The server side: start it, run the bots in a child process, sample memory.
@@ -336,6 +459,9 @@ async fn bench(args: &Args) -> anyhow::Result<()> {
     config.limits.http_connections_per_address = usize::MAX;
     config.limits.http_rate = 1e6;
     config.limits.http_burst = 1_000_000;
+    // Arenas shorter than a minute, for quick runs.
+    config.limits.shortest_arena = Duration::from_secs(1);
+    let arena = arena_of(args)?;
     let websocket = match args.transport.as_str() {
         "tcp" => false,
         "ws" if args.clients == "light" => true,
@@ -384,6 +510,10 @@ async fn bench(args: &Args) -> anyhow::Result<()> {
     }
     let sessions_file = data.join("sessions.txt");
     std::fs::write(&sessions_file, sessions)?;
+    let tournament = match &arena {
+        Some(arena) => Some(arena.create(&hub).await?),
+        None => None,
+    };
     let idle_rss = rss_kib()?;
     let idle_heap = live_kib();
     let log_commits = || {
@@ -421,6 +551,17 @@ async fn bench(args: &Args) -> anyhow::Result<()> {
             args.answer
                 .iter()
                 .flat_map(|answer| ["--answer", answer.as_str()]),
+        )
+        .args(
+            args.arena
+                .iter()
+                .flat_map(|n| ["--arena".into(), n.to_string()]),
+        )
+        .args(args.unwatch.then_some("--unwatch"))
+        .args(
+            tournament
+                .iter()
+                .flat_map(|id| ["--tournament".into(), id.to_string()]),
         )
         .arg("--sessions")
         .arg(&sessions_file)
@@ -486,8 +627,33 @@ async fn bench(args: &Args) -> anyhow::Result<()> {
     let report: Value = serde_json::from_slice(&output.stdout).context("bot report")?;
     let decisions = report["decisions"].as_u64().unwrap_or(0);
     // The first node's histograms (each node has its own).
-    let server_share = histogram_quantiles(servers[0].http_addr, "arbiter_decision_seconds").await;
-    let log_store = histogram_quantiles(servers[0].http_addr, "arbiter_log_store_seconds").await;
+    let metrics = scrape::metrics(servers[0].http_addr).await;
+    let histogram = |name: &str| match &metrics {
+        Ok(text) => scrape::Histogram::read(text, name),
+        Err(error) => Err(anyhow::anyhow!("{error:#}")),
+    };
+    let server_share = histogram("arbiter_decision_seconds");
+    let log_store = histogram("arbiter_log_store_seconds");
+    let mut arena_lines = Vec::new();
+    if let Some(id) = tournament {
+        arena_lines = arena::report(&hub, id, &metrics).await;
+        let wait = |key: &str| ms(&report[key]);
+        arena_lines.push(format!(
+            "between games           p50 {:.2} ms, p99 {:.2} ms, max {:.2} ms of {} waits (a client's outcome to its next match_started: the result recorded, a wave paired and written, the match started)",
+            wait("wait_p50_us"),
+            wait("wait_p99_us"),
+            wait("wait_max_us"),
+            report["waits"].as_u64().unwrap_or(0)
+        ));
+        let states = report["states"].as_u64().unwrap_or(0);
+        let state_bytes = report["state_bytes"].as_u64().unwrap_or(0) as f64;
+        arena_lines.push(format!(
+            "tournament state        {states} messages to the entrants, {:.0} MiB ({:.0} KiB each, {:.1} MiB/s of play)",
+            state_bytes / (1024.0 * 1024.0),
+            state_bytes / 1024.0 / states.max(1) as f64,
+            state_bytes / (1024.0 * 1024.0) / playing.as_secs_f64()
+        ));
+    }
     for server in servers {
         server.shutdown().await;
     }
@@ -505,10 +671,16 @@ async fn bench(args: &Args) -> anyhow::Result<()> {
     );
     println!("nodes                   {}", args.nodes.max(1));
     println!("clients' transport      {}", args.transport);
-    println!(
-        "matches (concurrent)    {} asked, {} peak running",
-        args.matches, peak_matches
-    );
+    match args.arena {
+        Some(entrants) => println!(
+            "matches (concurrent)    {} at most (an arena of {entrants}), {peak_matches} peak running",
+            entrants / 2
+        ),
+        None => println!(
+            "matches (concurrent)    {} asked, {} peak running",
+            args.matches, peak_matches
+        ),
+    }
     println!(
         "games                   {}",
         report["seat_games"].as_u64().unwrap_or(0) / 2
@@ -529,19 +701,24 @@ async fn bench(args: &Args) -> anyhow::Result<()> {
         ms(&report["p99_us"]),
         ms(&report["max_us"])
     );
+    for line in arena_lines {
+        println!("{line}");
+    }
     match server_share {
-        Ok([p50, p99, count]) => println!(
-            "server's share          p50 ≤ {:.2} ms, p99 ≤ {:.2} ms of {count:.0} decisions (arbiter_decision_seconds)",
-            p50 * 1000.0,
-            p99 * 1000.0
+        Ok(h) => println!(
+            "server's share          p50 ≤ {:.2} ms, p99 ≤ {:.2} ms of {:.0} decisions (arbiter_decision_seconds)",
+            h.quantile(0.5) * 1000.0,
+            h.quantile(0.99) * 1000.0,
+            h.count()
         ),
         Err(error) => println!("server's share          not read from /metrics: {error:#}"),
     }
-    if let Ok([p50, p99, count]) = log_store {
+    if let Ok(h) = log_store {
         println!(
-            "log entry stored        p50 ≤ {:.2} ms, p99 ≤ {:.2} ms of {count:.0} entries (arbiter_log_store_seconds)",
-            p50 * 1000.0,
-            p99 * 1000.0
+            "log entry stored        p50 ≤ {:.2} ms, p99 ≤ {:.2} ms of {:.0} entries (arbiter_log_store_seconds)",
+            h.quantile(0.5) * 1000.0,
+            h.quantile(0.99) * 1000.0,
+            h.count()
         );
     }
     let LogCommitTotals {
@@ -600,49 +777,6 @@ fn rss_kib() -> anyhow::Result<u64> {
         .and_then(|rest| rest.split_whitespace().next())
         .and_then(|kib| kib.parse().ok())
         .context("no VmRSS in /proc/self/status")
-}
-
-/// The server's own account of a latency (a histogram on /metrics, such as
-/// `arbiter_decision_seconds`, its share of each decision): upper bounds of the buckets
-/// holding the median and the 99th percentile, and the number of observations.
-async fn histogram_quantiles(http: std::net::SocketAddr, name: &str) -> anyhow::Result<[f64; 3]> {
-    use tokio::io::{AsyncReadExt, AsyncWriteExt};
-    let mut stream = tokio::net::TcpStream::connect(http).await?;
-    stream
-        .write_all(b"GET /metrics HTTP/1.0\r\nHost: bench\r\n\r\n")
-        .await?;
-    let mut text = String::new();
-    stream.read_to_string(&mut text).await?;
-    let mut buckets: Vec<(f64, f64)> = Vec::new();
-    for line in text.lines() {
-        let Some(rest) = line
-            .strip_prefix(name)
-            .and_then(|rest| rest.strip_prefix("_bucket{le=\""))
-        else {
-            continue;
-        };
-        let Some((bound, count)) = rest.split_once("\"} ") else {
-            continue;
-        };
-        let bound = if bound == "+Inf" {
-            f64::INFINITY
-        } else {
-            bound.parse()?
-        };
-        let count: f64 = count.split_whitespace().next().unwrap_or("0").parse()?;
-        buckets.push((bound, count));
-    }
-    let total = buckets
-        .last()
-        .map(|&(_, count)| count)
-        .context("no histogram")?;
-    let quantile = |q: f64| {
-        buckets
-            .iter()
-            .find(|&&(_, count)| count >= q * total)
-            .map_or(f64::INFINITY, |&(bound, _)| bound)
-    };
-    Ok([quantile(0.5), quantile(0.99), total])
 }
 
 #[cfg(test)]
