@@ -215,11 +215,12 @@ class Client {
       }
     }
     try {
-      return await this.login({ type: 'register', name: o.name, password: o.password });
+      // bot: a program plays this account (a tournament may take only bots, or only people).
+      return await this.login({ type: 'register', name: o.name, password: o.password, bot: true });
     } catch (e) {
       if (e.code !== 'name_taken') throw e;
     }
-    return this.login({ type: 'login', name: o.name, password: o.password });
+    return this.login({ type: 'login', name: o.name, password: o.password, bot: true });
   }
 
   // Ask for the legal actions in every prompt on this connection (per connection: again

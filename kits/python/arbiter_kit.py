@@ -184,11 +184,15 @@ class Client:
                 if e.code != "bad_session":
                     raise
         try:
-            return self._login({"type": "register", "name": self.name, "password": self.password})
+            # "bot": a program plays this account (a tournament may take only bots, or
+            # only people).
+            return self._login({"type": "register", "name": self.name, "password": self.password,
+                                "bot": True})
         except ArbiterError as e:
             if e.code != "name_taken":
                 raise
-        return self._login({"type": "login", "name": self.name, "password": self.password})
+        return self._login({"type": "login", "name": self.name, "password": self.password,
+                            "bot": True})
 
     def _ask_legal_in_prompt(self):
         """Ask for the legal actions in every prompt on this connection (per connection:

@@ -22,6 +22,13 @@ const LOBBY_SHOWN = 6; // tournaments the lobby lists; the page has them all
 const ARENA_RECENT = 8; // an arena's latest results shown; the rest fold away
 
 const FORMATS = { swiss: 'Swiss', arena: 'Arena', round_robin: 'Round-robin' };
+/** Who may enter (the tournament's `entry`): each rule as the form offers it and as a fact. */
+const ENTRY = {
+  both: { option: 'People and bots', fact: 'people and bots' },
+  people: { option: 'People only', fact: 'people only' },
+  bots: { option: 'Bots only', fact: 'bots only' },
+};
+const entryText = (t) => ENTRY[t.entry || 'both']?.fact || t.entry;
 const FORMAT_HELP = {
   swiss: 'A set number of rounds; each round pairs players of similar score who have not met.',
   arena: 'For a set time: whoever finishes a game is paired again at once. More games, more points.',
@@ -122,7 +129,8 @@ function TournamentCard({ t, names }) {
     <h3><a href=${tournamentHref(t.id)}>${t.name}</a> <${StatusBadge} status=${t.status} /></h3>
     <p class="muted">${names[t.ruleset] || t.ruleset} · ${formatText(t)}</p>
     <p><${Progress} t=${t} /></p>
-    <p class="muted">${t.entrants} of ${t.max_entrants} entrants · ${t.rated ? 'rated' : 'casual'}</p>
+    <p class="muted">${t.entrants} of ${t.max_entrants} entrants · ${t.rated ? 'rated' : 'casual'}${
+      t.entry && t.entry !== 'both' ? ` · ${entryText(t)}` : ''}</p>
   </article>`;
 }
 
@@ -173,6 +181,7 @@ function NewTournament({ rulesets }) {
   const [deadline, setDeadline] = useState(Math.round((ruleset.deadline_ms || 20000) / 1000));
   const [bank, setBank] = useState(30);
   const [rated, setRated] = useState(true);
+  const [entry, setEntry] = useState('both');
   const [max, setMax] = useState('');
   const [error, setError] = useState(null);
   const [busy, setBusy] = useState(false);
@@ -203,6 +212,7 @@ function NewTournament({ rulesets }) {
     if (deadline !== '') settings.deadline_ms = Math.round(Number(deadline) * 1000);
     if (bank !== '') settings.time_bank_ms = Math.round(Number(bank) * 1000);
     if (max !== '') settings.max_entrants = Number(max);
+    if (entry !== 'both') settings.entry = entry;
     setBusy(true);
     setError(null);
     try {
@@ -260,6 +270,10 @@ function NewTournament({ rulesets }) {
     <label>Most entrants
       <input type="number" data-testid="tournament-max" min="2" step="1" value=${max} placeholder="the format's limit"
         onInput=${field(setMax)} /></label>
+    <label>Who may enter
+      <select data-testid="tournament-entry-rule" value=${entry} onChange=${field(setEntry)}>
+        ${Object.entries(ENTRY).map(([key, { option }]) => html`<option key=${key} value=${key}>${option}</option>`)}
+      </select></label>
     <label class="check"><input type="checkbox" data-testid="tournament-rated" checked=${rated}
       onChange=${(e) => setRated(e.currentTarget.checked)} /> Rated games</label>
     ${error && html`<p class="form-error" role="alert" id="tournament-error" data-testid="tournament-error">
@@ -324,6 +338,7 @@ function Facts({ t, game }) {
     <div><dt>Format</dt><dd>${formatText(t)}</dd></div>
     <div><dt>${t.status === 'open' ? 'Start' : 'Progress'}</dt><dd data-testid="tournament-progress"><${Progress} t=${t} /></dd></div>
     <div><dt>Entrants</dt><dd data-testid="tournament-entrants">${t.entrants} of ${t.max_entrants}</dd></div>
+    <div><dt>Who may enter</dt><dd data-testid="tournament-entry-rule">${entryText(t)}</dd></div>
     <div><dt>Games</dt><dd>${t.rated ? 'rated' : 'casual (not rated)'}</dd></div>
     <div><dt>Clock</dt><dd>${seconds(t.deadline_ms)} a move, ${seconds(t.time_bank_ms)} bank</dd></div>
   </dl>`;
@@ -416,6 +431,7 @@ function Standings({ t, rows, me, label = 'Standings' }) {
         class=${[sameName(s.name, me) ? 'you' : '', s.withdrawn ? 'withdrawn' : ''].join(' ').trim() || null}>
       <td class="num">${s.rank}</td>
       <td><a href=${entrantHref(t.tournament, s.name)}>${s.name}</a>${sameName(s.name, me) ? ' (you)' : ''}
+        ${s.bot && html` <span class="badge bot" data-testid="bot-badge" title="A program plays this account">bot</span>`}
         ${s.withdrawn && html` <span class="muted">(withdrew)</span>`}
         ${s.paused && html` <span class="muted">(paused)</span>`}</td>
       <td class="num" data-testid="points"><strong>${points(s.points)}</strong></td>

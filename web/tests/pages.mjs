@@ -370,6 +370,10 @@ async function swissTournament(page) {
   const standings = page.getByTestId('standings');
   await standings.getByTestId('standing').nth(document.standings.length - 1).waitFor();
   check(await standings.getByTestId('standing').count() === 5, 'the Swiss standings list its five entrants');
+  // Network bots played it (their client registers bots), in a tournament open to both.
+  check(document.standings.every((s) => s.bot), 'the document marks every entrant a bot');
+  check(await standings.getByTestId('bot-badge').count() === 5, 'each entrant has a bot badge');
+  await page.getByTestId('tournament-entry-rule').filter({ hasText: 'people and bots' }).waitFor();
   for (const line of document.standings) {
     const row = standings.locator(`[data-player="${line.name}"]`);
     check((await row.getByTestId('played').innerText()) === String(line.played), `${line.name}'s games played`);

@@ -925,8 +925,9 @@ fn sigkill_mid_tournament_resumes_without_losing_or_repeating_a_game() {
         &served.tcp,
         "t-host",
         json!({"ruleset": "nim", "format": "swiss", "rounds": 3, "start_when": 4,
-               "max_entrants": 4, "rated": true}),
+               "max_entrants": 4, "rated": true, "entry": "bots"}),
     );
+    // Bots only: `arbiter bot` registers its accounts as bots', so they may enter.
     let names = ["t-ann", "t-bob", "t-cid", "t-dan"];
     let bots: Vec<Child> = names
         .iter()

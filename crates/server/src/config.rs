@@ -690,6 +690,7 @@ mod tests {
             ruleset = "tae"
             format = "arena"
             duration_ms = 1800000
+            entry = "bots"
         "#;
         let config = Config::from_toml(&args, text).expect("a valid file");
         assert_eq!(config.stand_in_grace, None);
@@ -699,6 +700,7 @@ mod tests {
         assert_eq!(house.every, Duration::from_secs(3600));
         assert_eq!(house.name(), "Hourly T&E arena");
         assert_eq!(house.settings.duration_ms, Some(1_800_000));
+        assert_eq!(house.settings.entry.as_deref(), Some("bots"));
         let default = Config::from_toml(&args, "").expect("an empty file");
         assert_eq!(default.stand_in_grace, Some(DEFAULT_STAND_IN_GRACE));
         for bad in [

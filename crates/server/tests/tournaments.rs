@@ -134,10 +134,12 @@ async fn a_swiss_of_64_bots_plays_to_the_end_and_every_game_is_stored() {
         "nim",
         64,
         json!({"ruleset": "nim", "format": "swiss", "rounds": rounds, "start_when": 64,
-               "max_entrants": 64, "name": "Sixty-four"}),
+               "max_entrants": 64, "name": "Sixty-four", "entry": "bots"}),
     )
     .await;
     assert_eq!(document["round"], rounds);
+    // The bot client registers its accounts as bots', so a bots-only Swiss takes them.
+    assert_eq!(document["entry"], "bots");
     let games = document["games"].as_array().expect("games");
     assert_eq!(games.len(), 32 * rounds as usize, "32 games a round");
     // No pair meets twice (64 entrants, 6 rounds: always avoidable), and everyone plays
@@ -161,6 +163,7 @@ async fn a_swiss_of_64_bots_plays_to_the_end_and_every_game_is_stored() {
     // The standings: everyone, points adding up to one a game, ranks in order.
     let standings = document["standings"].as_array().expect("standings");
     assert_eq!(standings.len(), 64);
+    assert!(standings.iter().all(|s| s["bot"] == true), "{standings:?}");
     let total: f64 = standings
         .iter()
         .map(|s| s["points"].as_f64().unwrap_or(0.0))
@@ -269,6 +272,7 @@ async fn bad_tournament_requests_are_refused_and_change_nothing() {
         (with(json!({"name": "x".repeat(500)})), "bad_tournament"),
         (with(json!({"deadline_ms": 1})), "bad_clock"),
         (with(json!({"config": [1]})), "bad_config"),
+        (with(json!({"entry": "robots"})), "bad_entry"),
     ] {
         assert_eq!(refused(&mut ann, request.clone()).await, code, "{request}");
     }
@@ -579,6 +583,97 @@ async fn an_arena_of_two_pairs_them_again() {
 /// A house tournament of the configuration recurs: one occurrence is open for entries
 /// at a time, made by the house and starting on a multiple of its period; once it has
 /// started (here it is cancelled, as nobody came), the next one opens.
+/// `connection` joins tournament `id`.
+async fn joins(connection: &mut Connection, id: i64) {
+    connection
+        .send(&json!({"type": "join_tournament", "tournament": id}))
+        .await
+        .expect("send");
+    until(connection, 5, |m| m["type"] == "tournament_joined").await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_entry_rule_admits_people_bots_or_both() {
+    let server = start(|_| {}).await;
+    let mut ann = registered(&server.tcp, "e-ann").await;
+    let mut robo = registered_as(&server.tcp, "e-robo", true).await;
+    let settings = |entry: &str| {
+        json!({"ruleset": "nim", "format": "swiss", "rounds": 1, "start_when": 4,
+               "entry": entry})
+    };
+    let document = |id: i64| {
+        let http = server.http.clone();
+        async move {
+            let (status, document) = http_get(&http, &format!("/api/tournaments/{id}"), None).await;
+            assert_eq!(status, 200, "{document}");
+            document
+        }
+    };
+
+    // Bots only refuses the person, people only the bot, changing nothing; the other
+    // kind enters, a bot marked so in the standings.
+    for (entry, refusal, bot) in [
+        ("bots", "entry_bots_only", true),
+        ("people", "entry_people_only", false),
+    ] {
+        let (admitted, other) = if bot {
+            (&mut robo, &mut ann)
+        } else {
+            (&mut ann, &mut robo)
+        };
+        let id = create(admitted, settings(entry)).await;
+        let join = json!({"type": "join_tournament", "tournament": id});
+        assert_eq!(refused(other, join).await, refusal);
+        let before = document(id).await;
+        assert_eq!(before["entry"], entry);
+        assert_eq!(before["entrants"], 0, "{before}");
+        assert_eq!(before["standings"], json!([]), "{before}");
+        joins(admitted, id).await;
+        let after = document(id).await;
+        assert_eq!(after["entrants"], 1, "{after}");
+        let line = &after["standings"][0];
+        assert_eq!(line["name"], if bot { "e-robo" } else { "e-ann" });
+        assert_eq!(line.get("bot").is_some(), bot, "{line}");
+    }
+
+    // Both (the default): either kind enters; the list says who may enter each.
+    let mut both_settings = settings("both");
+    both_settings
+        .as_object_mut()
+        .expect("an object")
+        .remove("entry");
+    let both = create(&mut ann, both_settings).await;
+    joins(&mut ann, both).await;
+    joins(&mut robo, both).await;
+    assert_eq!(document(both).await["entrants"], 2);
+    let (_, list) = http_get(&server.http, "/api/tournaments", None).await;
+    let rules: Vec<&str> = list["tournaments"]
+        .as_array()
+        .expect("a list")
+        .iter()
+        .map(|t| t["entry"].as_str().unwrap_or("?"))
+        .collect();
+    assert_eq!(rules, ["both", "people", "bots"]);
+
+    // An account made a person's (as every account was before kinds) becomes a bot's
+    // when its bot logs in saying so, as the kits do, and may then enter bots only.
+    let bots_only = create(&mut robo, settings("bots")).await;
+    let mut old = Connection::connect(&server.tcp).await.expect("connect");
+    let login = |bot: bool| json!({"type": "login", "name": "e-ann", "password": password("e-ann"), "bot": bot});
+    old.send(&login(true)).await.expect("send");
+    old.expect("logged_in", |_| {}).await.expect("logged in");
+    joins(&mut old, bots_only).await;
+    assert_eq!(document(bots_only).await["standings"][0]["bot"], true);
+    // And back: a person's again, refused by a bots-only tournament.
+    let mut again = Connection::connect(&server.tcp).await.expect("connect");
+    again.send(&login(false)).await.expect("send");
+    again.expect("logged_in", |_| {}).await.expect("logged in");
+    let other = create(&mut robo, settings("bots")).await;
+    let join = json!({"type": "join_tournament", "tournament": other});
+    assert_eq!(refused(&mut again, join).await, "entry_bots_only");
+    server.stop().await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_house_tournament_opens_again_after_each_start() {
     let every = Duration::from_secs(2);
@@ -589,7 +684,7 @@ async fn a_house_tournament_opens_again_after_each_start() {
                 every,
                 settings: serde_json::from_value(json!({
                     "name": "Every two seconds", "ruleset": "nim", "format": "arena",
-                    "duration_ms": 60000, "start_when": 64,
+                    "duration_ms": 60000, "start_when": 64, "entry": "people",
                 }))
                 .expect("settings"),
             });
@@ -619,6 +714,7 @@ async fn a_house_tournament_opens_again_after_each_start() {
             tournament["created_by"].is_null(),
             "made by the house: {tournament}"
         );
+        assert_eq!(tournament["entry"], "people", "as the host set it");
         let starts = tournament["starts_at"].as_str().expect("a start time");
         let at = humantime::parse_rfc3339(starts)
             .expect("an RFC 3339 time")

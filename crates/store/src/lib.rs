@@ -45,6 +45,7 @@ pub use ratings::{
     LeaderboardEntry, Rating, RatingChange, RatingPoint, RatingSystem, ELO_K, INITIAL_DISPLAY,
 };
 pub use tournaments::{
-    EntrantStatus, LateJoin, NewRound, NewTournament, Tournament, TournamentBye, TournamentEntrant,
-    TournamentGame, TournamentId, TournamentStatus, MAX_TOURNAMENT_ENTRANTS, MAX_TOURNAMENT_NAME,
+    EntrantStatus, EntryRule, LateJoin, NewRound, NewTournament, Tournament, TournamentBye,
+    TournamentEntrant, TournamentGame, TournamentId, TournamentStatus, MAX_TOURNAMENT_ENTRANTS,
+    MAX_TOURNAMENT_NAME,
 };

@@ -77,6 +77,11 @@ pub(crate) const SQLITE: &[MigrationFile] = &[
         "house slots",
         include_str!("../migrations/sqlite/0010_house_slots.sql"),
     ),
+    (
+        11,
+        "account kind",
+        include_str!("../migrations/sqlite/0011_account_kind.sql"),
+    ),
 ];
 
 /// `migrations/postgres`, in version order.
@@ -130,6 +135,11 @@ pub(crate) const POSTGRES: &[MigrationFile] = &[
         10,
         "house slots",
         include_str!("../migrations/postgres/0010_house_slots.sql"),
+    ),
+    (
+        11,
+        "account kind",
+        include_str!("../migrations/postgres/0011_account_kind.sql"),
     ),
 ];
 

@@ -29,6 +29,48 @@ async fn register_then_login(db: &TestDb) {
     assert_ne!(bob.id, alice.id);
 }
 
+/// An account is a bot's when registered as one, and every way of reading it says so.
+async fn an_account_is_a_bot_or_a_person(db: &TestDb) {
+    let store = &db.store;
+    let ann = store.register("ann", "pw").await.expect("register");
+    let robo = store
+        .register_as("robo", "pw", true)
+        .await
+        .expect("register");
+    let cy = store
+        .register_as("cy", "pw", false)
+        .await
+        .expect("register");
+    assert_eq!((ann.bot, robo.bot, cy.bot), (false, true, false));
+    for account in [&ann, &robo, &cy] {
+        let read = [
+            store.login(&account.name, "pw").await.expect("login"),
+            store
+                .account_by_name(&account.name)
+                .await
+                .expect("lookup")
+                .expect("found"),
+            store
+                .account_by_id(account.id)
+                .await
+                .expect("lookup")
+                .expect("found"),
+        ];
+        for read in read {
+            assert_eq!(&read, account);
+        }
+        let session = store.open_session(account.id).await.expect("session");
+        let resumed = store
+            .resume_session(session.reveal())
+            .await
+            .expect("resume");
+        assert_eq!(&resumed, account);
+    }
+    // Port accounts are people's, as every account made before there were bots.
+    let port = store.port_account("qgame", "dee").await.expect("port");
+    assert!(!port.bot);
+}
+
 async fn wrong_password_and_unknown_name_look_the_same(db: &TestDb) {
     let store = &db.store;
     store.register("carol", "pw1").await.expect("register");
@@ -149,6 +191,7 @@ async fn a_session_stands_for_its_account_until_closed(db: &TestDb) {
 on_both_backends!(
     a_session_stands_for_its_account_until_closed,
     register_then_login,
+    an_account_is_a_bot_or_a_person,
     wrong_password_and_unknown_name_look_the_same,
     names_are_unique_ignoring_case,
     concurrent_registrations_of_one_name_give_one_account,

@@ -3,7 +3,7 @@
 
 use crate::common::TestDb;
 use arbiter_store::{
-    EntrantStatus, LateJoin, NewRound, NewTournament, StoreError, TournamentStatus,
+    EntrantStatus, EntryRule, LateJoin, NewRound, NewTournament, StoreError, TournamentStatus,
 };
 use serde_json::json;
 
@@ -23,6 +23,7 @@ fn swiss(max_entrants: u32) -> NewTournament {
         rated: true,
         max_entrants,
         created_by: None,
+        entry: EntryRule::Both,
     }
 }
 
@@ -103,6 +104,21 @@ async fn join_withdraw_and_refusals(db: &TestDb) {
         statuses,
         [
             ("ann", EntrantStatus::Active),
+            ("bob", EntrantStatus::Withdrawn),
+            ("cid", EntrantStatus::Active)
+        ]
+    );
+    // A game's seats only: the withdrawn one shows as withdrawn, strangers not at all.
+    let mut among: Vec<(&str, EntrantStatus)> = Vec::new();
+    let seated = store
+        .tournament_entrants_among(id, &[b, c, c + 1000])
+        .await
+        .expect("entrants among");
+    among.extend(seated.iter().map(|e| (e.name.as_str(), e.status)));
+    among.sort_by_key(|(name, _)| *name);
+    assert_eq!(
+        among,
+        [
             ("bob", EntrantStatus::Withdrawn),
             ("cid", EntrantStatus::Active)
         ]
@@ -257,8 +273,66 @@ async fn absurd_settings_are_refused(db: &TestDb) {
     assert!(store.list_tournaments(10).await.expect("list").is_empty());
 }
 
+/// A tournament for people only, or bots only, refuses the other kind of account with a
+/// code that says which, changing nothing; one for both takes either.
+async fn the_entry_rule_admits_people_bots_or_both(db: &TestDb) {
+    let store = &db.store;
+    let person = store.register("ann", "pw").await.expect("register").id;
+    let bot = store
+        .register_as("robo", "pw", true)
+        .await
+        .expect("register")
+        .id;
+    let cases = [
+        (EntryRule::People, "entry_people_only", bot, person),
+        (EntryRule::Bots, "entry_bots_only", person, bot),
+    ];
+    for (entry, refusal, refused, admitted) in cases {
+        let id = store
+            .create_tournament(&NewTournament {
+                name: format!("for {}", entry.as_str()),
+                entry,
+                ..swiss(4)
+            })
+            .await
+            .expect("create");
+        let t = store.tournament(id).await.expect("read").expect("exists");
+        assert_eq!(t.entry, entry);
+        let refused_join = || store.join_tournament(id, refused, "x", 1500.0, LateJoin::Never);
+        assert_eq!(code(refused_join().await), refusal);
+        let t = store.tournament(id).await.expect("read").expect("exists");
+        assert_eq!(t.entrants, 0, "a refusal changes nothing");
+        assert!(store
+            .tournament_entrants(id)
+            .await
+            .expect("read")
+            .is_empty());
+        store
+            .join_tournament(id, admitted, "y", 1500.0, LateJoin::Never)
+            .await
+            .expect("the admitted kind joins");
+        // Once it has started, the rule is still the reason given.
+        assert!(store.start_tournament(id).await.expect("start"));
+        assert_eq!(code(refused_join().await), refusal);
+    }
+    let both = store.create_tournament(&swiss(4)).await.expect("create");
+    for (account, name) in [(person, "ann"), (bot, "robo")] {
+        store
+            .join_tournament(both, account, name, 1500.0, LateJoin::Never)
+            .await
+            .expect("both kinds join");
+    }
+    let entrants = store.tournament_entrants(both).await.expect("entrants");
+    let kinds: Vec<(&str, bool)> = entrants.iter().map(|e| (e.name.as_str(), e.bot)).collect();
+    assert_eq!(kinds, [("ann", false), ("robo", true)]);
+    let listed = store.list_tournaments(10).await.expect("list");
+    let rules: Vec<EntryRule> = listed.iter().map(|t| t.entry).collect();
+    assert_eq!(rules, [EntryRule::Both, EntryRule::Bots, EntryRule::People]);
+}
+
 on_both_backends!(
     join_withdraw_and_refusals,
     rounds_are_written_once_and_in_order,
-    absurd_settings_are_refused
+    absurd_settings_are_refused,
+    the_entry_rule_admits_people_bots_or_both
 );

@@ -140,11 +140,16 @@ impl Client {
         match self.login(ClientMessage::Register {
             name: name.clone(),
             password: password.clone(),
+            bot: true,
         }) {
             Err(e) if e.code() == Some("name_taken") => {}
             done => return done,
         }
-        self.login(ClientMessage::Login { name, password })
+        self.login(ClientMessage::Login {
+            name,
+            password,
+            bot: true,
+        })
     }
 
     /// Ask for the legal actions in every prompt on this connection. Per connection:

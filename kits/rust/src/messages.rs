@@ -13,10 +13,21 @@ use serde_json::Value;
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum ClientMessage {
-    /// Create an account and log in as it (`registered`, or `error` `name_taken`).
-    Register { name: String, password: String },
-    /// Log in (`logged_in`, with the running matches whose seats come back).
-    Login { name: String, password: String },
+    /// Create an account and log in as it (`registered`, or `error` `name_taken`);
+    /// `bot` says a program plays it (the kit's accounts are bots': a tournament may
+    /// take only people, or only bots).
+    Register {
+        name: String,
+        password: String,
+        bot: bool,
+    },
+    /// Log in (`logged_in`, with the running matches whose seats come back); `bot`
+    /// sets the account's kind (an account older than kinds is a person's until then).
+    Login {
+        name: String,
+        password: String,
+        bot: bool,
+    },
     /// Log in again with the `session` token of an earlier `registered`/`logged_in`.
     Resume { session: String },
     /// List the rulesets (`rulesets`).

@@ -28,20 +28,24 @@ fn the_server_reads_every_request_of_the_kit() {
             ClientMessage::Register {
                 name: "ann".into(),
                 password: "pw".into(),
+                bot: true,
             },
             Request::Register {
                 name: "ann".into(),
                 password: "pw".into(),
+                bot: true,
             },
         ),
         (
             ClientMessage::Login {
                 name: "ann".into(),
                 password: "pw".into(),
+                bot: true,
             },
             Request::Login {
                 name: "ann".into(),
                 password: "pw".into(),
+                bot: Some(true),
             },
         ),
         (

@@ -1,6 +1,6 @@
 //! `arbiter bot --server HOST:PORT --ruleset R --player mcts --name N --password P`:
 //! a built-in bot as an ordinary network client. It logs in (registering the account
-//! the first time), joins the ruleset's matchmaking queue, and answers every prompt
+//! the first time, as a bot's: a tournament may take only bots, or only people), joins the ruleset's matchmaking queue, and answers every prompt
 //! from its seat's view alone, for `--games` games. With `--tournament ID` it enters
 //! that tournament instead and plays every game it is paired into, until it ends.
 
@@ -23,7 +23,7 @@ pub struct Args {
     /// Built-in player: random, greedy, mcts, and the ruleset's own (see `arbiter rulesets`).
     #[arg(long, default_value = "mcts")]
     player: String,
-    /// Account name (registered on first use).
+    /// Account name (registered on first use, as a bot's).
     #[arg(long)]
     name: String,
     /// Account password.

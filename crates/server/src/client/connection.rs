@@ -104,21 +104,24 @@ impl Connection {
         }
     }
 
-    /// Log in, registering the account first if it does not exist; returns the
-    /// matches whose seats resume (each starts with `joined`).
+    /// Log in, registering the account first if it does not exist (as a bot's: this is
+    /// the bot client); returns the matches whose seats resume (each starts with
+    /// `joined`).
     pub async fn login_or_register(
         &mut self,
         name: &str,
         password: &str,
     ) -> anyhow::Result<Vec<i64>> {
-        self.send(&json!({"type": "login", "name": name, "password": password}))
+        self.send(&json!({"type": "login", "name": name, "password": password, "bot": true}))
             .await?;
         let reply = self.recv().await?;
         match (reply["type"].as_str(), reply["code"].as_str()) {
             (Some("logged_in"), _) => Ok(resumed(&reply)),
             (Some("error"), Some("bad_credentials")) => {
-                self.send(&json!({"type": "register", "name": name, "password": password}))
-                    .await?;
+                self.send(
+                    &json!({"type": "register", "name": name, "password": password, "bot": true}),
+                )
+                .await?;
                 self.expect("registered", |_| {}).await.map(|_| Vec::new())
             }
             _ => bail!("login refused: {reply}"),

@@ -13,17 +13,24 @@ pub const PROTOCOL_VERSION: u32 = 1;
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum ClientMessage {
-    /// Create an account and log in as it.
+    /// Create an account and log in as it; `bot` (default false) says that a program
+    /// plays it rather than a person (a tournament may take only one kind).
     Register {
         name: String,
         #[serde(skip_serializing)]
         password: String,
+        #[serde(default)]
+        bot: bool,
     },
-    /// Log in; a seat this account holds in a running match is resumed.
+    /// Log in; a seat this account holds in a running match is resumed. `bot`, when
+    /// given, sets the account's kind (an account registered before accounts had one
+    /// is a person's until its bot says otherwise).
     Login {
         name: String,
         #[serde(skip_serializing)]
         password: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        bot: Option<bool>,
     },
     /// Log in with the `session` token a `registered` or `logged_in` reply gave (a web
     /// page keeps it across reloads instead of the password); seats resume as on login.
@@ -198,6 +205,9 @@ pub struct TournamentSettings {
     pub rated: Option<bool>,
     #[serde(default)]
     pub max_entrants: Option<u32>,
+    /// Who may enter: `people`, `bots` or `both` (the default).
+    #[serde(default)]
+    pub entry: Option<String>,
 }
 
 /// An `act` line, the same fields as [`ClientMessage::Act`], read without the enum's
@@ -529,6 +539,44 @@ impl ServerMessage {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn a_bot_registers_and_a_tournament_says_who_may_enter() {
+        let read = |line: &str| ClientMessage::parse(line).map_err(|e| e.message);
+        let register = |bot| ClientMessage::Register {
+            name: "a".into(),
+            password: "p".into(),
+            bot,
+        };
+        assert_eq!(
+            read(r#"{"type":"register","name":"a","password":"p","bot":true}"#),
+            Ok(register(true))
+        );
+        assert_eq!(
+            read(r#"{"type":"register","name":"a","password":"p"}"#),
+            Ok(register(false))
+        );
+        let entry = |line| match read(line) {
+            Ok(ClientMessage::CreateTournament { settings }) => {
+                assert_eq!(
+                    (settings.ruleset.as_str(), settings.format.as_str()),
+                    ("tae", "arena")
+                );
+                settings.entry
+            }
+            other => panic!("{line}: {other:?}"),
+        };
+        assert_eq!(
+            entry(
+                r#"{"type":"create_tournament","ruleset":"tae","format":"arena","entry":"bots"}"#
+            ),
+            Some("bots".to_string())
+        );
+        assert_eq!(
+            entry(r#"{"type":"create_tournament","ruleset":"tae","format":"arena"}"#),
+            None
+        );
+    }
 
     #[test]
     fn parses_every_request_type() {

@@ -214,8 +214,16 @@ impl Session {
 
     async fn handle(&mut self, message: ClientMessage) -> Reply {
         match message {
-            ClientMessage::Register { name, password } => self.register(&name, &password).await,
-            ClientMessage::Login { name, password } => self.login(&name, &password).await,
+            ClientMessage::Register {
+                name,
+                password,
+                bot,
+            } => self.register(&name, &password, bot).await,
+            ClientMessage::Login {
+                name,
+                password,
+                bot,
+            } => self.login(&name, &password, bot).await,
             ClientMessage::Resume { session } => self.resume(&session).await,
             ClientMessage::Logout => self.logout().await,
             ClientMessage::Rulesets => {
@@ -326,15 +334,15 @@ impl Session {
         }
     }
 
-    async fn register(&mut self, name: &str, password: &str) -> Reply {
+    async fn register(&mut self, name: &str, password: &str, bot: bool) -> Reply {
         if self.account.is_some() {
             return Err(Refusal::new(
                 "already_logged_in",
                 "this connection is logged in",
             ));
         }
-        let account = self.hub.store.register(name, password).await?;
-        tracing::info!(account = account.id, name = %account.name, "registered");
+        let account = self.hub.store.register_as(name, password, bot).await?;
+        tracing::info!(account = account.id, name = %account.name, bot, "registered");
         let session = self.hub.store.open_session(account.id).await?;
         self.send(ServerMessage::Registered {
             name: account.name.clone(),
@@ -346,18 +354,23 @@ impl Session {
         Ok(())
     }
 
-    async fn login(&mut self, name: &str, password: &str) -> Reply {
+    async fn login(&mut self, name: &str, password: &str, bot: Option<bool>) -> Reply {
         if self.account.is_some() {
             return Err(Refusal::new(
                 "already_logged_in",
                 "this connection is logged in",
             ));
         }
-        let account = self
+        let mut account = self
             .hub
             .store
             .login_from(name, password, Some(self.peer.ip()))
             .await?;
+        if let Some(bot) = bot.filter(|bot| *bot != account.bot) {
+            self.hub.store.set_account_bot(account.id, bot).await?;
+            tracing::info!(account = account.id, bot, "the account's kind changed");
+            account.bot = bot;
+        }
         let session = self.hub.store.open_session(account.id).await?;
         self.logged_in(account, session).await;
         Ok(())

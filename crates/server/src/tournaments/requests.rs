@@ -32,7 +32,7 @@ pub async fn create(
 ) -> Result<TournamentId, Refusal> {
     let new = settings::check(hub, asked, creator.map(|a| a.id)).await?;
     let id = hub.store.create_tournament(&new).await?;
-    tracing::info!(tournament = id, name = %new.name, format = %new.format, ruleset = %new.ruleset, "tournament created");
+    tracing::info!(tournament = id, name = %new.name, format = %new.format, ruleset = %new.ruleset, entry = new.entry.as_str(), "tournament created");
     director::spawn(hub, id);
     Ok(id)
 }

@@ -3,7 +3,7 @@
 
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use arbiter_store::{AccountId, NewTournament, MAX_TOURNAMENT_NAME};
+use arbiter_store::{AccountId, EntryRule, NewTournament, MAX_TOURNAMENT_NAME};
 use arbiter_tournament::Format;
 
 use crate::hub::Hub;
@@ -43,6 +43,15 @@ pub async fn check(
                 format!("unknown format {other:?}; formats: swiss, arena, round_robin"),
             ))
         }
+    };
+    let entry = match asked.entry.as_deref() {
+        None => EntryRule::Both,
+        Some(text) => EntryRule::parse(text).ok_or_else(|| {
+            Refusal::new(
+                "bad_entry",
+                format!("unknown entry rule {text:?}; entry is people, bots or both"),
+            )
+        })?,
     };
     let (config, seats) = hub.check_game(&ruleset, &asked.config, asked.seats, 2)?;
     let least = ruleset
@@ -166,5 +175,6 @@ pub async fn check(
         rated: asked.rated.unwrap_or(true),
         max_entrants,
         created_by: creator,
+        entry,
     })
 }

@@ -3,7 +3,7 @@
 //! and `GET /api/tournaments/{id}`) or the standings as CSV. Built from the store alone,
 //! so every node shows the same thing.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use arbiter_store::{
     rfc3339, AccountId, EntrantStatus, Store, StoreError, Tournament, TournamentBye,
@@ -119,6 +119,12 @@ impl Snapshot {
             .filter(|e| e.status == EntrantStatus::Active && e.paused)
             .map(|e| e.account_id)
             .collect();
+        let bots: HashSet<AccountId> = self
+            .entrants
+            .iter()
+            .filter(|e| e.bot)
+            .map(|e| e.account_id)
+            .collect();
         let table = self.standings();
         let standings: Vec<Value> = table
             .iter()
@@ -144,6 +150,9 @@ impl Snapshot {
                 }
                 if withdrawn.contains(&s.entrant) {
                     row["withdrawn"] = json!(true);
+                }
+                if bots.contains(&s.entrant) {
+                    row["bot"] = json!(true);
                 }
                 row
             })
@@ -220,6 +229,7 @@ impl Snapshot {
             "time_bank_ms": t.time_bank_ms,
             "rated": t.rated,
             "max_entrants": t.max_entrants,
+            "entry": t.entry,
             "entrants": t.entrants,
             "tiebreaks": tiebreak_names(&table),
             "standings": standings,

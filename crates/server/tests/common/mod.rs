@@ -75,11 +75,16 @@ pub fn password(name: &str) -> String {
     format!("pw-{name}-secret")
 }
 
-/// A connection logged in as a fresh account `name`.
+/// A connection logged in as a fresh account `name` (a person's).
 pub async fn registered(tcp: &str, name: &str) -> Connection {
+    registered_as(tcp, name, false).await
+}
+
+/// As [`registered`], the account a bot's when `bot` (a person's otherwise).
+pub async fn registered_as(tcp: &str, name: &str, bot: bool) -> Connection {
     let mut connection = Connection::connect(tcp).await.expect("connect");
     connection
-        .send(&json!({"type": "register", "name": name, "password": password(name)}))
+        .send(&json!({"type": "register", "name": name, "password": password(name), "bot": bot}))
         .await
         .expect("send");
     connection

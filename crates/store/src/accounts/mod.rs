@@ -29,21 +29,50 @@ pub struct Account {
     /// Unix milliseconds, written as RFC 3339 text.
     #[serde(serialize_with = "crate::clock::rfc3339::serialize")]
     pub created_at: i64,
+    /// A program rather than a person, as it said when it registered: what a
+    /// tournament's entry rule (people, bots or both) judges.
+    pub bot: bool,
 }
 
+/// The columns [`Account::from_row`] reads (of `accounts`, unqualified).
+const ACCOUNT_COLUMNS: &str = "id, name, created_at, is_bot";
+
 impl Account {
-    fn from_row(row: &AnyRow) -> Result<Account, sqlx::Error> {
+    pub(crate) fn from_row(row: &AnyRow) -> Result<Account, sqlx::Error> {
         Ok(Account {
             id: row.try_get("id")?,
             name: row.try_get("name")?,
             created_at: row.try_get("created_at")?,
+            bot: row.try_get::<i64, _>("is_bot")? != 0,
         })
     }
 }
 
 impl Store {
-    /// Create an account. The password is stored only as an Argon2id hash.
+    /// Say whether a program plays `account` (its kind, as [`Account::bot`]): for an
+    /// account made before accounts had a kind, or one that changed hands. The kind is
+    /// the account's own word either way, as at registration.
+    pub async fn set_account_bot(&self, account: AccountId, bot: bool) -> Result<(), StoreError> {
+        sqlx::query("UPDATE accounts SET is_bot = $1 WHERE id = $2")
+            .bind(i64::from(bot))
+            .bind(account)
+            .execute(&self.write)
+            .await?;
+        Ok(())
+    }
+
+    /// Create a person's account. The password is stored only as an Argon2id hash.
     pub async fn register(&self, name: &str, password: &str) -> Result<Account, StoreError> {
+        self.register_as(name, password, false).await
+    }
+
+    /// Create an account, a bot's (`bot`) or a person's; otherwise as [`Store::register`].
+    pub async fn register_as(
+        &self,
+        name: &str,
+        password: &str,
+        bot: bool,
+    ) -> Result<Account, StoreError> {
         names::validate(name)?;
         passwords::check(password)?;
         // Fail fast before the costly hash; the unique index settles races.
@@ -51,7 +80,7 @@ impl Store {
             return Err(StoreError::NameTaken(name.to_string()));
         }
         let hash = self.hash_password(password).await?;
-        self.insert_account(name, &hash).await
+        self.insert_account(name, &hash, bot).await
     }
 
     /// The account of `player` on the compatibility port `port` (`qgame:ann`), created
@@ -67,7 +96,7 @@ impl Store {
             Alphanumeric.sample_string(&mut rand::rng(), 32)
         };
         let hash = self.hash_password(&secret).await?;
-        match self.insert_account(&name, &hash).await {
+        match self.insert_account(&name, &hash, false).await {
             // Another game signed the same player up a moment ago.
             Err(StoreError::NameTaken(_)) => self
                 .account_by_name(&name)
@@ -77,20 +106,26 @@ impl Store {
         }
     }
 
-    async fn insert_account(&self, name: &str, hash: &str) -> Result<Account, StoreError> {
+    async fn insert_account(
+        &self,
+        name: &str,
+        hash: &str,
+        bot: bool,
+    ) -> Result<Account, StoreError> {
         let created_at = now_ms();
         // `fetch_all`, not `fetch_one`: SQLite hands out a RETURNING row before the
         // statement's own commit, and a commit that then fails (a full disk) is only
         // reported to a caller that runs the statement to its end. With `fetch_one` the
         // account came back with an id although it was never stored.
         let rows = sqlx::query(
-            "INSERT INTO accounts (name, name_key, password_hash, created_at)
-             VALUES ($1, $2, $3, $4) RETURNING id",
+            "INSERT INTO accounts (name, name_key, password_hash, created_at, is_bot)
+             VALUES ($1, $2, $3, $4, $5) RETURNING id",
         )
         .bind(name)
         .bind(names::key(name))
         .bind(hash)
         .bind(created_at)
+        .bind(i64::from(bot))
         .fetch_all(&self.write)
         .await
         .map_err(|e| {
@@ -108,6 +143,7 @@ impl Store {
             id: row.try_get("id")?,
             name: name.to_string(),
             created_at,
+            bot,
         })
     }
 
@@ -171,9 +207,9 @@ impl Store {
             return Err(StoreError::BadCredentials);
         }
         let row = if names::validate(name).is_ok() {
-            sqlx::query(
-                "SELECT id, name, created_at, password_hash FROM accounts WHERE name_key = $1",
-            )
+            sqlx::query(&format!(
+                "SELECT {ACCOUNT_COLUMNS}, password_hash FROM accounts WHERE name_key = $1"
+            ))
             .bind(names::key(name))
             .fetch_optional(&self.read)
             .await?
@@ -198,18 +234,22 @@ impl Store {
         if names::validate_lookup(name).is_err() {
             return Ok(None);
         }
-        let row = sqlx::query("SELECT id, name, created_at FROM accounts WHERE name_key = $1")
-            .bind(names::key(name))
-            .fetch_optional(&self.read)
-            .await?;
+        let row = sqlx::query(&format!(
+            "SELECT {ACCOUNT_COLUMNS} FROM accounts WHERE name_key = $1"
+        ))
+        .bind(names::key(name))
+        .fetch_optional(&self.read)
+        .await?;
         Ok(row.as_ref().map(Account::from_row).transpose()?)
     }
 
     pub async fn account_by_id(&self, id: AccountId) -> Result<Option<Account>, StoreError> {
-        let row = sqlx::query("SELECT id, name, created_at FROM accounts WHERE id = $1")
-            .bind(id)
-            .fetch_optional(&self.read)
-            .await?;
+        let row = sqlx::query(&format!(
+            "SELECT {ACCOUNT_COLUMNS} FROM accounts WHERE id = $1"
+        ))
+        .bind(id)
+        .fetch_optional(&self.read)
+        .await?;
         Ok(row.as_ref().map(Account::from_row).transpose()?)
     }
 }

@@ -6,7 +6,6 @@
 use std::time::Duration;
 
 use sha2::{Digest, Sha256};
-use sqlx::Row;
 
 use super::{Account, AccountId};
 use crate::clock::now_ms;
@@ -90,7 +89,7 @@ impl Store {
             return Err(StoreError::UnknownSession);
         }
         let row = sqlx::query(
-            "SELECT accounts.id, accounts.name, accounts.created_at
+            "SELECT accounts.id, accounts.name, accounts.created_at, accounts.is_bot
              FROM sessions JOIN accounts ON accounts.id = sessions.account_id
              WHERE sessions.token_hash = $1 AND sessions.expires_at > $2",
         )
@@ -99,11 +98,7 @@ impl Store {
         .fetch_optional(&self.write)
         .await?;
         match row {
-            Some(row) => Ok(Account {
-                id: row.try_get("id")?,
-                name: row.try_get("name")?,
-                created_at: row.try_get("created_at")?,
-            }),
+            Some(row) => Ok(Account::from_row(&row)?),
             None => Err(StoreError::UnknownSession),
         }
     }

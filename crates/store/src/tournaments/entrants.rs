@@ -5,7 +5,7 @@
 
 use sqlx::Row;
 
-use super::{refused, EntrantStatus, TournamentEntrant, TournamentId};
+use super::{refused, EntrantStatus, EntryRule, TournamentEntrant, TournamentId};
 use crate::accounts::AccountId;
 use crate::clock::now_ms;
 use crate::connect::Store;
@@ -25,8 +25,9 @@ pub enum LateJoin {
 
 impl Store {
     /// Enter `account` (called `name`, rated `rating`) in tournament `id`. Refused,
-    /// changing nothing, when the tournament is unknown, over, started (past `late`),
-    /// full, or the account is already in it.
+    /// changing nothing, when the tournament is unknown, over, for the other kind of
+    /// account (its entry rule: people or bots only), started (past `late`), full, or
+    /// the account is already in it.
     pub async fn join_tournament(
         &self,
         id: TournamentId,
@@ -57,16 +58,20 @@ impl Store {
         let taken = sqlx::query(
             "UPDATE tournaments SET entrants = entrants + 1
              WHERE id = $1 AND entrants < max_entrants
-               AND (status = 'open' OR (status = 'running' AND $2 = 1 AND round <= $3))",
+               AND (status = 'open' OR (status = 'running' AND $2 = 1 AND round <= $3))
+               AND (entry = 'both' OR entry = (SELECT CASE WHEN is_bot <> 0 THEN 'bots'
+                                                           ELSE 'people' END
+                                               FROM accounts WHERE id = $4))",
         )
         .bind(id)
         .bind(late_ok)
         .bind(late_round)
+        .bind(account)
         .execute(&mut *tx)
         .await?;
         if taken.rows_affected() != 1 {
             drop(tx);
-            return Err(self.why_not_joinable(id).await?);
+            return Err(self.why_not_joinable(id, account).await?);
         }
         let status: Option<String> = sqlx::query_scalar(
             "SELECT status FROM tournament_entrants WHERE tournament_id = $1 AND account_id = $2",
@@ -108,23 +113,36 @@ impl Store {
         Ok(())
     }
 
-    /// Why tournament `id` takes no entrant now.
-    async fn why_not_joinable(&self, id: TournamentId) -> Result<StoreError, StoreError> {
-        let row =
-            sqlx::query("SELECT status, entrants, max_entrants FROM tournaments WHERE id = $1")
-                .bind(id)
-                .fetch_optional(&self.write)
-                .await?;
+    /// Why tournament `id` does not take `account` now.
+    async fn why_not_joinable(
+        &self,
+        id: TournamentId,
+        account: AccountId,
+    ) -> Result<StoreError, StoreError> {
+        let row = sqlx::query(
+            "SELECT status, entrants, max_entrants, entry,
+                 (SELECT is_bot FROM accounts WHERE id = $2) AS is_bot
+             FROM tournaments WHERE id = $1",
+        )
+        .bind(id)
+        .bind(account)
+        .fetch_optional(&self.write)
+        .await?;
         let Some(row) = row else {
             return Ok(refused("no_such_tournament", format!("no tournament {id}")));
         };
         let status: String = row.try_get("status")?;
         let entrants: i64 = row.try_get("entrants")?;
         let max: i64 = row.try_get("max_entrants")?;
+        let entry: String = row.try_get("entry")?;
+        let entry = EntryRule::parse(&entry)
+            .ok_or_else(|| StoreError::Corrupt(format!("tournament entry rule {entry:?}")))?;
+        let bot = row.try_get::<Option<i64>, _>("is_bot")?.unwrap_or(0) != 0;
         Ok(match status.as_str() {
             "finished" | "cancelled" => {
                 refused("tournament_over", format!("tournament {id} is over"))
             }
+            _ if !entry.admits(bot) => entry_refused(id, entry),
             _ if entrants >= max => refused(
                 "tournament_full",
                 format!("tournament {id} is full ({max} entrants)"),
@@ -186,31 +204,40 @@ impl Store {
         id: TournamentId,
     ) -> Result<Vec<TournamentEntrant>, StoreError> {
         let rows = sqlx::query(
-            "SELECT account_id, name, rating, status, paused, joined_at FROM tournament_entrants
-             WHERE tournament_id = $1 ORDER BY joined_at, account_id",
+            "SELECT e.account_id, e.name, e.rating, e.status, e.paused, e.joined_at, a.is_bot
+             FROM tournament_entrants e JOIN accounts a ON a.id = e.account_id
+             WHERE e.tournament_id = $1 ORDER BY e.joined_at, e.account_id",
         )
         .bind(id)
         .fetch_all(&self.read)
         .await?;
-        rows.iter()
-            .map(|row| {
-                let status: String = row.try_get("status")?;
-                Ok(TournamentEntrant {
-                    account_id: row.try_get("account_id")?,
-                    name: row.try_get("name")?,
-                    rating: row.try_get("rating")?,
-                    status: match status.as_str() {
-                        "active" => EntrantStatus::Active,
-                        "withdrawn" => EntrantStatus::Withdrawn,
-                        other => {
-                            return Err(StoreError::Corrupt(format!("entrant status {other:?}")))
-                        }
-                    },
-                    paused: row.try_get::<i64, _>("paused")? != 0,
-                    joined_at: row.try_get("joined_at")?,
-                })
-            })
-            .collect()
+        rows.iter().map(entrant_from_row).collect()
+    }
+
+    /// The entrants of tournament `id` among `accounts` (a game's seats): what a
+    /// director needs to start one game, without reading a field of a thousand for it.
+    pub async fn tournament_entrants_among(
+        &self,
+        id: TournamentId,
+        accounts: &[AccountId],
+    ) -> Result<Vec<TournamentEntrant>, StoreError> {
+        if accounts.is_empty() {
+            return Ok(Vec::new());
+        }
+        let placeholders: Vec<String> =
+            (0..accounts.len()).map(|i| format!("${}", i + 2)).collect();
+        let sql = format!(
+            "SELECT e.account_id, e.name, e.rating, e.status, e.paused, e.joined_at, a.is_bot
+             FROM tournament_entrants e JOIN accounts a ON a.id = e.account_id
+             WHERE e.tournament_id = $1 AND e.account_id IN ({})",
+            placeholders.join(", ")
+        );
+        let mut query = sqlx::query(&sql).bind(id);
+        for account in accounts {
+            query = query.bind(*account);
+        }
+        let rows = query.fetch_all(&self.read).await?;
+        rows.iter().map(entrant_from_row).collect()
     }
 
     /// The open or running tournaments `account` takes part in (not withdrawn), with
@@ -272,9 +299,41 @@ impl Store {
     }
 }
 
+/// The refusal of an account of the kind tournament `id`'s rule `entry` leaves out.
+fn entry_refused(id: TournamentId, entry: EntryRule) -> StoreError {
+    match entry {
+        EntryRule::Bots => refused(
+            "entry_bots_only",
+            format!("tournament {id} is for bots only, and this account is a person's"),
+        ),
+        _ => refused(
+            "entry_people_only",
+            format!("tournament {id} is for people only, and this account is a bot's"),
+        ),
+    }
+}
+
 fn already_entered(id: TournamentId) -> StoreError {
     refused(
         "already_entered",
         format!("you are already in tournament {id}"),
     )
+}
+
+/// One row of `tournament_entrants`, as read by the queries above.
+fn entrant_from_row(row: &sqlx::any::AnyRow) -> Result<TournamentEntrant, StoreError> {
+    let status: String = row.try_get("status")?;
+    Ok(TournamentEntrant {
+        account_id: row.try_get("account_id")?,
+        name: row.try_get("name")?,
+        bot: row.try_get::<i64, _>("is_bot")? != 0,
+        rating: row.try_get("rating")?,
+        status: match status.as_str() {
+            "active" => EntrantStatus::Active,
+            "withdrawn" => EntrantStatus::Withdrawn,
+            other => return Err(StoreError::Corrupt(format!("entrant status {other:?}"))),
+        },
+        paused: row.try_get::<i64, _>("paused")? != 0,
+        joined_at: row.try_get("joined_at")?,
+    })
 }

@@ -49,6 +49,49 @@ pub struct NewTournament {
     pub rated: bool,
     pub max_entrants: u32,
     pub created_by: Option<AccountId>,
+    /// Who may enter: people, bots or both.
+    pub entry: EntryRule,
+}
+
+/// Who may enter a tournament, by the kind of account (`Account::bot`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EntryRule {
+    /// People's accounts only.
+    People,
+    /// Bots' accounts only.
+    Bots,
+    #[default]
+    Both,
+}
+
+impl EntryRule {
+    /// Every rule, as written.
+    pub const ALL: [EntryRule; 3] = [EntryRule::People, EntryRule::Bots, EntryRule::Both];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            EntryRule::People => "people",
+            EntryRule::Bots => "bots",
+            EntryRule::Both => "both",
+        }
+    }
+
+    /// The rule written `text`, if it is one.
+    pub fn parse(text: &str) -> Option<EntryRule> {
+        EntryRule::ALL
+            .into_iter()
+            .find(|rule| rule.as_str() == text)
+    }
+
+    /// Whether an account that is a bot (`bot`) or a person may enter.
+    pub fn admits(self, bot: bool) -> bool {
+        match self {
+            EntryRule::People => !bot,
+            EntryRule::Bots => bot,
+            EntryRule::Both => true,
+        }
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -101,6 +144,8 @@ pub struct Tournament {
     pub time_bank_ms: i64,
     pub rated: bool,
     pub max_entrants: u32,
+    /// Who may enter: people, bots or both.
+    pub entry: EntryRule,
     /// Active entrants now.
     pub entrants: u32,
     pub created_by: Option<AccountId>,
@@ -129,6 +174,8 @@ pub enum EntrantStatus {
 pub struct TournamentEntrant {
     pub account_id: AccountId,
     pub name: String,
+    /// The account is a bot's.
+    pub bot: bool,
     /// The rating when joining (orders equal scores when pairing).
     pub rating: f64,
     pub status: EntrantStatus,

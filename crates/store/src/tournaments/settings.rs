@@ -5,7 +5,7 @@ use sqlx::any::AnyRow;
 use sqlx::Row;
 
 use super::MAX_TOURNAMENT_ENTRANTS;
-use super::{refused, NewTournament, Tournament, TournamentId, TournamentStatus};
+use super::{refused, EntryRule, NewTournament, Tournament, TournamentId, TournamentStatus};
 use crate::accounts::AccountId;
 use crate::clock::now_ms;
 use crate::connect::Store;
@@ -13,8 +13,8 @@ use crate::error::{is_unique_violation, StoreError};
 use crate::matches::rows::unsigned;
 
 const COLUMNS: &str = "id, name, ruleset, config, format, seats, rounds, duration_ms, starts_at,
-     start_when, deadline_ms, time_bank_ms, rated, max_entrants, entrants, created_by, node,
-     status, round, created_at, started_at, finished_at";
+     start_when, deadline_ms, time_bank_ms, rated, max_entrants, entry, entrants, created_by,
+     node, status, round, created_at, started_at, finished_at";
 
 /// Longest tournament name.
 pub const MAX_TOURNAMENT_NAME: usize = 80;
@@ -37,8 +37,9 @@ impl Store {
         let id: TournamentId = sqlx::query_scalar(
             "INSERT INTO tournaments (name, ruleset, config, format, seats, rounds, duration_ms,
                  starts_at, start_when, deadline_ms, time_bank_ms, rated, max_entrants,
-                 created_by, node, status, created_at)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, 'open', $16)
+                 created_by, node, status, created_at, entry)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, 'open', $16,
+                 $17)
              RETURNING id",
         )
         .bind(new.name.trim())
@@ -57,6 +58,7 @@ impl Store {
         .bind(new.created_by)
         .bind(&*self.node)
         .bind(now_ms())
+        .bind(new.entry.as_str())
         .fetch_one(&self.write)
         .await
         .map_err(|error| {
@@ -160,6 +162,7 @@ impl Store {
 fn tournament_from_row(row: &AnyRow) -> Result<Tournament, StoreError> {
     let config: String = row.try_get("config")?;
     let status: String = row.try_get("status")?;
+    let entry: String = row.try_get("entry")?;
     let opt_u32 = |column: &str| -> Result<Option<u32>, StoreError> {
         let value: Option<i64> = row.try_get(column)?;
         value.map(|v| unsigned(v, column)).transpose()
@@ -180,6 +183,8 @@ fn tournament_from_row(row: &AnyRow) -> Result<Tournament, StoreError> {
         time_bank_ms: row.try_get("time_bank_ms")?,
         rated: row.try_get::<i64, _>("rated")? != 0,
         max_entrants: unsigned(row.try_get("max_entrants")?, "max_entrants")?,
+        entry: EntryRule::parse(&entry)
+            .ok_or_else(|| StoreError::Corrupt(format!("tournament entry rule {entry:?}")))?,
         entrants: unsigned(row.try_get("entrants")?, "entrants")?,
         created_by: row.try_get("created_by")?,
         node: row.try_get("node")?,

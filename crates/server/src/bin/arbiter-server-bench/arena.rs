@@ -47,6 +47,7 @@ impl Arena {
             time_bank_ms: Some(0),
             rated: Some(false),
             max_entrants: Some(entrants),
+            entry: None,
         };
         requests::create(hub, None, &settings)
             .await
