@@ -187,8 +187,8 @@ mod tests {
         let (relays, sink) = (Relays::default(), Arc::new(Recorder::default()));
         let from = conn("east", 4);
         let outbox = relays.outbox(&sink, &from, 1 << 16);
-        assert!(outbox.send_line("one".into()));
-        assert!(outbox.send_line("two".into()));
+        assert!(outbox.send_line("one"));
+        assert!(outbox.send_line("two"));
         assert_eq!(
             relays.outbox(&sink, &from, 1 << 16).conn(),
             outbox.conn(),
@@ -208,7 +208,7 @@ mod tests {
         let (relays, sink) = (Relays::default(), Arc::new(Recorder::default()));
         let from = conn("west", 9);
         let outbox = relays.outbox(&sink, &from, 1 << 16);
-        assert!(outbox.send_line("last".into()));
+        assert!(outbox.send_line("last"));
         assert_eq!(relays.closed(&from), Some(outbox.conn()));
         assert!(outbox.is_closed());
         assert_eq!(published(&sink, 1).await, ["last"]);

@@ -250,7 +250,7 @@ async fn deliver_lines(
                     if let Some((table, sits)) = table_news(line) {
                         mesh.sat_at_table_away(conn, table, sits);
                     }
-                    outbox.send_line(line.into());
+                    outbox.send_line(line);
                 }
                 Err(_) => tracing::warn!(conn, "a line from another node is not UTF-8"),
             },

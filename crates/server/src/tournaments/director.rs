@@ -385,8 +385,14 @@ impl Director {
                     }
                 }
             }
-            // The entrants as they are now (an arena's may have joined since it began).
-            let entrants = match self.hub.store.tournament_entrants(self.id).await {
+            // The seats' entrants as they are now (one may have withdrawn since the
+            // pairing); only theirs, not the whole field's, for every game.
+            let entrants = match self
+                .hub
+                .store
+                .tournament_entrants_among(self.id, &game.seats)
+                .await
+            {
                 Ok(entrants) => entrants,
                 Err(error) => {
                     tracing::warn!(tournament = self.id, %error, "reading entrants");
@@ -586,12 +592,15 @@ impl Director {
     /// The tournament is over: its watchers get the final state and `tournament_ended`.
     async fn ended(&self) {
         publish(&self.hub, self.id).await;
-        self.hub.tournaments.tell_watchers(
-            self.id,
-            &ServerMessage::TournamentEnded {
-                tournament: self.id,
-            },
-        );
+        self.hub
+            .tournaments
+            .tell_watchers(
+                self.id,
+                &ServerMessage::TournamentEnded {
+                    tournament: self.id,
+                },
+            )
+            .await;
     }
 }
 

@@ -13,6 +13,10 @@ use tokio_util::sync::CancellationToken;
 use crate::protocol::ServerMessage;
 use crate::transport::{ConnId, Outbox};
 
+/// Bytes of state queued for watchers between two yields (see
+/// [`Tournaments::tell_watchers`]).
+const TELL_SLICE_BYTES: usize = 256 * 1024;
+
 /// Most tournaments one connection may watch at once.
 pub const MAX_WATCHED: usize = 32;
 
@@ -143,20 +147,35 @@ impl Tournaments {
             .is_some_and(|list| list.iter().any(|o| !o.is_closed()))
     }
 
-    /// Send `message` to every connection watching `id`.
-    pub fn tell_watchers(&self, id: TournamentId, message: &ServerMessage) {
+    /// Send `message` to every connection watching `id`; the bytes queued in all.
+    ///
+    /// A big state to many watchers is sent a slice at a time, yielding between
+    /// slices: each line queued wakes that connection's writer, which copies it to its
+    /// socket, and a thousand writers woken at once would hold the runtime's workers,
+    /// and the moves of every match waiting behind them, for tens of milliseconds.
+    pub async fn tell_watchers(&self, id: TournamentId, message: &ServerMessage) -> usize {
         let outboxes: Vec<Outbox> = {
             let mut watchers = self.watchers.lock();
             let Some(list) = watchers.get_mut(&id) else {
-                return;
+                return 0;
             };
             list.retain(|o| !o.is_closed());
             list.clone()
         };
-        // One encoding for everyone.
-        let line = message.to_line();
+        // One encoding, and one allocation, for everyone.
+        let line: Arc<str> = message.to_line().into();
+        let mut told = 0;
+        let mut since_yield = 0;
         for outbox in outboxes {
-            outbox.send_line(line.clone());
+            if outbox.send_line(line.clone()) {
+                told += line.len();
+                since_yield += line.len();
+            }
+            if since_yield >= TELL_SLICE_BYTES {
+                since_yield = 0;
+                tokio::task::yield_now().await;
+            }
         }
+        told
     }
 }

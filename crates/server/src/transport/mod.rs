@@ -8,4 +8,4 @@ pub mod tcp;
 pub mod ws;
 
 pub use accepted::prepare_accepted;
-pub use outbox::{ConnId, Outbox, OutboxReceiver};
+pub use outbox::{ConnId, Line, Outbox, OutboxReceiver};

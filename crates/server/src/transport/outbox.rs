@@ -19,6 +19,60 @@ pub type ConnId = u64;
 
 static NEXT_CONN: AtomicU64 = AtomicU64::new(1);
 
+/// One queued line of JSON: a connection's own, or one shared by many connections (a
+/// tournament's state, sent to its thousand entrants as one allocation, not a copy
+/// each: copying 174 KiB a thousand times held a runtime worker, and every match on
+/// it, for tens of milliseconds; see docs/benchmarks.md).
+#[derive(Clone, Debug)]
+pub enum Line {
+    Own(String),
+    Shared(Arc<str>),
+}
+
+impl Line {
+    /// The text, moved out if this connection owns it.
+    pub fn into_string(self) -> String {
+        match self {
+            Line::Own(text) => text,
+            Line::Shared(text) => text.to_string(),
+        }
+    }
+
+    /// The bytes, moved out if this connection owns them.
+    pub fn into_bytes(self) -> Vec<u8> {
+        self.into_string().into_bytes()
+    }
+}
+
+impl std::ops::Deref for Line {
+    type Target = str;
+
+    fn deref(&self) -> &str {
+        match self {
+            Line::Own(text) => text,
+            Line::Shared(text) => text,
+        }
+    }
+}
+
+impl From<String> for Line {
+    fn from(text: String) -> Line {
+        Line::Own(text)
+    }
+}
+
+impl From<&str> for Line {
+    fn from(text: &str) -> Line {
+        Line::Own(text.to_string())
+    }
+}
+
+impl From<Arc<str>> for Line {
+    fn from(text: Arc<str>) -> Line {
+        Line::Shared(text)
+    }
+}
+
 /// What a queued line costs beyond its text (the `String`, the queue's slot): so that a
 /// flood of tiny lines is bounded too.
 const LINE_OVERHEAD: usize = 64;
@@ -67,7 +121,7 @@ impl Closing {
 #[derive(Clone, Debug)]
 pub struct Outbox {
     conn: ConnId,
-    lines: mpsc::UnboundedSender<String>,
+    lines: mpsc::UnboundedSender<Line>,
     /// Bytes queued and not yet taken by the transport.
     queued: Arc<AtomicUsize>,
     max_bytes: usize,
@@ -79,21 +133,21 @@ pub const WRITE_BATCH: usize = 64;
 
 /// The transport's side: lines to write and the signal to stop.
 pub struct OutboxReceiver {
-    lines: mpsc::UnboundedReceiver<String>,
+    lines: mpsc::UnboundedReceiver<Line>,
     queued: Arc<AtomicUsize>,
     pub close: Closing,
 }
 
 impl OutboxReceiver {
     /// The next line to write; `None` once every sender is gone.
-    pub async fn recv(&mut self) -> Option<String> {
+    pub async fn recv(&mut self) -> Option<Line> {
         let line = self.lines.recv().await?;
         self.taken(&line);
         Some(line)
     }
 
     /// A line already queued, if any.
-    pub fn try_recv(&mut self) -> Option<String> {
+    pub fn try_recv(&mut self) -> Option<Line> {
         let line = self.lines.try_recv().ok()?;
         self.taken(&line);
         Some(line)
@@ -108,7 +162,7 @@ impl OutboxReceiver {
     /// once lets them run first and their lines share the write: at 100 busy matches,
     /// ten a connection, half the sends, 17–35% more moves a second (TCP; see
     /// docs/benchmarks.md, "Lines for one connection share a write").
-    pub async fn batch_after(&mut self, first: String) -> Vec<String> {
+    pub async fn batch_after(&mut self, first: Line) -> Vec<Line> {
         let mut batch = vec![first];
         self.take_queued(&mut batch);
         if batch.len() < WRITE_BATCH {
@@ -119,7 +173,7 @@ impl OutboxReceiver {
     }
 
     /// Move lines already queued into `batch`, up to [`WRITE_BATCH`].
-    fn take_queued(&mut self, batch: &mut Vec<String>) {
+    fn take_queued(&mut self, batch: &mut Vec<Line>) {
         while batch.len() < WRITE_BATCH {
             match self.try_recv() {
                 Some(line) => batch.push(line),
@@ -180,8 +234,11 @@ impl Outbox {
 
     /// Queue one line. A client so far behind that its queue would pass its byte bound
     /// is disconnected (it can log in again and resume from a fresh view) instead of
-    /// holding memory or slowing anyone down. False when the line was not queued.
-    pub fn send_line(&self, line: String) -> bool {
+    /// holding memory or slowing anyone down. False when the line was not queued. A
+    /// shared line counts its whole length against each connection's bound: each still
+    /// has it to write.
+    pub fn send_line(&self, line: impl Into<Line>) -> bool {
+        let line = line.into();
         if self.close.is_cancelled() {
             return false;
         }
@@ -233,10 +290,10 @@ mod tests {
     #[tokio::test]
     async fn a_full_outbox_closes_the_connection_instead_of_waiting() {
         let (outbox, mut receiver) = Outbox::new(2 * (LINE_OVERHEAD + 1));
-        assert!(outbox.send_line("a".into()));
-        assert!(outbox.send_line("b".into()));
+        assert!(outbox.send_line("a"));
+        assert!(outbox.send_line("b"));
         assert!(!outbox.is_closed());
-        assert!(!outbox.send_line("c".into()));
+        assert!(!outbox.send_line("c"));
         assert!(outbox.is_closed());
         assert!(receiver.close.is_cancelled());
         outbox.closed().await;

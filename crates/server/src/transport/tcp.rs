@@ -13,7 +13,7 @@ use tokio_util::sync::CancellationToken;
 use crate::hub::Hub;
 use crate::protocol::{LineReader, ServerMessage};
 use crate::session::{Flow, Session};
-use crate::transport::{Outbox, OutboxReceiver};
+use crate::transport::{Line, Outbox, OutboxReceiver};
 
 /// How long a closing connection's unread input is drained (see [`linger`]).
 const LINGER: Duration = Duration::from_secs(2);
@@ -190,7 +190,7 @@ async fn write_lines(mut out: OwnedWriteHalf, mut receiver: OutboxReceiver) {
 /// this write only: a buffer kept with the connection (a `BufWriter`'s 8 KiB) would be
 /// held by every idle connection, and a batch larger than it went out in several
 /// writes.
-async fn write_batch(out: &mut OwnedWriteHalf, lines: &[String]) -> std::io::Result<()> {
+async fn write_batch(out: &mut OwnedWriteHalf, lines: &[Line]) -> std::io::Result<()> {
     let mut bytes = Vec::with_capacity(lines.iter().map(|line| line.len() + 1).sum());
     for line in lines {
         bytes.extend_from_slice(line.as_bytes());

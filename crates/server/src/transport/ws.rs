@@ -234,7 +234,7 @@ async fn write_messages(
                     .batch_after(line)
                     .await
                     .into_iter()
-                    .map(|line| Message::Text(line.into()))
+                    .map(|line| Message::Text(line.into_string().into()))
                     .collect(),
                 None => break,
             },
@@ -256,7 +256,11 @@ async fn write_messages(
     }
     let _ = tokio::time::timeout(Duration::from_millis(500), async {
         while let Some(line) = receiver.try_recv() {
-            if sink.send(Message::Text(line.into())).await.is_err() {
+            if sink
+                .send(Message::Text(line.into_string().into()))
+                .await
+                .is_err()
+            {
                 return;
             }
         }
