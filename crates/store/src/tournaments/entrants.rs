@@ -304,7 +304,7 @@ fn entry_refused(id: TournamentId, entry: EntryRule) -> StoreError {
     match entry {
         EntryRule::Bots => refused(
             "entry_bots_only",
-            format!("tournament {id} is for bots only, and this account is a person's"),
+            format!("tournament {id} is for bots only, and this account is a person's (a bot says it is one with \"bot\": true when it registers or logs in)"),
         ),
         _ => refused(
             "entry_people_only",
