@@ -194,6 +194,12 @@ async fn a_swiss_of_64_bots_plays_to_the_end_and_every_game_is_stored() {
         "{csv}"
     );
     assert_eq!(csv.lines().count(), 65);
+    assert!(csv.lines().next().unwrap_or("").ends_with(",bot"), "{csv}");
+    // Every entrant is a bot (the tournament takes only bots).
+    assert!(
+        csv.lines().skip(1).all(|line| line.ends_with(",true")),
+        "{csv}"
+    );
     server.stop().await;
 }
 

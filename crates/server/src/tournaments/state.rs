@@ -95,6 +95,15 @@ impl Snapshot {
         )
     }
 
+    /// The entrants a program plays.
+    fn bots(&self) -> HashSet<AccountId> {
+        self.entrants
+            .iter()
+            .filter(|e| e.bot)
+            .map(|e| e.account_id)
+            .collect()
+    }
+
     fn names(&self) -> HashMap<AccountId, &str> {
         self.entrants
             .iter()
@@ -119,12 +128,7 @@ impl Snapshot {
             .filter(|e| e.status == EntrantStatus::Active && e.paused)
             .map(|e| e.account_id)
             .collect();
-        let bots: HashSet<AccountId> = self
-            .entrants
-            .iter()
-            .filter(|e| e.bot)
-            .map(|e| e.account_id)
-            .collect();
+        let bots = self.bots();
         let table = self.standings();
         let standings: Vec<Value> = table
             .iter()
@@ -239,9 +243,11 @@ impl Snapshot {
         })
     }
 
-    /// The standings as CSV: a header line, then one line an entrant.
+    /// The standings as CSV: a header line, then one line an entrant. The last column,
+    /// `bot`, says whether a program plays the account (`true`/`false`).
     pub fn standings_csv(&self) -> String {
         let names = self.names();
+        let bots = self.bots();
         let table = self.standings();
         let breaks = tiebreak_names(&table);
         let mut out = String::from("rank,name,points,played,wins,draws,losses,byes,forfeits");
@@ -249,7 +255,7 @@ impl Snapshot {
             out.push(',');
             out.push_str(name);
         }
-        out.push('\n');
+        out.push_str(",bot\n");
         for s in table {
             let name = names.get(&s.entrant).copied().unwrap_or("?");
             out.push_str(&format!(
@@ -268,7 +274,11 @@ impl Snapshot {
                 out.push(',');
                 out.push_str(&t.to_string());
             }
-            out.push('\n');
+            out.push_str(if bots.contains(&s.entrant) {
+                ",true\n"
+            } else {
+                ",false\n"
+            });
         }
         out
     }
