@@ -17,7 +17,7 @@ let queue = []; // messages held until the connection is ready
 let socket = null;
 let ready = false; // welcomed, and logged in again if we had been
 let retries = 0;
-let state = { status: 'connecting', name: null, resumed: [] };
+let state = { status: 'connecting', name: null, bot: false, resumed: [] };
 const stateListeners = new Set();
 
 function setState(change) {
@@ -134,13 +134,13 @@ async function onWelcome() {
   }
   try {
     const reply = await request({ type: 'resume', session }, 'logged_in', { now: true });
-    setState({ name: reply.name, resumed: reply.resumed || [] });
+    setState({ name: reply.name, bot: !!reply.bot, resumed: reply.resumed || [] });
   } catch (e) {
     // Lost again mid-login: the next reconnect tries again.
     if (!e.code) return;
     // Expired or logged out elsewhere: carry on as a guest rather than retrying forever.
     keepSession(null);
-    setState({ name: null, resumed: [], notice: `Please log in again: ${e.message}` });
+    setState({ name: null, bot: false, resumed: [], notice: `Please log in again: ${e.message}` });
   }
   becomeReady();
 }
@@ -180,7 +180,7 @@ export async function logIn(name, password, { register = false } = {}) {
     : await request({ type: 'login', name, password }, 'logged_in');
   keepSession(reply.session || null);
   storage(NAME_KEY, reply.name);
-  setState({ name: reply.name, resumed: reply.resumed || [], notice: null });
+  setState({ name: reply.name, bot: !!reply.bot, resumed: reply.resumed || [], notice: null });
   return reply;
 }
 
@@ -196,7 +196,7 @@ export async function logOut() {
     // A lost answer changes nothing here: the token is forgotten either way.
     await request({ type: 'logout' }, 'logged_out', { timeout: 3000 }).catch(() => {});
   }
-  setState({ name: null, resumed: [], notice: null });
+  setState({ name: null, bot: false, resumed: [], notice: null });
   for (const entry of [...pending]) {
     drop(entry);
     entry.reject(new Error('Logged out.'));
@@ -214,7 +214,7 @@ export function connectionState() {
   return state;
 }
 
-/** {status: 'connecting'|'open'|'offline', name (null for a guest), resumed, notice}. */
+/** {status: 'connecting'|'open'|'offline', name (null for a guest), bot (the account is a bot's), resumed, notice}. */
 export function useConnection() {
   const [current, setCurrent] = useState(state);
   useEffect(() => {

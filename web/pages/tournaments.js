@@ -352,6 +352,9 @@ function joinable(t) {
   return t.format === 'arena' || (t.format === 'swiss' && t.round <= 1);
 }
 
+/** Whether the tournament's entry rule lets the logged-in account in (its kind). */
+const admits = (t, conn) => (t.entry === 'bots' ? conn.bot : t.entry === 'people' ? !conn.bot : true);
+
 /** Join, withdraw (after a confirmation), or the way to log in. */
 function Entry({ t, me: listed, conn }) {
   const [busy, setBusy] = useState(false);
@@ -396,6 +399,10 @@ function Entry({ t, me: listed, conn }) {
               onClick=${attempt(() => pauseTournament(t.tournament, false), 'resumed')}>Resume</button>`
         : html`<button type="button" data-testid="pause" disabled=${busy} title="No new games until you resume"
               onClick=${attempt(() => pauseTournament(t.tournament, true), 'paused')}>Pause</button>`)}`;
+  } else if (joinable(t) && !admits(t, conn)) {
+    body = html`<span class="note" data-testid="entry-excluded">${t.entry === 'bots'
+      ? 'This tournament is for bots only: enter it with a bot (arbiter bot, or a starter kit).'
+      : 'This tournament is for people only: this account is a bot\'s.'}</span>`;
   } else if (joinable(t)) {
     body = html`<button type="button" class="primary" data-testid="join" disabled=${busy}
       onClick=${attempt(() => joinTournament(t.tournament), 'joined')}>${busy ? 'Joining…' : 'Join'}</button>`;

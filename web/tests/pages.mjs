@@ -16,6 +16,7 @@ const matches = need('MATCHES').split(',').map((pair) => pair.split('='));
 const nimMatch = Object.fromEntries(matches).nim;
 const swiss = need('SWISS');
 const arena = need('ARENA');
+const botsOnly = need('BOTS_ONLY');
 const [tcpHost, tcpPort] = need('ARBITER_TCP').split(':');
 // The rulesets whose boards draw clickable moves (the others play from the move list).
 const BOARD_MOVES = new Set(['nim', 'spacecrack', 'tae', 'qgame', 'spacegoo']);
@@ -418,6 +419,10 @@ async function swissTournament(page) {
 /// page opens the game, the person plays it on the board, goes back to the tournament
 /// and finds one game played in their line of the standings.
 async function arenaGame(page, person) {
+  // A bots-only tournament tells the person why they cannot join, with no Join button.
+  await page.evaluate((id) => { location.hash = `#/tournament/${id}`; }, botsOnly);
+  await page.getByTestId('entry-excluded').filter({ hasText: 'bots only' }).waitFor();
+  check(await page.getByTestId('join').count() === 0, 'no Join button on a bots-only tournament for a person');
   await page.evaluate(() => { location.hash = '#/tournaments'; });
   await page.locator(`[data-testid="tournaments-going"] [data-tournament="${arena}"] h3 a`).click();
   await page.waitForFunction((id) => location.hash === `#/tournament/${id}`, arena);

@@ -186,6 +186,13 @@ async fn a_person_browses_replays_and_plays_every_ruleset_while_a_guest_watches(
     let mut host = registered(&server.tcp, "host").await;
     let swiss = swiss_played(&server, &mut host).await;
     let (arena, arena_bot) = arena_waiting(&server, &mut host).await;
+    // Open, for bots only: the person is told so instead of offered a Join button.
+    let bots_only = create_tournament(
+        &mut host,
+        json!({"name": "Bots only", "ruleset": "nim", "format": "swiss", "rounds": 1,
+               "start_when": 64, "entry": "bots"}),
+    )
+    .await;
     let shots = root.join("docs/screenshots");
     std::fs::create_dir_all(&shots).expect("the screenshot folder");
     let run = tokio::process::Command::new("node")
@@ -196,6 +203,7 @@ async fn a_person_browses_replays_and_plays_every_ruleset_while_a_guest_watches(
         .env("PLAYER", "ada")
         .env("SWISS", swiss.to_string())
         .env("ARENA", arena.to_string())
+        .env("BOTS_ONLY", bots_only.to_string())
         .env("SCREENSHOTS", &shots)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

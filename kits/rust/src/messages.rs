@@ -124,11 +124,16 @@ pub enum ServerMessage {
         /// The token for `resume`; keep it to yourself.
         #[serde(default)]
         session: Option<String>,
+        /// Whether the server counts the account a bot's (a tournament may take only bots).
+        #[serde(default)]
+        bot: bool,
     },
     LoggedIn {
         name: String,
         #[serde(default)]
         session: Option<String>,
+        #[serde(default)]
+        bot: bool,
         /// Running matches whose seats now come to this connection.
         #[serde(default)]
         resumed: Vec<i64>,

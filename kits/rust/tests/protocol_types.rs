@@ -207,21 +207,25 @@ fn the_kit_reads_the_servers_lobby_replies() {
             Reply::Registered {
                 name: "ann".into(),
                 session: "ab".into(),
+                bot: true,
             },
             ServerMessage::Registered {
                 name: "ann".into(),
                 session: Some("ab".into()),
+                bot: true,
             },
         ),
         (
             Reply::LoggedIn {
                 name: "ann".into(),
                 session: "ab".into(),
+                bot: true,
                 resumed: vec![3, 4],
             },
             ServerMessage::LoggedIn {
                 name: "ann".into(),
                 session: Some("ab".into()),
+                bot: true,
                 resumed: vec![3, 4],
             },
         ),
@@ -584,6 +588,7 @@ fn the_kit_reads_the_documented_transcripts() {
         ServerMessage::LoggedIn {
             name: "cy".into(),
             session: None,
+            bot: false,
             resumed: vec![3]
         }
     );

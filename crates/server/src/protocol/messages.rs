@@ -382,11 +382,15 @@ pub enum ServerMessage {
         /// A token that logs this account in again (`resume`) until it expires or is
         /// closed (`logout`); for this client only.
         session: String,
+        /// Whether the account is a bot's (a tournament's entry rule judges it).
+        bot: bool,
     },
     LoggedIn {
         name: String,
         /// As in `registered`: the session to `resume` with later.
         session: String,
+        /// As in `registered`.
+        bot: bool,
         /// Live matches in which this account holds a seat (resumed on this connection).
         resumed: Vec<i64>,
     },

@@ -347,6 +347,7 @@ impl Session {
         self.send(ServerMessage::Registered {
             name: account.name.clone(),
             session: session.reveal().to_string(),
+            bot: account.bot,
         });
         self.hub.online.logged_in(account.id, &self.outbox);
         self.account = Some(account);
@@ -408,6 +409,7 @@ impl Session {
         self.send(ServerMessage::LoggedIn {
             name: account.name.clone(),
             session: session.reveal().to_string(),
+            bot: account.bot,
             resumed,
         });
         // Resuming sends `joined`, the seat's view and any pending prompt.
