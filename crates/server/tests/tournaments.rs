@@ -194,7 +194,14 @@ async fn a_swiss_of_64_bots_plays_to_the_end_and_every_game_is_stored() {
         "{csv}"
     );
     assert_eq!(csv.lines().count(), 65);
-    assert!(csv.lines().next().unwrap_or("").ends_with(",bot"), "{csv}");
+    let header: Vec<&str> = csv.lines().next().unwrap_or("").split(',').collect();
+    assert_eq!(header.last(), Some(&"bot"), "{csv}");
+    let distinct: HashSet<&str> = header.iter().copied().collect();
+    assert_eq!(
+        distinct.len(),
+        header.len(),
+        "every column its own name: {header:?}"
+    );
     // Every entrant is a bot (the tournament takes only bots).
     assert!(
         csv.lines().skip(1).all(|line| line.ends_with(",true")),

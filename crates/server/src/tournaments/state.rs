@@ -250,9 +250,14 @@ impl Snapshot {
         let bots = self.bots();
         let table = self.standings();
         let breaks = tiebreak_names(&table);
-        let mut out = String::from("rank,name,points,played,wins,draws,losses,byes,forfeits");
+        let mut out = CSV_COLUMNS.join(",");
         for name in &breaks {
+            // A tie-break named as a column already there (`wins`) gets a prefix, so
+            // that every column has its own name.
             out.push(',');
+            if CSV_COLUMNS.contains(&name.as_str()) {
+                out.push_str("tiebreak_");
+            }
             out.push_str(name);
         }
         out.push_str(",bot\n");
@@ -283,6 +288,11 @@ impl Snapshot {
         out
     }
 }
+
+/// The standings CSV's first columns, before the tie-breaks.
+const CSV_COLUMNS: [&str; 9] = [
+    "rank", "name", "points", "played", "wins", "draws", "losses", "byes", "forfeits",
+];
 
 pub fn format_of(text: &str) -> Format {
     match text {
