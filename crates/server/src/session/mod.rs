@@ -299,9 +299,16 @@ impl Session {
                 let joined = tournaments::join(&self.hub, &account, &self.outbox, tournament).await;
                 // Entered (now, or before: a bot that reconnected): the games reach
                 // this connection, wherever the tournament is directed.
-                if joined.is_ok() || joined.as_ref().is_err_and(|r| r.code == "already_entered") {
+                let entered_before = joined.as_ref().is_err_and(|r| r.code == "already_entered");
+                if joined.is_ok() || entered_before {
                     self.tournament_elsewhere(tournament, Some(account.id), true)
                         .await;
+                }
+                if entered_before {
+                    // A bot that came back on a new connection joins again: it is
+                    // told so, and this connection watches, so that it hears the
+                    // state and the end as the old one would have.
+                    tournaments::watch(&self.hub, &self.outbox, tournament).await?;
                 }
                 joined?;
                 self.send(ServerMessage::TournamentJoined { tournament });
