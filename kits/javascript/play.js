@@ -2,14 +2,14 @@
 // Play whole matches on an Arbiter server with a bot's decide() function.
 //
 //   node play.js --server 127.0.0.1:7000 --ruleset tae --name alice --password pw \
-//       --games 1 [--house-bot random] [--queue] [--transport tcp|ws] [--http 127.0.0.1:8080]
+//       --games 1 [--house-bot random] [--queue] [--tournament ID] [--transport tcp|ws] [--http 127.0.0.1:8080]
 //
 // Prints one line per game; exits 0 when every game ended with an outcome and your seat
 // was not ejected, 1 otherwise.
 'use strict';
 
 const path = require('path');
-const { Client, ArbiterError, ConnectionLost } = require('./arbiter-kit');
+const { Client, ArbiterError, ConnectionLost, WaitTimeout } = require('./arbiter-kit');
 
 const USAGE = `usage: node play.js --ruleset R --name N --password P [options]
   --server HOST:PORT    native TCP address (default 127.0.0.1:7000)
@@ -18,6 +18,9 @@ const USAGE = `usage: node play.js --ruleset R --name N --password P [options]
   --games N             matches to play, one after another (default 1)
   --house-bot NAME      house bot filling the table's other seats (default random)
   --queue               join the matchmaking queue instead of opening a table
+  --tournament ID       enter tournament ID (or come back to it) and play its games until it ends
+  --wait S              seconds to wait for a game to start (queue: default 600; tournament: until it ends)
+  --reconnect-for S     seconds to keep trying to reconnect after a lost connection (default 120)
   --seats N             seats per match (default 2)
   --config JSON         the ruleset's configuration (missing fields default)
   --deadline-ms MS      table only: time per decision
@@ -29,7 +32,8 @@ function parseArgs(argv) {
   const args = { server: '127.0.0.1:7000', http: null, transport: 'tcp', games: 1, houseBot: 'random', queue: false, verbose: false };
   const names = { '--server': 'server', '--http': 'http', '--transport': 'transport', '--ruleset': 'ruleset',
     '--name': 'name', '--password': 'password', '--games': 'games', '--house-bot': 'houseBot', '--seats': 'seats',
-    '--config': 'config', '--deadline-ms': 'deadlineMs', '--bot': 'bot', '--drop-after': 'dropAfter' };
+    '--config': 'config', '--deadline-ms': 'deadlineMs', '--bot': 'bot', '--drop-after': 'dropAfter',
+    '--tournament': 'tournament', '--wait': 'wait', '--reconnect-for': 'reconnectFor' };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--queue') args.queue = true;
@@ -41,7 +45,9 @@ function parseArgs(argv) {
   for (const required of ['ruleset', 'name', 'password']) {
     if (!args[required]) { console.error(`--${required} is required\n${USAGE}`); process.exit(2); }
   }
-  for (const n of ['games', 'seats', 'deadlineMs', 'dropAfter']) if (args[n] != null) args[n] = Number(args[n]);
+  for (const n of ['games', 'seats', 'deadlineMs', 'dropAfter', 'tournament', 'wait', 'reconnectFor']) {
+    if (args[n] != null) args[n] = Number(args[n]);
+  }
   if (!['tcp', 'ws'].includes(args.transport)) { console.error('--transport is tcp or ws'); process.exit(2); }
   return args;
 }
@@ -54,6 +60,7 @@ async function main() {
   const client = new Client({
     transport: args.transport, host, port: Number(port || 7000), url: `ws://${httpAddress}/ws`,
     http: httpAddress, name: args.name, password: args.password, verbose: args.verbose,
+    reconnectForMs: (args.reconnectFor ?? 120) * 1000,
   });
   try {
     await client.connect();
@@ -61,6 +68,7 @@ async function main() {
     console.log(`cannot log in to ${args.transport === 'ws' ? client.options.url : args.server}: ${e.message}`);
     return 1;
   }
+  if (args.tournament != null) return playTournament(client, args, bot);
   const config = args.config ? JSON.parse(args.config) : undefined;
   let failures = 0;
   for (let game = 1; game <= args.games; game++) {
@@ -69,20 +77,45 @@ async function main() {
     let ok = false;
     try {
       const match = args.queue
-        ? await client.queue(args.ruleset, { config, seats: args.seats })
+        ? await client.queue(args.ruleset, { config, seats: args.seats, timeoutMs: args.wait != null ? args.wait * 1000 : 600000 })
         : await client.createTable(args.ruleset, { seats: args.seats || 2, houseBot: args.houseBot, config, deadlineMs: args.deadlineMs });
       client.dropAfter = args.dropAfter;
       const result = await client.play(match, bot.decide, bot.fallback);
       line = result.line();
       ok = result.ok;
     } catch (e) {
-      if (!(e instanceof ArbiterError || e instanceof ConnectionLost || e.code)) throw e;
+      if (!(e instanceof ArbiterError || e instanceof ConnectionLost || e instanceof WaitTimeout || e.code)) throw e;
       line = `failed after ${((Date.now() - started) / 1000).toFixed(1)} s: ${e.message}`;
     }
     if (!ok) failures++;
     console.log(`game ${game}/${args.games}: ${ok ? 'ok' : 'FAILED'} ${line}`);
   }
-  client.conn.end();
+  if (client.conn) client.conn.end();
+  return failures === 0 ? 0 : 1;
+}
+
+// Play every game the tournament pairs us in, one line each, until it ends.
+async function playTournament(client, args, bot) {
+  const started = Date.now();
+  let games = 0;
+  let failures = 0;
+  try {
+    for (;;) {
+      const match = await client.tournamentGame(args.tournament, { timeoutMs: args.wait != null ? args.wait * 1000 : null });
+      if (match == null) break;
+      games++;
+      client.dropAfter = args.dropAfter;
+      const result = await client.play(match, bot.decide, bot.fallback);
+      if (!result.ok) failures++;
+      console.log(`game ${games} (tournament ${args.tournament}): ${result.ok ? 'ok' : 'FAILED'} ${result.line()}`);
+    }
+  } catch (e) {
+    if (!(e instanceof ArbiterError || e instanceof ConnectionLost || e instanceof WaitTimeout || e.code)) throw e;
+    console.log(`tournament ${args.tournament}: FAILED after ${((Date.now() - started) / 1000).toFixed(1)} s: ${e.message}`);
+    return 1;
+  }
+  console.log(`tournament ${args.tournament} is over: ${games} games, ${failures} failed`);
+  if (client.conn) client.conn.end();
   return failures === 0 ? 0 : 1;
 }
 

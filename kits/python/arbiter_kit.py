@@ -26,10 +26,17 @@ Use it like this:
     match = client.create_table("tae", seats=2, house_bot="random")  # or client.queue("tae")
     result = client.play(match, decide)   # answers every prompt until the outcome
     print(result.line())
+
+A lost connection (or the server's "server_restarting") is resumed by itself: the kit
+connects again with capped exponential backoff and full jitter (at least the server's
+retry_after_ms; for at most Client.reconnect_for seconds), logs in with its session and
+gets its seats back. Every "act" names the prompt's "step", so an answer to a decision
+already closed is refused ("stale_answer") instead of landing on a later one.
 """
 
 import json
 import math
+import random
 import socket
 import sys
 import threading
@@ -38,6 +45,20 @@ import traceback
 import urllib.request
 
 PROTOCOL = 1
+
+REPLY_TIMEOUT = 90.0  # seconds a request waits for its reply (the store may stall ~60 s)
+SILENCE = 30.0  # seconds of silence before a ping; as long again without an answer: lost
+# Server errors during a reconnection that mean "try again later", not "give up".
+RETRY_CODES = ("shutting_down", "store_unavailable", "node_unreachable",
+               "too_many_connections", "internal")
+# An answer the server refused because its decision is closed: not retried.
+STALE_CODES = ("stale_answer", "bad_step")
+
+
+def backoff_delay(attempt, rng=random.random, base=0.25, cap=5.0):
+    """Seconds to wait before reconnection attempt `attempt` + 1 (0 = the first retry):
+    capped exponential backoff with full jitter, random in [0, min(cap, base * 2**attempt)]."""
+    return rng() * min(cap, base * 2 ** min(attempt, 30))
 
 
 class ArbiterError(Exception):
@@ -50,7 +71,12 @@ class ArbiterError(Exception):
 
 
 class ConnectionLost(Exception):
-    """The TCP connection closed or failed."""
+    """The TCP connection closed or failed, or the server said nothing in time.
+    `retry_after`: seconds to wait before connecting again (the server is restarting)."""
+
+    def __init__(self, message, retry_after=0.0):
+        super().__init__(message)
+        self.retry_after = retry_after
 
 
 class Connection:
@@ -88,7 +114,35 @@ class Connection:
         line = line.strip()
         if not line:
             return self.recv(timeout)
-        return json.loads(line.decode("utf-8"))
+        try:
+            message = json.loads(line.decode("utf-8"))
+        except ValueError as e:
+            raise ConnectionLost("the server sent bad JSON: %s" % e)
+        if not isinstance(message, dict):
+            raise ConnectionLost("the server sent %r, not an object" % (message,))
+        if message.get("type") == "server_restarting":
+            # The server is stopping and closes every connection: come back later.
+            self.close()
+            wait = (message.get("retry_after_ms") or 0) / 1000.0
+            raise ConnectionLost("the server is restarting (back in about %.1f s)" % wait, wait)
+        return message
+
+    def drain(self):
+        """What the server sent before the connection failed and was not read yet (an
+        outcome, say): (messages, seconds the server asked to wait, or 0)."""
+        messages, retry_after = [], 0.0
+        end = time.monotonic() + 1.0
+        try:
+            while time.monotonic() < end:
+                message = self.recv(0.05)
+                if message is None:
+                    break
+                messages.append(message)
+        except ConnectionLost as e:
+            retry_after = e.retry_after
+        except OSError:
+            pass
+        return messages, retry_after
 
     def close(self):
         try:
@@ -119,6 +173,7 @@ class Match:
         self.done = False
         self.started = time.monotonic()
         self.decisions = 0
+        self.tournament = None  # the tournament's id, for its games
 
 
 class Result:
@@ -153,7 +208,7 @@ class Client:
     """A logged-in connection to an Arbiter server that plays matches."""
 
     def __init__(self, host="127.0.0.1", port=7000, name=None, password=None,
-                 http=None, verbose=False, log=None, use_bank=False):
+                 http=None, verbose=False, log=None, use_bank=False, reconnect_for=120.0):
         self.host, self.port = host, int(port)
         self.name, self.password = name, password
         self.http = http  # "host:port" of the HTTP API, for outcomes missed while away
@@ -165,15 +220,25 @@ class Client:
         self.generation = 0  # bumped on every reconnection
         self.drop_after = None  # testing: drop the connection after this many answers
         self.use_bank = use_bank  # let decide() run into the time bank before the fallback
+        self.reconnect_for = reconnect_for  # seconds to keep trying to reconnect
+        self.last_heard = time.monotonic()  # when the server last said anything
+        self.pinged = None  # when we pinged a silent server, until it answers
+        self.entered = set()  # tournaments joined: joined again after a reconnection
+        self.tournaments_over = set()
+        self.claimed = set()  # matches handed out by queue/create_table/tournament_game/play
 
     # ---- connection and login -------------------------------------------------------
 
     def connect(self):
         """Connect and log in: resume the session, else register, else log in."""
+        if self.conn is not None:
+            self.conn.close()
+        self.conn = None
         self.conn = Connection(self.host, self.port)
+        self.last_heard, self.pinged = time.monotonic(), None
         welcome = self.conn.recv(10.0)
         if not welcome or welcome.get("type") != "welcome":
-            raise ConnectionLost("expected welcome, got %r" % (welcome,))
+            raise ConnectionLost("expected welcome within 10 s, got %r" % (welcome,))
         if welcome.get("protocol") != PROTOCOL:
             self.log("warning: server speaks protocol %s, this kit %s" % (welcome.get("protocol"), PROTOCOL))
         self._ask_legal_in_prompt()
@@ -206,24 +271,30 @@ class Client:
             self.log("options refused (an older server?): %s" % e)
 
     def _login(self, message):
+        waited = 0.0
         while True:
             try:
                 reply = self._raw_request(message, "registered", "logged_in")
             except ArbiterError as e:
-                if e.code == "login_throttled":
-                    time.sleep(e.reply.get("retry_after_ms", 1000) / 1000.0)
+                if e.code == "login_throttled" and waited < self.reconnect_for:
+                    pause = e.reply.get("retry_after_ms", 1000) / 1000.0
+                    self.log("login throttled: trying again in %.1f s" % pause)
+                    time.sleep(pause)
+                    waited += pause
                     continue
                 raise
             self.session = reply.get("session", self.session)
             return reply
 
     def _raw_request(self, message, *reply_types):
-        """Send on the current connection and wait for the reply (no reconnecting)."""
+        """Send on the current connection and wait (at most 30 s) for the reply (no
+        reconnecting)."""
         self._send(message)
+        end = time.monotonic() + 30.0
         while True:
-            reply = self.conn.recv(30.0)
+            reply = self.conn.recv(max(0.0, end - time.monotonic()))
             if reply is None:
-                raise ConnectionLost("no reply to %s" % message["type"])
+                raise ConnectionLost("no reply to %s within 30 s" % message["type"])
             kind = reply.get("type")
             if kind in reply_types:
                 self._handle(reply)
@@ -232,45 +303,115 @@ class Client:
                 raise ArbiterError(reply)
             self._handle(reply)
 
-    def reconnect(self, attempts=20):
-        """After a lost connection: connect again and resume the session; the server
-        re-attaches every running seat (joined, view and the pending prompt follow)."""
-        if self.conn:
-            self.conn.close()
-        for m in self.matches.values():
-            # A decision still owed is prompted again when the seat is re-attached.
-            m.pending = m.answered = None
-        for attempt in range(attempts):
+    def reconnect(self, lost=None):
+        """After a lost connection (`lost`, the ConnectionLost, says why): connect again
+        and resume the session; the server re-attaches every running seat (joined, view
+        and the pending prompt follow) and the kit enters its tournaments again (the
+        server says already_entered, and this connection watches them again).
+
+        Waits at least what the server asked ("server_restarting"), then tries with
+        capped exponential backoff and full jitter (backoff_delay) while the server is
+        down, for at most `reconnect_for` seconds; then raises ConnectionLost."""
+        wait = getattr(lost, "retry_after", 0.0) or 0.0
+        old, self.conn = self.conn, None
+        if old is not None:
+            messages, hint = old.drain()
+            for message in messages:
+                self._handle(message)  # an outcome that came before the end, say
+            wait = max(wait, hint)
+            old.close()
+        started = time.monotonic()
+        wait = min(wait, self.reconnect_for)
+        if wait:
+            self.log("the server is restarting: reconnecting in %.1f s" % wait)
+        attempt, not_resumed_since = 0, None
+        while True:
+            time.sleep(wait)
+            for m in self.matches.values():
+                # A decision still owed is prompted again when the seat is re-attached.
+                m.pending = m.answered = None
             try:
                 reply = self.connect()
-                break
+                self._watch_tournaments_again()
+                resumed = set(reply.get("resumed") or [])
+                missing = self._running_elsewhere(resumed)
+                if not missing:
+                    break
+                # Running (says the HTTP API) but not given back: a server still
+                # restoring its matches. Log in again shortly, for up to 30 s.
+                not_resumed_since = not_resumed_since or time.monotonic()
+                if time.monotonic() - not_resumed_since > 30.0:
+                    self.log("matches %s still running but not resumed: giving them up" % missing)
+                    break
+                error = ConnectionLost("matches %s are running but were not resumed" % missing)
+            except ArbiterError as e:
+                if e.code not in RETRY_CODES:
+                    raise
+                error = e
             except (OSError, ConnectionLost) as e:
-                self.log("reconnect %d failed: %s" % (attempt + 1, e))
-                time.sleep(min(5.0, 0.5 * (attempt + 1)))
-        else:
-            raise ConnectionLost("could not reconnect")
+                error = e
+            if self.conn is not None:
+                self.conn.close()
+                self.conn = None
+            attempt += 1
+            wait = max(backoff_delay(attempt - 1), getattr(error, "retry_after", 0.0))
+            spent = time.monotonic() - started
+            if spent + wait > self.reconnect_for:
+                raise ConnectionLost("could not reconnect to %s:%d within %.0f s (%d attempts): %s"
+                                     % (self.host, self.port, self.reconnect_for, attempt, error))
+            self.log("reconnect attempt %d failed: %s; next in %.1f s" % (attempt, error, wait))
         self.generation += 1
-        resumed = set(reply.get("resumed") or [])
         self.log("reconnected; resumed matches %s" % sorted(resumed))
         for m in self.matches.values():
-            if m.done:
-                continue
-            if m.id not in resumed:
+            if not m.done and m.id not in resumed:
                 self._outcome_over_http(m)
         return reply
 
+    def _watch_tournaments_again(self):
+        """A new connection hears nothing of a tournament until it joins again: entered
+        before, the server answers already_entered and this connection watches it."""
+        for tournament in sorted(self.entered - self.tournaments_over):
+            try:
+                self._raw_request({"type": "join_tournament", "tournament": tournament},
+                                  "tournament_joined")
+            except ArbiterError as e:
+                if e.code == "already_entered":
+                    continue
+                if e.code in ("tournament_over", "no_such_tournament"):
+                    self.tournaments_over.add(tournament)
+                self.log("tournament %s: %s" % (tournament, e))
+
+    def _running_elsewhere(self, resumed):
+        """Matches of ours that the HTTP API says run, but that this login did not resume
+        (only with `http`; a seat known to be ejected does not count)."""
+        if not self.http:
+            return []
+        missing = []
+        for m in self.matches.values():
+            if m.done or m.id in resumed or (m.seat is not None and m.seat in m.ejected):
+                continue
+            summary = self._summary_over_http(m.id)
+            if summary and summary.get("status") == "running":
+                missing.append(m.id)
+        return missing
+
+    def _summary_over_http(self, match_id):
+        try:
+            url = "http://%s/api/matches/%d" % (self.http, match_id)
+            with urllib.request.urlopen(url, timeout=10) as response:
+                return json.load(response)
+        except Exception as e:  # noqa: BLE001 - a teaching kit: report and go on
+            self.log("could not read match %d over HTTP: %s" % (match_id, e))
+            return None
+
     def _outcome_over_http(self, m):
         """A match that ended while we were away: its outcome from the HTTP API."""
-        if self.http:
-            try:
-                url = "http://%s/api/matches/%d" % (self.http, m.id)
-                with urllib.request.urlopen(url, timeout=10) as response:
-                    summary = json.load(response)
-                if summary.get("outcome"):
-                    m.outcome = summary["outcome"]
-                    m.headline = "(outcome read over HTTP) " + str(m.outcome.get("summary"))
-            except Exception as e:  # noqa: BLE001 - a teaching kit: report and go on
-                self.log("could not read match %d over HTTP: %s" % (m.id, e))
+        summary = self._summary_over_http(m.id) if self.http else None
+        if summary and summary.get("outcome"):
+            m.outcome = summary["outcome"]
+            m.headline = "(outcome read over HTTP) " + str(m.outcome.get("summary"))
+        elif summary and summary.get("status") == "aborted":
+            m.aborted = "aborted (read over HTTP)"
         m.pending = None
         m.done = True
 
@@ -278,37 +419,64 @@ class Client:
 
     def _send(self, message):
         if self.verbose:
-            self.log("-> " + json.dumps(message)[:300])
+            shown = dict(message)
+            for secret in ("password", "session"):
+                if secret in shown:
+                    shown[secret] = "***"
+            self.log("-> " + json.dumps(shown)[:300])
+        if self.conn is None:
+            raise ConnectionLost("not connected")
         self.conn.send(message)
 
     def send(self, message):
-        """Send, reconnecting once if the connection is gone."""
+        """Send, reconnecting (and sending again) if the connection is gone."""
         try:
             self._send(message)
-        except ConnectionLost:
-            self.reconnect()
+        except ConnectionLost as e:
+            self.reconnect(e)
             self._send(message)
 
     def pump(self, timeout=None):
-        """Read one message (reconnecting if needed), update the matches, return it."""
+        """Read one message (reconnecting if needed), update the matches, return it;
+        None when nothing came within `timeout` (at most 30 s) or after reconnecting.
+        A server silent for 30 s is pinged; silent 30 s more, the connection is lost."""
+        wait = SILENCE if timeout is None else max(0.0, min(timeout, SILENCE))
         try:
-            message = self.conn.recv(timeout)
+            if self.conn is None:
+                raise ConnectionLost("not connected")
+            message = self.conn.recv(wait)
+            if message is None:
+                self._check_alive()
         except ConnectionLost as e:
             self.log("connection lost: %s" % e)
-            self.reconnect()
+            self.reconnect(e)
             return None
         if message is not None:
             self._handle(message)
         return message
 
+    def _check_alive(self):
+        now = time.monotonic()
+        if self.pinged is not None:
+            if now - self.pinged >= SILENCE:
+                raise ConnectionLost("the server did not answer a ping within %.0f s" % SILENCE)
+        elif now - self.last_heard >= SILENCE:
+            self._send({"type": "ping"})
+            self.pinged = now
+
     def request(self, message, *reply_types):
         """Send a request and return its reply; match messages that arrive meanwhile
-        are handled. Raises ArbiterError on an "error" reply."""
+        are handled. Raises ArbiterError on an "error" reply, ConnectionLost when no
+        reply comes within 90 s."""
         while True:
             generation = self.generation
             self.send(message)
+            asked = time.monotonic()
             while generation == self.generation:
-                reply = self.pump(60.0)
+                left = asked + REPLY_TIMEOUT - time.monotonic()
+                if left <= 0:
+                    raise ConnectionLost("no reply to %s within %.0f s" % (message["type"], REPLY_TIMEOUT))
+                reply = self.pump(left)
                 if reply is None:
                     continue
                 kind = reply.get("type")
@@ -322,7 +490,10 @@ class Client:
         """Keep each match's state up to date with what the server pushes."""
         if self.verbose:
             self.log("<- " + json.dumps(message)[:300])
+        self.last_heard, self.pinged = time.monotonic(), None
         kind = message.get("type")
+        if kind == "tournament_ended" or (kind == "tournament" and message.get("status") in ("finished", "cancelled")):
+            self.tournaments_over.add(message.get("tournament"))
         match_id = message.get("match")
         if match_id is None:
             return
@@ -336,11 +507,18 @@ class Client:
             m.seat = message.get("seat", m.seat)
             m.players = message.get("players") or message.get("seats") or m.players
             m.config = message.get("config", m.config)
+            m.tournament = message.get("tournament", m.tournament)
         elif kind == "view":
             m.view, m.step = message.get("view"), message.get("step", m.step)
         elif kind == "prompt":
             message["received_at"] = time.monotonic()
             m.pending, m.answered, m.rejected, m.tries = message, None, None, 0
+        elif kind == "rejected" and message.get("code") in STALE_CODES:
+            # An answer to a decision already closed (late, or sent around a lost
+            # connection): not applied, and not to be retried. The decision owed now
+            # has its own prompt (already here, or on its way).
+            self.log("match %s: answer refused as %s, waiting for the current prompt: %s"
+                     % (match_id, message.get("code"), message.get("message")))
         elif kind == "rejected":
             # Nothing changed: the same decision is owed, on the same clock; answer again.
             m.rejected = message
@@ -362,21 +540,39 @@ class Client:
     def rulesets(self):
         return self.request({"type": "rulesets"}, "rulesets")["rulesets"]
 
-    def _wait_match_started(self, resend=None):
+    def _unclaimed_match(self):
+        """A running match with our seat that nobody plays yet (a game that started
+        while we were away, or a tournament's next game); claimed, or None."""
+        for m in sorted(self.matches.values(), key=lambda m: m.id):
+            if not m.done and m.seat is not None and m.id not in self.claimed:
+                self.claimed.add(m.id)
+                return m.id
+        return None
+
+    def _wait_match_started(self, resend=None, timeout=None, what="a match"):
+        started = time.monotonic()
         while True:
             generation = self.generation
-            message = self.pump(60.0)
+            message = self.pump(30.0)
             if message and message.get("type") == "match_started":
+                self.claimed.add(message["match"])
                 return message["match"]
             if message and message.get("type") == "error":
                 raise ArbiterError(message)
             if message and message.get("type") in ("table_closed",):
                 raise ArbiterError({"code": "table_closed", "message": message.get("reason")})
-            if generation != self.generation and resend:
-                resend()  # the queue forgets a closed connection: join it again
+            if generation != self.generation:
+                found = self._unclaimed_match()  # it started while we were away
+                if found is not None:
+                    return found
+                if resend:
+                    resend()  # the queue forgets a closed connection: join it again
+            if timeout is not None and time.monotonic() - started > timeout:
+                raise TimeoutError("no %s within %.0f s" % (what, timeout))
 
-    def queue(self, ruleset, config=None, seats=None):
-        """Wait in the matchmaking queue; returns the match id once paired."""
+    def queue(self, ruleset, config=None, seats=None, timeout=600.0):
+        """Wait in the matchmaking queue; returns the match id once paired (TimeoutError
+        after `timeout` seconds, None: no limit)."""
         message = {"type": "queue", "ruleset": ruleset}
         if config is not None:
             message["config"] = config
@@ -391,7 +587,15 @@ class Client:
                     raise
 
         join()
-        return self._wait_match_started(resend=join)
+        try:
+            return self._wait_match_started(resend=join, timeout=timeout,
+                                            what="match in the %s queue" % ruleset)
+        except TimeoutError:
+            try:
+                self._send({"type": "leave_queue"})
+            except ConnectionLost:
+                pass
+            raise
 
     def create_table(self, ruleset, seats=2, house_bot="random", config=None,
                      deadline_ms=None, time_bank_ms=None):
@@ -403,9 +607,48 @@ class Client:
             if value is not None:
                 message[key] = value
         table = self.request(message, "table")["table"]
-        started = self.request({"type": "start_table", "table": table, "fill": house_bot},
-                               "match_started")
+        generation = self.generation
+        try:
+            started = self.request({"type": "start_table", "table": table, "fill": house_bot},
+                                   "match_started")
+        except ArbiterError:
+            # Lost around the start: the match may have started, and come back on login.
+            found = self._unclaimed_match() if generation != self.generation else None
+            if found is None:
+                raise
+            return found
+        self.claimed.add(started["match"])
         return started["match"]
+
+    def join_tournament(self, tournament_id):
+        """Enter a tournament. Entered before (a bot back after a restart), the server
+        says already_entered and this connection watches it again: fine too."""
+        self.entered.add(tournament_id)
+        try:
+            self.request({"type": "join_tournament", "tournament": tournament_id}, "tournament_joined")
+        except ArbiterError as e:
+            if e.code == "tournament_over":
+                self.tournaments_over.add(tournament_id)
+            elif e.code != "already_entered":
+                self.entered.discard(tournament_id)
+                raise
+
+    def tournament_game(self, tournament_id, timeout=None):
+        """The next game the tournament pairs you in (a match id, for play), or None
+        once the tournament is over. Joins it first; after a reconnection the kit joins
+        again by itself. TimeoutError when no game comes within `timeout` seconds."""
+        if tournament_id not in self.entered:
+            self.join_tournament(tournament_id)
+        started = time.monotonic()
+        while True:
+            found = self._unclaimed_match()
+            if found is not None:
+                return found
+            if tournament_id in self.tournaments_over:
+                return None
+            if timeout is not None and time.monotonic() - started > timeout:
+                raise TimeoutError("no game from tournament %s within %.0f s" % (tournament_id, timeout))
+            self.pump(30.0)
 
     # ---- playing --------------------------------------------------------------------
 
@@ -413,12 +656,24 @@ class Client:
         """The actions your seat may answer now (empty when it owes nothing)."""
         return self.request({"type": "legal", "match": match_id}, "legal")
 
-    def act(self, match_id, action):
-        self.send({"type": "act", "match": match_id, "action": action})
+    def act(self, match_id, action, step=None):
+        """Answer a prompt; `step`, the prompt's, lets the server refuse an answer to a
+        decision already closed (rejected, stale_answer) instead of applying it to a
+        later one. Not sent again after a lost connection: the resumed seat is prompted
+        again if the answer never arrived (a second answer could cost the seat)."""
+        message = {"type": "act", "match": match_id, "action": action}
+        if step is not None:
+            message["step"] = step
+        try:
+            self._send(message)
+        except ConnectionLost as e:
+            self.log("connection lost while answering: %s" % e)
+            self.reconnect(e)
 
     def play(self, match_id, decide, fallback=None):
         """Answer every prompt of the match with `decide` until it ends; a Result."""
         m = self.matches.setdefault(match_id, Match(match_id))
+        self.claimed.add(match_id)
         while not m.done:
             if m.pending is None:
                 self.pump(30.0)
@@ -463,7 +718,7 @@ class Client:
                 action = (fallback or default_fallback)(m.view, legal, context)
         m.pending, m.answered = None, prompt
         m.decisions += 1
-        self.act(m.id, action)
+        self.act(m.id, action, step=prompt.get("step"))
         if self.drop_after is not None and m.decisions == self.drop_after:
             self.log("testing: dropping the connection after %d answers" % m.decisions)
             self.conn.sock.shutdown(socket.SHUT_RDWR)

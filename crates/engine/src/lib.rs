@@ -32,7 +32,7 @@ pub use guide::{Guide, Uninformed};
 pub use illegal::Illegal;
 pub use outcome::Outcome;
 pub use policy::{IllegalAnswer, Policy};
-pub use record::{LogEntry, MatchRecord, ReplayError, StandIn};
+pub use record::{LogEntry, MatchRecord, ReplayError, Resumption, StandIn};
 pub use registry::{replay_on, Registry};
 pub use rng::{seeded_rng, GameRng};
 pub use ruleset::Ruleset;

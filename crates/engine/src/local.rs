@@ -64,6 +64,7 @@ pub fn play_local<G: Game>(
         log: Vec::new(),
         outcome: None,
         stand_ins: Vec::new(),
+        resumptions: Vec::new(),
     };
     let mut chain = DigestChain::new(&record.initial_digest);
     let mut concurrent_turn = 0usize;

@@ -48,6 +48,20 @@ pub struct MatchRecord {
     /// holds every action whoever chose it. Left out of the JSON when empty.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub stand_ins: Vec<StandIn>,
+    /// Each time the match went on after its server went away (a restart, a stop, a
+    /// takeover by another server): at which step, and how long it was down. Not part
+    /// of the replay. Left out of the JSON when empty.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub resumptions: Vec<Resumption>,
+}
+
+/// The match stopped with its server after `step` log entries and went on from its
+/// stored log `down_ms` milliseconds later (as measured from the stopped server's last
+/// sign of life), on whichever server then ran it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Resumption {
+    pub step: usize,
+    pub down_ms: u64,
 }
 
 /// A house bot standing in for a seat's silent player: from log step `from_step` (the

@@ -26,6 +26,8 @@ pub(crate) enum Command {
     Act {
         seat: Seat,
         action: Value,
+        /// The `step` of the prompt this answers, when the client names it.
+        step: Option<usize>,
     },
     Eject {
         seat: Seat,
@@ -34,6 +36,10 @@ pub(crate) enum Command {
     Spectate {
         mailbox: Arc<dyn Mailbox>,
     },
+    /// Stop refereeing without ending the match: what is recorded so far is stored,
+    /// nothing more is decided, and the match goes on later from its stored log
+    /// ([`crate::Referee::resume`]), here or on another server. A server that stops.
+    Suspend,
     /// What the seat may answer now (nothing when it owes no decision).
     Legal {
         seat: Seat,

@@ -110,8 +110,35 @@ impl MatchHandle {
     /// A seat's answer, as JSON. The referee replies on the seat's connection only when
     /// it refuses the answer (`rejected`).
     pub async fn act(&self, seat: Seat, action: Value) -> Result<(), SeatError> {
+        self.act_at(seat, action, None).await
+    }
+
+    /// [`Self::act`] naming the decision it answers: `step` is the `step` of the prompt
+    /// answered. An answer to a decision already closed (a late or repeated answer) is
+    /// refused as `stale_answer` and never applied to the seat's next decision. `None`
+    /// (older clients) answers whatever the seat owes now.
+    pub async fn act_at(
+        &self,
+        seat: Seat,
+        action: Value,
+        step: Option<usize>,
+    ) -> Result<(), SeatError> {
         self.remote_seat(seat)?;
-        self.send(Command::Act { seat, action }).await
+        self.send(Command::Act { seat, action, step }).await
+    }
+
+    /// Stop refereeing the match without ending it, once what it recorded is stored:
+    /// its server is stopping, and the match goes on later from its stored log
+    /// ([`crate::Referee::resume`]). Nobody is told; [`Self::ended`] then returns
+    /// [`MatchAborted`] with the phase [`crate::Phase::Suspended`] in the status.
+    pub async fn suspend(&self) -> Result<(), SeatError> {
+        self.send(Command::Suspend).await
+    }
+
+    /// Whether the match stopped by [`Self::suspend`] (it is not over: it goes on from
+    /// its log when a server resumes it).
+    pub fn is_suspended(&self) -> bool {
+        self.status.borrow().phase == crate::status::Phase::Suspended
     }
 
     /// The seat leaves the game: ejected with the reason "resigned".

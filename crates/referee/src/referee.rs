@@ -76,6 +76,7 @@ impl Referee {
         }
         let game = setup.ruleset.game.clone();
         let config = game.normalize_config(&setup.config)?;
+        let resuming = resumed.is_some();
         let (state, record, chain) = match resumed {
             None => {
                 let state = game.new_state(&config, setup.seats.len(), setup.seed)?;
@@ -89,6 +90,7 @@ impl Referee {
                     log: Vec::new(),
                     outcome: None,
                     stand_ins: Vec::new(),
+                    resumptions: Vec::new(),
                 };
                 let chain = DigestChain::new(&record.initial_digest);
                 (state, record, chain)
@@ -173,7 +175,7 @@ impl Referee {
             time_bank: setup.time_bank,
             abandon_after: setup.abandon_after,
         };
-        let task = MatchTask::new(
+        let mut task = MatchTask::new(
             setup.match_id,
             setup.ruleset,
             clock,
@@ -187,6 +189,9 @@ impl Referee {
             setup.instruments,
             stand_in,
         );
+        if resuming {
+            task.grant_resume_grace(setup.resume_grace);
+        }
         let status = task.status_sender();
         let handle = MatchHandle::new(
             setup.match_id,
@@ -226,6 +231,15 @@ async fn supervise(
             true,
         ),
     };
+    let suspended = !panicked && task.as_ref().is_some_and(|task| task.is_suspended());
+    if suspended {
+        // Nobody is told anything: the match is not over, and goes on from its log.
+        drop(task);
+        tracing::debug!(match_id, "match suspended");
+        status.send_modify(|status| status.phase = Phase::Suspended);
+        finish.send_replace(Some(Err(crate::task::SUSPENDED.to_string())));
+        return;
+    }
     if !panicked {
         if let Some(task) = task.as_mut() {
             task.tell_late_attachments(&ended);

@@ -45,6 +45,10 @@ pub struct MatchSetup {
     pub stand_in: Option<StandInSetup>,
     /// Where the match reports its timings, if anywhere.
     pub instruments: Option<Arc<dyn Instruments>>,
+    /// Extra time for each seat's first decision after [`crate::Referee::resume`]: its
+    /// player was cut off while the server was away and needs a moment to come back.
+    /// Not used by [`crate::Referee::start`].
+    pub resume_grace: Duration,
 }
 
 impl MatchSetup {
@@ -64,6 +68,7 @@ impl MatchSetup {
             abandon_after: None,
             stand_in: None,
             instruments: None,
+            resume_grace: Duration::ZERO,
         }
     }
 }
@@ -100,6 +105,7 @@ impl fmt::Debug for MatchSetup {
             .field("abandon_after", &self.abandon_after)
             .field("stand_in", &self.stand_in)
             .field("instruments", &self.instruments.is_some())
+            .field("resume_grace", &self.resume_grace)
             .finish()
     }
 }

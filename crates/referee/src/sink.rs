@@ -22,7 +22,10 @@ use tokio::sync::{mpsc, oneshot};
 pub enum RecordEvent {
     /// The match started: the record's header (full configuration, seat names, seed,
     /// initial digest) with an empty log.
-    Started { match_id: i64, record: MatchRecord },
+    Started {
+        match_id: i64,
+        record: Box<MatchRecord>,
+    },
     /// Log entry `index` (0-based, consecutive) was appended.
     Entry {
         match_id: i64,

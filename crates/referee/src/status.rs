@@ -24,6 +24,9 @@ pub enum Phase {
     Finished,
     /// Stopped without an outcome (a ruleset defect).
     Aborted,
+    /// Stopped with its server, neither finished nor aborted: it goes on from its
+    /// stored log when a server resumes it ([`crate::MatchHandle::suspend`]).
+    Suspended,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]

@@ -16,6 +16,7 @@ mod remote_seats;
 mod resumed;
 mod ruleset_panics;
 mod spectators;
+mod stale_answers;
 mod stand_in;
 mod time_bank;
 mod turn_deadlines;

@@ -31,6 +31,7 @@ async fn half_a_match(ruleset_id: &str, bots: &[&str], seed: u64) -> MatchRecord
         log: whole.log[..whole.log.len() / 2].to_vec(),
         outcome: None,
         stand_ins: Vec::new(),
+        resumptions: Vec::new(),
         ..whole
     }
 }

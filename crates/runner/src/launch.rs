@@ -7,7 +7,9 @@ use arbiter_referee::{
     IllegalAnswer, MatchHandle, MatchSetup, Program, Referee, SeatKind, SeatSetup, StandInSetup,
 };
 use arbiter_rulesets::Ruleset;
-use arbiter_store::{AccountId, MatchId, NewMatch, RatingSystem, SeatRecord, Store, StoreError};
+use arbiter_store::{
+    AccountId, MatchId, MatchTerms, NewMatch, RatingSystem, SeatRecord, Store, StoreError,
+};
 use serde_json::Value;
 
 use crate::instruments::{MatchInstruments, RefereeInstruments};
@@ -56,6 +58,33 @@ pub struct Launch {
     /// How long the match waits for a failing store before it is aborted
     /// ([`crate::DEFAULT_STORE_PATIENCE`] unless the server sets its own).
     pub store_patience: Duration,
+    /// The compatibility port whose clients play the seats (`None`: native seats).
+    /// Stored with the clock as the match's terms.
+    pub port: Option<String>,
+}
+
+impl Launch {
+    /// What the store keeps of how this match is played, for it to go on after a
+    /// restart or a takeover with the same clock.
+    fn terms(&self) -> MatchTerms {
+        let millis = |d: Duration| u64::try_from(d.as_millis()).unwrap_or(u64::MAX);
+        MatchTerms {
+            deadline_ms: millis(self.deadline),
+            time_bank_ms: millis(self.time_bank),
+            abandon_after: self.abandon_after,
+            stand_in_grace_ms: self.stand_in.as_ref().map(|s| millis(s.grace)),
+            port: self.port.clone(),
+        }
+    }
+}
+
+/// How a resumed match makes up for the time its server was away.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Gap {
+    /// How long the match was down (from its server's last sign of life), recorded.
+    pub down: Duration,
+    /// Extra time for every seat's next decision, for its client to come back.
+    pub grace: Duration,
 }
 
 /// Which house bot plays a silent remote seat, and after how long
@@ -119,6 +148,7 @@ pub async fn launch(
             })
             .collect(),
         rating: launch.rating,
+        terms: Some(launch.terms()),
     };
     // Every seed is drawn before the row is written: a refusal leaves nothing behind.
     let seats = seat_setups(&launch.entries)?;
@@ -144,26 +174,46 @@ pub async fn launch(
     .await
 }
 
-/// Go on with match `match_id`, which this node has taken over from a node that died
-/// (`Store::take_over_matches_of_silent_nodes`): its record, with every stored log
-/// entry, comes from the store, and the referee replays it (each digest checked) and
-/// continues at the next entry. `launch` says who plays the seats now and on which
-/// clock; its configuration and seed are not used (the record's are). House bots get
-/// fresh seeds. A match that cannot go on is marked aborted, its log kept.
+/// Go on with match `match_id`, which this node runs but whose referee went away with
+/// a server (this one, restarted; or a node that died or stopped, taken over): its
+/// record, with every stored log entry, comes from the store, and the referee replays it
+/// (each digest checked) and continues at the next entry. `launch` says who plays the
+/// seats now and on which clock; its configuration and seed are not used (the record's
+/// are). House bots get fresh seeds. The record gains the resumption (`gap`); the
+/// caller stores it ([`Store::record_resumptions`], many matches at once). A match
+/// whose log cannot be rebuilt is marked aborted with the reason, its log kept.
 pub async fn resume(
     store: &Store,
     match_id: MatchId,
     launch: Launch,
+    gap: Gap,
     instruments: Option<Arc<dyn MatchInstruments>>,
 ) -> Result<Launched, LaunchError> {
     let record = store
         .match_record(match_id)
         .await?
         .ok_or(StoreError::UnknownMatch(match_id))?;
+    resume_from(store, match_id, record, launch, gap, instruments).await
+}
+
+/// [`resume`] from a record already read.
+pub async fn resume_from(
+    store: &Store,
+    match_id: MatchId,
+    mut record: arbiter_engine::MatchRecord,
+    launch: Launch,
+    gap: Gap,
+    instruments: Option<Arc<dyn MatchInstruments>>,
+) -> Result<Launched, LaunchError> {
+    record.resumptions.push(arbiter_engine::Resumption {
+        step: record.log.len(),
+        down_ms: u64::try_from(gap.down.as_millis()).unwrap_or(u64::MAX),
+    });
     let seats = seat_setups(&launch.entries)?;
     let store_patience = launch.store_patience;
     let seeds = (record.seed, secret_seed()?);
-    let setup = match_setup(match_id, launch, seeds, seats, instruments.clone());
+    let mut setup = match_setup(match_id, launch, seeds, seats, instruments.clone());
+    setup.resume_grace = gap.grace;
     let (sink, recorded) = writer::spawn(store.clone(), store_patience, instruments);
     let resumed = Referee::resume(setup, record, Arc::new(sink));
     running(
@@ -171,7 +221,7 @@ pub async fn resume(
         match_id,
         resumed,
         recorded,
-        "the match could not be taken over",
+        "the match could not go on from its stored log",
     )
     .await
 }
@@ -243,6 +293,7 @@ fn match_setup(
         instruments: instruments.map(|instruments| {
             Arc::new(RefereeInstruments(instruments)) as Arc<dyn arbiter_referee::Instruments>
         }),
+        resume_grace: Duration::ZERO,
     }
 }
 

@@ -20,5 +20,7 @@ mod launch;
 mod writer;
 
 pub use instruments::MatchInstruments;
-pub use launch::{launch, resume, Entry, Launch, LaunchError, Launched, Play, StandIn};
+pub use launch::{
+    launch, resume, resume_from, Entry, Gap, Launch, LaunchError, Launched, Play, StandIn,
+};
 pub use writer::{Recorded, DEFAULT_STORE_PATIENCE};

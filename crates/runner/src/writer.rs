@@ -473,6 +473,7 @@ mod tests {
             initial_digest: String::new(),
             seats: vec![seat("ann"), seat("bob")],
             rating: None,
+            terms: None,
         };
         let id = store.create_match(&new).await.expect("create");
         (dir, store, id)

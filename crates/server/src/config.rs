@@ -18,6 +18,9 @@ pub const DEFAULT_TIME_BANK: Duration = Duration::from_secs(30);
 /// enough for a page reload or a dropped Wi-Fi, short enough that the others do not
 /// sit idle.
 pub const DEFAULT_STAND_IN_GRACE: Duration = Duration::from_secs(60);
+/// Extra time for every seat's next decision when a match goes on after its server went
+/// away (a restart, a stop, a takeover): the clients' time to come back.
+pub const DEFAULT_RESUME_GRACE: Duration = Duration::from_secs(30);
 /// A server's name unless configured: one server per database needs no other.
 pub const DEFAULT_NODE: &str = "local";
 /// How stale a node's heartbeat may be before the others end its matches.
@@ -72,6 +75,11 @@ pub struct ServeArgs {
     /// set their own.
     #[arg(long, env = "ARBITER_STAND_IN_GRACE")]
     pub stand_in_grace: Option<String>,
+    /// When a match goes on after its server went away (a restart, a stop, a node lost),
+    /// the extra time every seat gets for its next decision, on top of the time it has,
+    /// for its client to come back [default: 30s].
+    #[arg(long, env = "ARBITER_RESUME_GRACE")]
+    pub resume_grace: Option<String>,
     /// How often matchmaking pairs waiting players [default: 1s].
     #[arg(long, env = "ARBITER_PAIRING_INTERVAL")]
     pub pairing_interval: Option<String>,
@@ -184,6 +192,7 @@ struct FileConfig {
     house_tournaments: Vec<HouseTournamentFile>,
     time_bank: Option<String>,
     stand_in_grace: Option<String>,
+    resume_grace: Option<String>,
     pairing_interval: Option<String>,
     store_patience: Option<String>,
     node: Option<String>,
@@ -282,6 +291,9 @@ pub struct Config {
     /// How long a silent seat waits for its player before a house bot plays it;
     /// `None`: no stand-in (silent seats are ejected after their missed deadlines).
     pub stand_in_grace: Option<Duration>,
+    /// Extra time for every seat's next decision in a match that goes on after its
+    /// server went away.
+    pub resume_grace: Duration,
     pub pairing_interval: Duration,
     /// How long a match waits for a failing store before it is aborted.
     pub store_patience: Duration,
@@ -315,6 +327,7 @@ impl Config {
             default_deadline: None,
             time_bank: DEFAULT_TIME_BANK,
             stand_in_grace: Some(DEFAULT_STAND_IN_GRACE),
+            resume_grace: DEFAULT_RESUME_GRACE,
             pairing_interval: Duration::from_secs(1),
             store_patience: arbiter_runner::DEFAULT_STORE_PATIENCE,
             node: DEFAULT_NODE.to_string(),
@@ -394,6 +407,7 @@ impl Config {
             default_deadline: None,
             time_bank: DEFAULT_TIME_BANK,
             stand_in_grace: Some(DEFAULT_STAND_IN_GRACE),
+            resume_grace: DEFAULT_RESUME_GRACE,
             pairing_interval: Duration::from_secs(1),
             store_patience: arbiter_runner::DEFAULT_STORE_PATIENCE,
             node: DEFAULT_NODE.to_string(),
@@ -418,6 +432,10 @@ impl Config {
                     format!("the stand-in grace {text:?} is not a duration or off")
                 })?),
             };
+        }
+        if let Some(text) = args.resume_grace.as_ref().or(file.resume_grace.as_ref()) {
+            config.resume_grace = parse_duration(text)
+                .with_context(|| format!("the resume grace {text:?} is not a duration"))?;
         }
         for house in file.house_tournaments {
             let every = parse_duration(&house.every).with_context(|| {

@@ -1,8 +1,9 @@
 //! One server among several sharing a database: it writes a heartbeat every third of
 //! the lease, and takes over the running matches of any server whose heartbeat is
 //! older than the lease (`Store::take_over_matches_of_silent_nodes`), going on with
-//! each from its stored log; their players come back to any node and resume their
-//! seats. A match that cannot go on is marked aborted, its log kept. The silent node's
+//! each from its stored log (`Hub::resume_matches`, the one path every resumption
+//! takes); their players come back to any node and resume their seats. A match whose
+//! log cannot be continued is marked aborted with the reason, its log kept. The silent node's
 //! unfinished tournaments are taken the same way, and their directors go on here from
 //! the store. A single server does the same harmlessly (there is nobody else's match to
 //! take).
@@ -12,6 +13,20 @@ use std::sync::Arc;
 use tokio_util::sync::CancellationToken;
 
 use crate::hub::Hub;
+
+/// Now, in Unix milliseconds.
+pub fn now_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |since| {
+            i64::try_from(since.as_millis()).unwrap_or(i64::MAX)
+        })
+}
+
+/// How long ago `then` (Unix milliseconds) was.
+pub fn down_since(then: i64) -> std::time::Duration {
+    std::time::Duration::from_millis(u64::try_from(now_ms().saturating_sub(then)).unwrap_or(0))
+}
 
 /// Heartbeat and sweep until `shutdown`.
 pub async fn keep_alive(hub: Arc<Hub>, shutdown: CancellationToken) {
@@ -28,6 +43,8 @@ pub async fn keep_alive(hub: Arc<Hub>, shutdown: CancellationToken) {
             continue;
         }
         hub.recover_stranded().await;
+        // When the silent nodes last gave a sign of life: how long their matches were down.
+        let silent_since = hub.store.silent_since(lease).await.ok().flatten();
         let taken = match hub.store.take_over_matches_of_silent_nodes(lease).await {
             Ok(taken) => taken,
             Err(error) => {
@@ -35,18 +52,16 @@ pub async fn keep_alive(hub: Arc<Hub>, shutdown: CancellationToken) {
                 continue;
             }
         };
-        for match_id in taken {
-            if let Err(refusal) = hub.take_over(match_id).await {
-                tracing::error!(match_id, reason = %refusal.message, "a match taken over could not go on");
-                let reason = format!(
-                    "{} ({})",
-                    arbiter_store::ABORTED_BY_SILENT_NODE,
-                    refusal.message
-                );
-                if let Err(error) = hub.store.abort_match(match_id, &reason).await {
-                    tracing::warn!(match_id, %error, "cannot mark a match aborted");
-                }
-            }
+        if !taken.is_empty() {
+            let down = down_since(silent_since.unwrap_or_else(now_ms));
+            let count = taken.len();
+            let report = hub.resume_matches(taken, down).await;
+            tracing::warn!(
+                count,
+                resumed = report.resumed,
+                failed = report.failed,
+                "took over the matches of a node that stopped answering"
+            );
         }
         // After the matches: their directors find the taken matches running here.
         take_over_tournaments(&hub, lease).await;

@@ -1,5 +1,8 @@
-//! Wiring: open the store, mark matches a previous run left unfinished as aborted, bind
-//! the listeners, and run the accept loops and the matchmaking clock until shutdown.
+//! Wiring: open the store, bind the listeners, go on with the matches a previous run
+//! left running (each from its stored log), and run the accept loops and the
+//! matchmaking clock until shutdown. A shutdown ends no match: it tells every client
+//! `server_restarting`, lets what the referees decided land in the store, and leaves the
+//! matches running there for the next start (or another node) to go on with.
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -13,6 +16,7 @@ use tokio_util::sync::CancellationToken;
 
 use crate::config::{redact_url, Config};
 use crate::http::{self, state::AppState};
+use crate::hub::resume::ResumeReport;
 use crate::hub::Hub;
 use crate::mesh::link::Mesh;
 use crate::ports;
@@ -30,8 +34,8 @@ pub struct Server {
     /// The Q-Game port's bound address, when it is on.
     pub qgame_addr: Option<SocketAddr>,
     pub data_dir: PathBuf,
-    /// Matches a previous run left running, now marked aborted.
-    pub aborted_on_start: u64,
+    /// Matches a previous run left running, and whether each went on here.
+    pub resumed_on_start: ResumeReport,
     shutdown: CancellationToken,
     tasks: Vec<JoinHandle<()>>,
 }
@@ -55,16 +59,12 @@ impl Server {
                 )
             })?
             .with_node(config.node.clone());
-        let aborted_on_start = store
-            .abort_unfinished()
+        // Read before this run's first heartbeat overwrites it: when the previous run
+        // was last alive, so how long its matches were down.
+        let last_alive = store
+            .last_sign_of_life()
             .await
-            .context("cannot mark unfinished matches as aborted")?;
-        if aborted_on_start > 0 {
-            tracing::warn!(
-                matches = aborted_on_start,
-                "matches left running by a previous run are marked aborted"
-            );
-        }
+            .context("cannot read this server's last heartbeat")?;
         let tcp_listener = listen(&config.tcp)
             .await
             .with_context(|| format!("cannot listen on {} (native protocol)", config.tcp))?;
@@ -118,6 +118,25 @@ impl Server {
             .heartbeat(hub.started_at)
             .await
             .context("cannot write this server's first heartbeat")?;
+        // Before anyone can connect: a player who logs in finds their seats running.
+        let left_running = hub
+            .store
+            .running_matches_of_this_node()
+            .await
+            .context("cannot list the matches left running")?;
+        let resumed_on_start = if left_running.is_empty() {
+            ResumeReport::default()
+        } else {
+            let down = crate::nodes::down_since(last_alive.unwrap_or(hub.started_at));
+            let report = hub.resume_matches(left_running, down).await;
+            tracing::info!(
+                resumed = report.resumed,
+                failed = report.failed,
+                down_ms = down.as_millis() as u64,
+                "matches left running by the previous run go on from their stored logs"
+            );
+            report
+        };
         let shutdown = CancellationToken::new();
 
         let mut tasks = Vec::new();
@@ -210,25 +229,40 @@ impl Server {
             spacegoo_addr,
             qgame_addr,
             data_dir,
-            aborted_on_start,
+            resumed_on_start,
             shutdown,
             tasks,
         })
     }
 
-    /// Stop accepting, close every connection, mark running matches aborted, and close
-    /// the store.
+    /// Stop without losing anything: tournaments' directors stop; every match stops
+    /// being refereed once what it decided is stored (it stays running in the store);
+    /// every connection is told `server_restarting` and closed; the accept loops end;
+    /// the last heartbeat says when this node was last alive; the store closes. The
+    /// next start of this node (or, in a deployment, the node that takes its matches
+    /// over) goes on with every match from its log.
     pub async fn shutdown(mut self) {
-        self.shutdown.cancel();
         self.hub.tournaments.stop();
+        let suspended = self.hub.suspend_running(SUSPEND_PATIENCE).await;
+        self.shutdown.cancel();
         for task in std::mem::take(&mut self.tasks) {
             let _ = task.await;
         }
-        self.hub.abort_running("the server shut down").await;
+        // A match paired while the others were being suspended.
+        self.hub.suspend_running(SUSPEND_PATIENCE).await;
+        if let Err(error) = self.hub.store.heartbeat(self.hub.started_at).await {
+            tracing::warn!(%error, "cannot write this server's last heartbeat");
+        }
         self.hub.store.close().await;
-        tracing::info!("arbiter server stopped");
+        tracing::info!(
+            matches = suspended,
+            "arbiter server stopped; its running matches go on from their logs when it starts again"
+        );
     }
 }
+
+/// How long a stopping server waits for its matches' last writes to land.
+const SUSPEND_PATIENCE: std::time::Duration = std::time::Duration::from_secs(3);
 
 /// A server dropped without [`Server::shutdown`] (a failed test, a panicking embedder)
 /// still stops its accept loops, so that nothing (the Q-Game port's sign-up thread

@@ -67,6 +67,7 @@ async fn finished(server: &TestServer, ruleset: &str) -> i64 {
         games: Games::Exactly(1),
         config: Value::Null,
         seats: None,
+        reconnect_for: std::time::Duration::ZERO,
     };
     let (a, b) = (plan("ada"), plan("bo"));
     let (ra, rb) = tokio::join!(
@@ -91,6 +92,7 @@ fn tournament_bot(server: &TestServer, name: &str, id: i64) -> BotPlan {
         games: Games::Tournament(id),
         config: Value::Null,
         seats: None,
+        reconnect_for: std::time::Duration::ZERO,
     }
 }
 

@@ -124,6 +124,7 @@ fn plan(server: &str, ruleset: &str, name: &str) -> BotPlan {
         games: Games::Exactly(1),
         config: Value::Null,
         seats: Some(2),
+        reconnect_for: std::time::Duration::ZERO,
     }
 }
 

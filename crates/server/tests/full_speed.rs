@@ -29,6 +29,7 @@ async fn bot_pairs_of_every_ruleset_play_without_ejection_at_the_default_limits(
                 games: Games::Exactly(GAMES),
                 config: Value::Null,
                 seats: None,
+                reconnect_for: std::time::Duration::ZERO,
             };
             let players = random_players(id);
             pairs.push(tokio::spawn(async move {

@@ -220,6 +220,7 @@ async fn bots_drawing_games_from_one_pool_all_finish() {
                 games: Games::FromPool(seats.clone()),
                 config: Value::Null,
                 seats: None,
+                reconnect_for: std::time::Duration::ZERO,
             };
             tokio::spawn(async move { play(&plan, random_players("spacegoo")).await })
         })
@@ -279,6 +280,7 @@ async fn the_same_protocol_over_websocket() {
         games: Games::Exactly(1),
         config: Value::Null,
         seats: None,
+        reconnect_for: std::time::Duration::ZERO,
     };
     let bot = tokio::spawn(async move { play(&plan, random_players("spacegoo")).await });
     let mut saw = Vec::new();
@@ -380,6 +382,7 @@ async fn a_server_on_postgresql_plays_and_serves_a_game() {
         games: Games::Exactly(1),
         config: Value::Null,
         seats: None,
+        reconnect_for: std::time::Duration::ZERO,
     };
     let (a, b) = (plan("pg-a"), plan("pg-b"));
     let (ra, rb) = tokio::join!(
@@ -406,13 +409,17 @@ async fn a_server_on_postgresql_plays_and_serves_a_game() {
         .expect("drop the scratch database");
 }
 
+/// A normal stop ends no match: every client is told `server_restarting` (with a
+/// retry hint) and the connection closes; the match stays running in the store, and a
+/// server started again on the same data goes on with it, where its players find their
+/// seats again when they log in.
 #[tokio::test]
-async fn shutting_down_tells_clients_and_records_running_matches_as_aborted() {
+async fn a_stop_tells_clients_to_come_back_and_ends_no_match() {
     let TestServer {
         server,
         dir,
         tcp,
-        database: _database,
+        database,
         ..
     } = start(|c| c.default_deadline = Some(Duration::from_secs(30))).await;
     let mut ann = registered(&tcp, "down-ann").await;
@@ -426,17 +433,44 @@ async fn shutting_down_tells_clients_and_records_running_matches_as_aborted() {
     let started = until(&mut ann, 5, |m| m["type"] == "match_started").await;
     until(&mut bob, 5, |m| m["type"] == "match_started").await;
     let match_id = started["match"].as_i64().unwrap();
-    let database = server.hub.config.database_url.clone();
+    let mut config = server.hub.config.clone();
     server.shutdown().await;
-    let error = until(&mut ann, 5, |m| m["type"] == "error").await;
-    assert_eq!(error["code"], "shutting_down");
+    let restarting = until(&mut ann, 5, |m| m["type"] == "server_restarting").await;
+    assert!(
+        restarting["retry_after_ms"]
+            .as_u64()
+            .is_some_and(|ms| ms > 0),
+        "{restarting}"
+    );
     assert!(ann.recv().await.is_err(), "the connection is closed");
-    let store = arbiter_store::Store::connect(&database).await.unwrap();
+    let store = arbiter_store::Store::connect(&config.database_url)
+        .await
+        .unwrap();
     let summary = store.match_summary(match_id).await.unwrap().unwrap();
-    assert_eq!(summary.status, arbiter_store::MatchStatus::Aborted);
-    assert_eq!(summary.summary.as_deref(), Some("the server shut down"));
+    assert_eq!(summary.status, arbiter_store::MatchStatus::Running);
     store.close().await;
-    drop(dir);
+
+    // Started again on the same data: the match goes on, and a login resumes the seat.
+    config.tcp = "127.0.0.1:0".into();
+    config.http = "127.0.0.1:0".into();
+    let again = arbiter_server::Server::start(config)
+        .await
+        .expect("starts again");
+    assert_eq!(again.resumed_on_start.resumed, 1);
+    let mut ann = arbiter_server::client::Connection::connect(&again.tcp_addr.to_string())
+        .await
+        .unwrap();
+    ann.send(&json!({"type": "login", "name": "down-ann", "password": password("down-ann")}))
+        .await
+        .unwrap();
+    let logged_in = until(&mut ann, 5, |m| m["type"] == "logged_in").await;
+    assert_eq!(logged_in["resumed"], json!([match_id]));
+    until(&mut ann, 5, |m| {
+        m["type"] == "joined" && m["match"] == match_id
+    })
+    .await;
+    again.shutdown().await;
+    drop((dir, database));
 }
 
 /// A table's `abandon_after`: a seat that misses that many deadlines in a row is out,

@@ -65,6 +65,7 @@ fn good_bot(tcp: &str, ruleset: &str, name: &str) -> JoinHandle<anyhow::Result<B
         games: Games::Exactly(1),
         config: Value::Null,
         seats: None,
+        reconnect_for: std::time::Duration::ZERO,
     };
     let players = random_players(ruleset);
     tokio::spawn(async move { play(&plan, players).await })

@@ -52,6 +52,7 @@ async fn full_game(ruleset: &str) {
         games: Games::Exactly(1),
         config: Value::Null,
         seats: None,
+        reconnect_for: std::time::Duration::ZERO,
     };
     let (ann, bob) = (format!("{ruleset}-ann"), format!("{ruleset}-bob"));
     let go = Arc::new(AtomicBool::new(false));

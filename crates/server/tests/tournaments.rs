@@ -22,6 +22,7 @@ pub(crate) fn tournament_bot(server: &TestServer, ruleset: &str, name: &str, id:
         games: Games::Tournament(id),
         config: Value::Null,
         seats: None,
+        reconnect_for: std::time::Duration::ZERO,
     }
 }
 

@@ -36,7 +36,7 @@ pub use connect::{Backend, Store, DATABASE_FILE};
 pub use error::StoreError;
 pub use matches::{
     FinishedMatch, LogCommitTotals, LogCommits, MatchFilter, MatchId, MatchStatus, MatchSummary,
-    NewMatch, QueuedEntry, SeatRecord, SeatResult, SeatSummary, ABORTED_BY_RESTART,
+    MatchTerms, NewMatch, QueuedEntry, SeatRecord, SeatResult, SeatSummary, ABORTED_BY_RESTART,
     DEFAULT_LIST_LIMIT, LOG_FOLD_AT, MAX_LIST_LIMIT,
 };
 pub use nodes::{LiveNode, RunningSeat, ABORTED_BY_SILENT_NODE};

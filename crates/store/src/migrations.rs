@@ -82,6 +82,11 @@ pub(crate) const SQLITE: &[MigrationFile] = &[
         "account kind",
         include_str!("../migrations/sqlite/0011_account_kind.sql"),
     ),
+    (
+        12,
+        "resuming",
+        include_str!("../migrations/sqlite/0012_resuming.sql"),
+    ),
 ];
 
 /// `migrations/postgres`, in version order.
@@ -140,6 +145,11 @@ pub(crate) const POSTGRES: &[MigrationFile] = &[
         11,
         "account kind",
         include_str!("../migrations/postgres/0011_account_kind.sql"),
+    ),
+    (
+        12,
+        "resuming",
+        include_str!("../migrations/postgres/0012_resuming.sql"),
     ),
 ];
 

@@ -84,6 +84,19 @@ impl Store {
             .collect::<Result<_, _>>()?)
     }
 
+    /// The latest heartbeat among the other nodes whose heartbeat is older than `lease`
+    /// (the silent ones), in Unix milliseconds: since when their matches have been
+    /// down, at the least. `None` when no node is silent.
+    pub async fn silent_since(&self, lease: Duration) -> Result<Option<i64>, StoreError> {
+        Ok(sqlx::query_scalar(
+            "SELECT MAX(heartbeat_at) FROM nodes WHERE heartbeat_at <= $1 AND name <> $2",
+        )
+        .bind(stale_before(lease))
+        .bind(&*self.node)
+        .fetch_one(&self.read)
+        .await?)
+    }
+
     /// Take over every open or running tournament of another node whose latest heartbeat
     /// is older than `lease`, as [`Store::take_over_matches_of_silent_nodes`] does
     /// matches; returns their ids, for this node's directors to go on with. The store

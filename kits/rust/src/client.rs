@@ -3,13 +3,21 @@
 //! Everything is blocking and happens on the caller's thread, one message at a time:
 //! a request is sent, then messages are read (and each match's state updated) until
 //! its reply comes. Match messages that arrive meanwhile are never lost.
+//!
+//! A lost connection, or the server's `server_restarting`, is resumed by itself: the
+//! kit connects again with capped exponential backoff and full jitter
+//! ([`crate::backoff`]; at least what the server asked), for at most
+//! [`Client::reconnect_for`], logs in with its session and gets its seats back, and
+//! enters its tournaments again. Every wait has a limit: a reply 90 s, a silent server
+//! is pinged after 30 s and counts as lost 30 s later.
 
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap, HashSet};
 use std::thread;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
+use crate::backoff::{backoff_delay, jitter};
 use crate::bot::{default_fallback, Prompt};
 use crate::connection::Connection;
 use crate::error::{Error, Result};
@@ -19,8 +27,30 @@ use crate::messages::{ClientMessage, ServerMessage};
 use crate::thinking::BotThread;
 use crate::PROTOCOL;
 
-/// How long a request waits for its reply before asking itself whether it reconnected.
-const REPLY_WAIT: Duration = Duration::from_secs(60);
+/// How long a request waits for its reply (the store may stall a match ~60 s).
+const REPLY_TIMEOUT: Duration = Duration::from_secs(90);
+
+/// How long a login step (welcome, options, login) waits for its reply.
+const LOGIN_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// Silence before the kit pings the server; as long again without a word: lost.
+const SILENCE: Duration = Duration::from_secs(30);
+
+/// How long a login may leave out a match that the HTTP API says still runs (a server
+/// still restoring its matches) before the kit gives the match up.
+const NOT_RESUMED_PATIENCE: Duration = Duration::from_secs(30);
+
+/// Server errors while reconnecting that mean "try again later", not "give up".
+const RETRY_CODES: [&str; 5] = [
+    "shutting_down",
+    "store_unavailable",
+    "node_unreachable",
+    "too_many_connections",
+    "internal",
+];
+
+/// An answer refused because its decision is closed: not to be retried.
+const STALE_CODES: [&str; 2] = ["stale_answer", "bad_step"];
 
 /// Where log lines go: stderr, as the other kits.
 fn log(text: &str) {
@@ -73,6 +103,10 @@ pub struct Client {
     pub use_bank: bool,
     /// Testing: cut the connection after this many answers in a match, once per match.
     pub drop_after: Option<u32>,
+    /// How long to keep trying to reconnect after a lost connection (default 120 s).
+    pub reconnect_for: Duration,
+    /// How long [`Client::queue`] waits for a match (default 600 s; `None`: no limit).
+    pub queue_timeout: Option<Duration>,
     /// Every match seen on this client, by id.
     pub matches: HashMap<i64, Match>,
     conn: Option<Connection>,
@@ -82,6 +116,14 @@ pub struct Client {
     generation: u64,
     /// Prompts received so far (each prompt's serial number).
     prompts: u64,
+    /// When the server last said anything, and when a silent server was pinged.
+    last_heard: Instant,
+    pinged: Option<Instant>,
+    /// Tournaments entered (joined again after every reconnection), and those over.
+    entered: BTreeSet<i64>,
+    tournaments_over: HashSet<i64>,
+    /// Matches handed out by `queue`, `create_table`, `tournament_game` or `play`.
+    claimed: HashSet<i64>,
 }
 
 impl Client {
@@ -96,11 +138,18 @@ impl Client {
             verbose: false,
             use_bank: false,
             drop_after: None,
+            reconnect_for: Duration::from_secs(120),
+            queue_timeout: Some(Duration::from_secs(600)),
             matches: HashMap::new(),
             conn: None,
             session: None,
             generation: 0,
             prompts: 0,
+            last_heard: Instant::now(),
+            pinged: None,
+            entered: BTreeSet::new(),
+            tournaments_over: HashSet::new(),
+            claimed: HashSet::new(),
         }
     }
 
@@ -109,6 +158,7 @@ impl Client {
     /// Connect and log in: resume the session if there is one, else register, else
     /// (the name is taken) log in. Returns the running matches whose seats came back.
     pub fn connect(&mut self) -> Result<Vec<i64>> {
+        self.conn = None;
         let mut conn = Connection::open(&self.address)?;
         match conn.recv(Some(Duration::from_secs(10)))? {
             Some((ServerMessage::Welcome { protocol, .. }, line)) => {
@@ -124,11 +174,13 @@ impl Client {
             other => {
                 let got = other.map_or("nothing".to_string(), |(_, line)| cut(&line, 100));
                 return Err(Error::ConnectionLost(format!(
-                    "expected welcome, got {got}"
+                    "expected welcome within 10 s, got {got}"
                 )));
             }
         }
         self.conn = Some(conn);
+        self.last_heard = Instant::now();
+        self.pinged = None;
         self.ask_legal_in_prompt()?;
         if let Some(session) = self.session.clone() {
             match self.login(ClientMessage::Resume { session }) {
@@ -177,8 +229,9 @@ impl Client {
     }
 
     /// Send a login (`register`, `login` or `resume`) and wait for its reply, waiting
-    /// out `login_throttled` refusals.
+    /// out `login_throttled` refusals (for at most `reconnect_for` in all).
     fn login(&mut self, message: ClientMessage) -> Result<Vec<i64>> {
+        let mut waited = Duration::ZERO;
         loop {
             let reply = self.raw_request(&message, |m| {
                 matches!(
@@ -191,10 +244,14 @@ impl Client {
                     code,
                     retry_after_ms,
                     ..
-                }) if code == "login_throttled" => {
-                    let wait = retry_after_ms.unwrap_or(1000).max(1);
-                    log(&format!("login throttled: trying again in {wait} ms"));
-                    thread::sleep(Duration::from_millis(wait));
+                }) if code == "login_throttled" && waited < self.reconnect_for => {
+                    let wait = Duration::from_millis(retry_after_ms.unwrap_or(1000).max(1));
+                    log(&format!(
+                        "login throttled: trying again in {:.1} s",
+                        wait.as_secs_f64()
+                    ));
+                    thread::sleep(wait);
+                    waited += wait;
                 }
                 Err(e) => return Err(e),
                 Ok(ServerMessage::Registered { session, .. }) => {
@@ -212,20 +269,23 @@ impl Client {
         }
     }
 
-    /// Send on the current connection and wait for the reply `wanted` picks, without
-    /// reconnecting (logging in is part of reconnecting).
+    /// Send on the current connection and wait (at most 30 s) for the reply `wanted`
+    /// picks, without reconnecting (logging in is part of reconnecting).
     fn raw_request(
         &mut self,
         message: &ClientMessage,
         wanted: impl Fn(&ServerMessage) -> bool,
     ) -> Result<ServerMessage> {
         self.send_now(message)?;
+        let end = Instant::now() + LOGIN_TIMEOUT;
         loop {
+            let left = end.saturating_duration_since(Instant::now());
             let conn = self.conn.as_mut().ok_or(not_connected())?;
-            let Some((reply, line)) = conn.recv(Some(Duration::from_secs(30)))? else {
+            let Some((reply, line)) = conn.recv(Some(left))? else {
                 return Err(Error::ConnectionLost(format!(
-                    "no reply to {}",
-                    message.kind()
+                    "no reply to {} within {} s",
+                    message.kind(),
+                    LOGIN_TIMEOUT.as_secs()
                 )));
             };
             self.handle(&reply, &line);
@@ -239,31 +299,89 @@ impl Client {
     }
 
     /// After a lost connection: connect again and resume the session; the server
-    /// re-attaches every running seat (`joined`, `view` and the pending prompt follow).
-    /// A match that ended meanwhile gets its outcome from the HTTP API.
+    /// re-attaches every running seat (`joined`, `view` and the pending prompt follow),
+    /// and the kit enters its tournaments again (`already_entered`: this connection
+    /// watches them again). A match that ended meanwhile gets its outcome from the HTTP
+    /// API. Tries with capped exponential backoff and full jitter for at most
+    /// [`Client::reconnect_for`], then fails with [`Error::ConnectionLost`].
     pub fn reconnect(&mut self) -> Result<()> {
-        if let Some(conn) = self.conn.take() {
-            conn.shutdown();
-        }
-        for m in self.matches.values_mut() {
-            // A decision still owed is prompted again when the seat is re-attached.
-            m.pending = None;
-            m.answered = None;
-        }
-        let mut attempt = 0;
-        let resumed = loop {
-            attempt += 1;
-            match self.connect() {
-                Ok(resumed) => break resumed,
-                Err(e @ Error::Server { .. }) => return Err(e),
-                Err(e) if attempt >= 20 => {
-                    return Err(Error::ConnectionLost(format!("could not reconnect: {e}")))
-                }
-                Err(e) => {
-                    log(&format!("reconnect {attempt} failed: {e}"));
-                    thread::sleep(Duration::from_millis((500 * attempt).min(5000)));
-                }
+        self.reconnect_after(None)
+    }
+
+    /// [`Client::reconnect`] after `lost`: a `server_restarting` says how long to wait
+    /// before the first attempt.
+    fn reconnect_after(&mut self, lost: Option<&Error>) -> Result<()> {
+        let mut wait = lost.and_then(Error::retry_after).unwrap_or_default();
+        if let Some(mut old) = self.conn.take() {
+            let (messages, hint) = old.drain();
+            for (message, line) in messages {
+                self.handle(&message, &line); // an outcome that came before the end, say
             }
+            wait = wait.max(hint.unwrap_or_default());
+            old.shutdown();
+        }
+        let started = Instant::now();
+        wait = wait.min(self.reconnect_for);
+        if !wait.is_zero() {
+            log(&format!(
+                "the server is restarting: reconnecting in {:.1} s",
+                wait.as_secs_f64()
+            ));
+        }
+        let mut attempt: u32 = 0;
+        let mut not_resumed_since: Option<Instant> = None;
+        let resumed = loop {
+            thread::sleep(wait);
+            for m in self.matches.values_mut() {
+                // A decision still owed is prompted again when the seat is re-attached.
+                m.pending = None;
+                m.answered = None;
+            }
+            let logged_in = self.connect();
+            let error = match logged_in.and_then(|resumed| {
+                self.watch_tournaments_again()?;
+                Ok(resumed)
+            }) {
+                Ok(resumed) => {
+                    let missing = self.running_elsewhere(&resumed);
+                    if missing.is_empty() {
+                        break resumed;
+                    }
+                    // Running (says the HTTP API) but not given back: a server still
+                    // restoring its matches. Log in again shortly, for a while.
+                    let since = *not_resumed_since.get_or_insert_with(Instant::now);
+                    if since.elapsed() > NOT_RESUMED_PATIENCE {
+                        log(&format!(
+                            "matches {missing:?} still running but not resumed: giving them up"
+                        ));
+                        break resumed;
+                    }
+                    Error::ConnectionLost(format!(
+                        "matches {missing:?} are running but were not resumed"
+                    ))
+                }
+                Err(e) if e.code().is_some_and(|code| !RETRY_CODES.contains(&code)) => {
+                    return Err(e)
+                }
+                Err(e) => e,
+            };
+            if let Some(conn) = self.conn.take() {
+                conn.shutdown();
+            }
+            attempt += 1;
+            wait =
+                backoff_delay(attempt - 1, jitter()).max(error.retry_after().unwrap_or_default());
+            if started.elapsed() + wait > self.reconnect_for {
+                return Err(Error::ConnectionLost(format!(
+                    "could not reconnect to {} within {} s ({attempt} attempts): {error}",
+                    self.address,
+                    self.reconnect_for.as_secs()
+                )));
+            }
+            log(&format!(
+                "reconnect attempt {attempt} failed: {error}; next in {:.1} s",
+                wait.as_secs_f64()
+            ));
         };
         self.generation += 1;
         log(&format!("reconnected; resumed matches {resumed:?}"));
@@ -274,12 +392,18 @@ impl Client {
             }
             // Not resumed: it ended while we were away.
             if let Some(address) = &http {
-                match http::match_outcome(address, m.id) {
-                    Ok(Some(outcome)) => {
+                match http::match_summary(address, m.id) {
+                    Ok(http::MatchSummary {
+                        outcome: Some(outcome),
+                        ..
+                    }) => {
                         m.headline = Some(format!("(outcome read over HTTP) {}", outcome.summary));
                         m.outcome = Some(outcome);
                     }
-                    Ok(None) => log(&format!("match {} has no outcome over HTTP", m.id)),
+                    Ok(summary) if summary.status == "aborted" => {
+                        m.aborted = Some("aborted (read over HTTP)".into());
+                    }
+                    Ok(_) => log(&format!("match {} has no outcome over HTTP", m.id)),
                     Err(e) => log(&format!("could not read match {} over HTTP: {e}", m.id)),
                 }
             }
@@ -287,6 +411,52 @@ impl Client {
             m.done = true;
         }
         Ok(())
+    }
+
+    /// A new connection hears nothing of a tournament until it joins again: entered
+    /// before, the server answers `already_entered` and this connection watches it.
+    fn watch_tournaments_again(&mut self) -> Result<()> {
+        let entered: Vec<i64> = self.entered.iter().copied().collect();
+        for tournament in entered {
+            if self.tournaments_over.contains(&tournament) {
+                continue;
+            }
+            let join = ClientMessage::JoinTournament { tournament };
+            match self.raw_request(&join, |m| {
+                matches!(m, ServerMessage::TournamentJoined { .. })
+            }) {
+                Ok(_) => {}
+                Err(e) if e.code() == Some("already_entered") => {}
+                Err(e @ Error::Server { .. }) => {
+                    if matches!(e.code(), Some("tournament_over" | "no_such_tournament")) {
+                        self.tournaments_over.insert(tournament);
+                    }
+                    log(&format!("tournament {tournament}: {e}"));
+                }
+                Err(e) => return Err(e),
+            }
+        }
+        Ok(())
+    }
+
+    /// Matches of ours that the HTTP API says run, but that this login did not resume
+    /// (only with `http`; a seat known to be ejected does not count).
+    fn running_elsewhere(&self, resumed: &[i64]) -> Vec<i64> {
+        let Some(address) = &self.http else {
+            return Vec::new();
+        };
+        let mut missing: Vec<i64> = self
+            .matches
+            .values()
+            .filter(|m| !m.done && !resumed.contains(&m.id))
+            .filter(|m| m.seat.is_none_or(|seat| !m.ejected.contains_key(&seat)))
+            .filter(|m| {
+                http::match_summary(address, m.id).is_ok_and(|summary| summary.status == "running")
+            })
+            .map(|m| m.id)
+            .collect();
+        missing.sort_unstable();
+        missing
     }
 
     // ---- sending and receiving ------------------------------------------------------
@@ -304,11 +474,11 @@ impl Client {
         self.conn.as_mut().ok_or(not_connected())?.send(message)
     }
 
-    /// Send, reconnecting once if the connection is gone.
+    /// Send, reconnecting (and sending again) if the connection is gone.
     pub fn send(&mut self, message: &ClientMessage) -> Result<()> {
         match self.send_now(message) {
-            Err(Error::ConnectionLost(_)) => {
-                self.reconnect()?;
+            Err(e) if e.is_connection_lost() => {
+                self.reconnect_after(Some(&e))?;
                 self.send_now(message)
             }
             done => done,
@@ -316,28 +486,50 @@ impl Client {
     }
 
     /// Read one message (reconnecting if the connection is lost), update the matches
-    /// and return it; `None` when nothing came within `timeout` or after reconnecting.
+    /// and return it; `None` when nothing came within `timeout` (at most 30 s: `None`
+    /// waits that long) or after reconnecting. A server silent for 30 s is pinged;
+    /// silent 30 s more, the connection counts as lost.
     pub fn pump(&mut self, timeout: Option<Duration>) -> Result<Option<ServerMessage>> {
+        let wait = timeout.map_or(SILENCE, |t| t.min(SILENCE));
         let received = match self.conn.as_mut() {
-            Some(conn) => conn.recv(timeout),
+            Some(conn) => conn.recv(Some(wait)),
             None => Err(not_connected()),
         };
-        match received {
+        let lost = match received {
             Ok(Some((message, line))) => {
                 self.handle(&message, &line);
-                Ok(Some(message))
+                return Ok(Some(message));
             }
-            Ok(None) => Ok(None),
-            Err(e) => {
-                log(&format!("{e}"));
-                self.reconnect()?;
-                Ok(None)
+            Ok(None) => match self.check_alive() {
+                Ok(()) => return Ok(None),
+                Err(e) => e,
+            },
+            Err(e) => e,
+        };
+        log(&format!("{lost}"));
+        self.reconnect_after(Some(&lost))?;
+        Ok(None)
+    }
+
+    /// Ping a server silent for [`SILENCE`]; one that stays silent as long again is gone.
+    fn check_alive(&mut self) -> Result<()> {
+        match self.pinged {
+            Some(pinged) if pinged.elapsed() >= SILENCE => Err(Error::ConnectionLost(format!(
+                "the server did not answer a ping within {} s",
+                SILENCE.as_secs()
+            ))),
+            None if self.last_heard.elapsed() >= SILENCE => {
+                self.send_now(&ClientMessage::Ping)?;
+                self.pinged = Some(Instant::now());
+                Ok(())
             }
+            _ => Ok(()),
         }
     }
 
     /// Send a request and return the reply `wanted` picks; match messages arriving
-    /// meanwhile are handled. An `error` reply is [`Error::Server`].
+    /// meanwhile are handled. An `error` reply is [`Error::Server`]; no reply within
+    /// 90 s, [`Error::ConnectionLost`].
     pub fn request(
         &mut self,
         message: &ClientMessage,
@@ -346,8 +538,17 @@ impl Client {
         loop {
             let generation = self.generation;
             self.send(message)?;
+            let asked = Instant::now();
             while generation == self.generation {
-                let Some(reply) = self.pump(Some(REPLY_WAIT))? else {
+                let left = REPLY_TIMEOUT.saturating_sub(asked.elapsed());
+                if left.is_zero() {
+                    return Err(Error::ConnectionLost(format!(
+                        "no reply to {} within {} s",
+                        message.kind(),
+                        REPLY_TIMEOUT.as_secs()
+                    )));
+                }
+                let Some(reply) = self.pump(Some(left))? else {
                     continue;
                 };
                 if wanted(&reply) {
@@ -365,6 +566,19 @@ impl Client {
     fn handle(&mut self, message: &ServerMessage, line: &str) {
         if self.verbose {
             log(&format!("<- {}", cut(line, 300)));
+        }
+        self.last_heard = Instant::now();
+        self.pinged = None;
+        match message {
+            ServerMessage::TournamentEnded { tournament } => {
+                self.tournaments_over.insert(*tournament);
+            }
+            ServerMessage::Tournament { tournament, status }
+                if status == "finished" || status == "cancelled" =>
+            {
+                self.tournaments_over.insert(*tournament);
+            }
+            _ => {}
         }
         let Some(id) = message.match_id() else {
             return;
@@ -424,6 +638,16 @@ impl Client {
                 m.rejected = None;
                 m.tries = 0;
             }
+            ServerMessage::Rejected { code, message, .. }
+                if STALE_CODES.contains(&code.as_str()) =>
+            {
+                // An answer to a decision already closed (late, or sent around a lost
+                // connection): not applied, and not to be retried. The decision owed
+                // now has its own prompt (already here, or on its way).
+                log(&format!(
+                    "match {id}: answer refused as {code}, waiting for the current prompt: {message}"
+                ));
+            }
             ServerMessage::Rejected { code, message, .. } => {
                 // Nothing changed: the same decision is owed, on the same clock.
                 m.rejected = Some((code.clone(), message.clone()));
@@ -468,8 +692,23 @@ impl Client {
         }
     }
 
+    /// A running match with our seat that nobody plays yet (a game that started while
+    /// we were away, or a tournament's next game): its id, now claimed.
+    fn unclaimed_match(&mut self) -> Option<i64> {
+        let id = self
+            .matches
+            .values()
+            .filter(|m| !m.done && m.seat.is_some() && !self.claimed.contains(&m.id))
+            .map(|m| m.id)
+            .min()?;
+        self.claimed.insert(id);
+        Some(id)
+    }
+
     /// Wait in the matchmaking queue; returns the match id once paired. A lost
-    /// connection leaves the queue, so the kit queues again after reconnecting.
+    /// connection leaves the queue, so the kit queues again after reconnecting (unless
+    /// the match started meanwhile: its seat comes back on login). Waits at most
+    /// [`Client::queue_timeout`] ([`Error::TimedOut`]).
     pub fn queue(
         &mut self,
         ruleset: &str,
@@ -482,10 +721,14 @@ impl Client {
             seats,
         };
         self.join_queue(&message)?;
+        let started = Instant::now();
         loop {
             let generation = self.generation;
-            match self.pump(Some(REPLY_WAIT))? {
-                Some(ServerMessage::MatchStarted { match_id, .. }) => return Ok(match_id),
+            match self.pump(Some(SILENCE))? {
+                Some(ServerMessage::MatchStarted { match_id, .. }) => {
+                    self.claimed.insert(match_id);
+                    return Ok(match_id);
+                }
                 Some(ServerMessage::TableClosed { reason, .. }) => {
                     return Err(Error::Server {
                         code: "table_closed".into(),
@@ -501,7 +744,17 @@ impl Client {
                 None => {}
             }
             if generation != self.generation {
+                if let Some(found) = self.unclaimed_match() {
+                    return Ok(found); // it started while we were away
+                }
                 self.join_queue(&message)?;
+            }
+            if let Some(limit) = self.queue_timeout.filter(|l| started.elapsed() > *l) {
+                let _ = self.send_now(&ClientMessage::LeaveQueue);
+                return Err(Error::TimedOut(format!(
+                    "no match in the {ruleset} queue within {} s",
+                    limit.as_secs()
+                )));
             }
         }
     }
@@ -532,12 +785,71 @@ impl Client {
             table,
             fill: Some(options.house_bot.clone()).filter(|b| !b.is_empty()),
         };
-        let ServerMessage::MatchStarted { match_id, .. } =
-            self.request(&start, |m| matches!(m, ServerMessage::MatchStarted { .. }))?
-        else {
-            unreachable!("only a match_started reply is wanted");
-        };
+        let generation = self.generation;
+        let match_id =
+            match self.request(&start, |m| matches!(m, ServerMessage::MatchStarted { .. })) {
+                Ok(ServerMessage::MatchStarted { match_id, .. }) => match_id,
+                Ok(_) => unreachable!("only a match_started reply is wanted"),
+                // Lost around the start: the match may have started, and come back on
+                // login.
+                Err(e @ Error::Server { .. }) if generation != self.generation => {
+                    self.unclaimed_match().ok_or(e)?
+                }
+                Err(e) => return Err(e),
+            };
+        self.claimed.insert(match_id);
         Ok(match_id)
+    }
+
+    /// Enter a tournament. Entered before (a bot back after a restart), the server says
+    /// `already_entered` and this connection watches it again: fine too. After every
+    /// reconnection the kit joins again by itself.
+    pub fn join_tournament(&mut self, tournament: i64) -> Result<()> {
+        self.entered.insert(tournament);
+        let join = ClientMessage::JoinTournament { tournament };
+        match self.request(&join, |m| {
+            matches!(m, ServerMessage::TournamentJoined { .. })
+        }) {
+            Ok(_) => Ok(()),
+            Err(e) if e.code() == Some("already_entered") => Ok(()),
+            Err(e) if e.code() == Some("tournament_over") => {
+                self.tournaments_over.insert(tournament);
+                Ok(())
+            }
+            Err(e) => {
+                self.entered.remove(&tournament);
+                Err(e)
+            }
+        }
+    }
+
+    /// The next game the tournament pairs you in (a match id, for [`Client::play`]),
+    /// or `None` once the tournament is over. Joins it first. Waits at most `timeout`
+    /// for a game ([`Error::TimedOut`]; `None`: as long as the tournament runs).
+    pub fn tournament_game(
+        &mut self,
+        tournament: i64,
+        timeout: Option<Duration>,
+    ) -> Result<Option<i64>> {
+        if !self.entered.contains(&tournament) {
+            self.join_tournament(tournament)?;
+        }
+        let started = Instant::now();
+        loop {
+            if let Some(found) = self.unclaimed_match() {
+                return Ok(Some(found));
+            }
+            if self.tournaments_over.contains(&tournament) {
+                return Ok(None);
+            }
+            if let Some(limit) = timeout.filter(|l| started.elapsed() > *l) {
+                return Err(Error::TimedOut(format!(
+                    "no game from tournament {tournament} within {} s",
+                    limit.as_secs()
+                )));
+            }
+            self.pump(Some(SILENCE))?;
+        }
     }
 
     // ---- playing --------------------------------------------------------------------
@@ -555,15 +867,32 @@ impl Client {
         }
     }
 
-    /// Answer a prompt. If the connection turns out to be lost, the kit reconnects but
-    /// does not send the answer again: the resumed seat is prompted again if the
-    /// answer never arrived, and a second answer could cost the seat (spacegoo
-    /// disqualifies a second command in a round).
+    /// Answer the decision your seat owes now, whichever it is (no `step`: prefer
+    /// [`Client::act_at`]).
     pub fn act(&mut self, match_id: i64, action: Value) -> Result<()> {
-        match self.send_now(&ClientMessage::Act { match_id, action }) {
-            Err(Error::ConnectionLost(why)) => {
-                log(&format!("connection lost while answering: {why}"));
-                self.reconnect()
+        self.answer(match_id, None, action)
+    }
+
+    /// Answer the prompt of `step`: the server refuses an answer to a decision already
+    /// closed (`rejected` `stale_answer`) instead of applying it to a later one. If the
+    /// connection turns out to be lost, the kit reconnects but does not send the answer
+    /// again: the resumed seat is prompted again if the answer never arrived, and a
+    /// second answer could cost the seat (spacegoo disqualifies a second command in a
+    /// round).
+    pub fn act_at(&mut self, match_id: i64, step: u64, action: Value) -> Result<()> {
+        self.answer(match_id, Some(step), action)
+    }
+
+    fn answer(&mut self, match_id: i64, step: Option<u64>, action: Value) -> Result<()> {
+        let act = ClientMessage::Act {
+            match_id,
+            action,
+            step,
+        };
+        match self.send_now(&act) {
+            Err(e) if e.is_connection_lost() => {
+                log(&format!("connection lost while answering: {e}"));
+                self.reconnect_after(Some(&e))
             }
             done => done,
         }
@@ -579,13 +908,14 @@ impl Client {
         self.matches
             .entry(match_id)
             .or_insert_with(|| Match::new(match_id));
+        self.claimed.insert(match_id);
         loop {
             let m = &self.matches[&match_id];
             if m.done {
                 return Ok(GameResult::new(m.clone()));
             }
             if m.pending.is_none() {
-                self.pump(Some(Duration::from_secs(30)))?;
+                self.pump(Some(SILENCE))?;
             } else {
                 self.decide(match_id, bot)?;
             }
@@ -677,10 +1007,11 @@ impl Client {
             }
         };
         m.pending = None;
+        let step = prompt.step;
         m.answered = Some(prompt);
         m.decisions += 1;
         let decisions = m.decisions;
-        self.act(match_id, action)?;
+        self.act_at(match_id, step, action)?;
         if self.drop_after == Some(decisions) {
             log(&format!(
                 "testing: dropping the connection after {decisions} answers"

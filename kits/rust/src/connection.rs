@@ -13,6 +13,8 @@ pub struct Connection {
     reader: BufReader<TcpStream>,
     /// The start of a line whose end has not arrived yet (kept across timeouts).
     partial: Vec<u8>,
+    /// The server said `server_restarting`: how long it asked to wait.
+    restarting: Option<Duration>,
 }
 
 impl Connection {
@@ -28,6 +30,7 @@ impl Connection {
                         reader: BufReader::new(stream.try_clone()?),
                         writer: stream,
                         partial: Vec::new(),
+                        restarting: None,
                     });
                 }
                 Err(e) => last = Error::ConnectionLost(format!("{address}: {e}")),
@@ -86,12 +89,23 @@ impl Connection {
         }
     }
 
-    /// The next message read as a [`ServerMessage`] (with its line, for logs).
+    /// The next message read as a [`ServerMessage`] (with its line, for logs). The
+    /// server's `server_restarting` is [`Error::ServerRestarting`]: the connection is
+    /// over (the server closes it next).
     pub fn recv(&mut self, timeout: Option<Duration>) -> Result<Option<(ServerMessage, String)>> {
+        if let Some(wait) = self.restarting {
+            return Err(restarting(wait));
+        }
         let Some(line) = self.recv_line(timeout)? else {
             return Ok(None);
         };
         match serde_json::from_str(&line) {
+            Ok(ServerMessage::ServerRestarting { retry_after_ms }) => {
+                let wait = Duration::from_millis(retry_after_ms);
+                self.restarting = Some(wait);
+                self.shutdown();
+                Err(restarting(wait))
+            }
             Ok(message) => Ok(Some((message, line))),
             // A known type with fields this kit cannot read: not worth dying for.
             Err(_) if serde_json::from_str::<serde_json::Value>(&line).is_ok() => {
@@ -103,8 +117,35 @@ impl Connection {
         }
     }
 
+    /// What the server sent before the connection failed and was not read yet (an
+    /// outcome, say), within about a second; and how long the server asked to wait
+    /// before connecting again, if it said `server_restarting`.
+    pub fn drain(&mut self) -> (Vec<(ServerMessage, String)>, Option<Duration>) {
+        let mut messages = Vec::new();
+        let end = Instant::now() + Duration::from_secs(1);
+        while Instant::now() < end {
+            match self.recv(Some(Duration::from_millis(50))) {
+                Ok(Some(message)) => messages.push(message),
+                Ok(None) | Err(_) => break,
+            }
+        }
+        (messages, self.restarting)
+    }
+
+    /// How long the server asked to wait before connecting again, if it said
+    /// `server_restarting`.
+    pub fn retry_after(&self) -> Option<Duration> {
+        self.restarting
+    }
+
     /// Cut the connection both ways (the next read fails); used to test reconnecting.
     pub fn shutdown(&self) {
         let _ = self.writer.shutdown(Shutdown::Both);
+    }
+}
+
+fn restarting(wait: Duration) -> Error {
+    Error::ServerRestarting {
+        retry_after_ms: u64::try_from(wait.as_millis()).unwrap_or(u64::MAX),
     }
 }

@@ -1,6 +1,8 @@
-//! The two ways a request fails: the server refused it, or the connection is gone.
+//! The ways a request fails: the server refused it, the connection is gone (or the
+//! server is restarting), or a wait ran out.
 
 use std::fmt;
+use std::time::Duration;
 
 /// What went wrong talking to the server.
 #[derive(Debug, Clone, PartialEq)]
@@ -14,6 +16,12 @@ pub enum Error {
     },
     /// The connection closed or failed, or the server said nothing in time.
     ConnectionLost(String),
+    /// The server said `server_restarting` and closed the connection: connect again
+    /// after `retry_after_ms` (the kit does, by itself).
+    ServerRestarting { retry_after_ms: u64 },
+    /// Waited too long for something other players do (a match in the queue, a
+    /// tournament's next game).
+    TimedOut(String),
 }
 
 impl Error {
@@ -21,7 +29,25 @@ impl Error {
     pub fn code(&self) -> Option<&str> {
         match self {
             Error::Server { code, .. } => Some(code),
-            Error::ConnectionLost(_) => None,
+            _ => None,
+        }
+    }
+
+    /// The connection is gone: reconnecting may help.
+    pub fn is_connection_lost(&self) -> bool {
+        matches!(
+            self,
+            Error::ConnectionLost(_) | Error::ServerRestarting { .. }
+        )
+    }
+
+    /// How long the server asked to wait before connecting again, if it did.
+    pub fn retry_after(&self) -> Option<Duration> {
+        match self {
+            Error::ServerRestarting { retry_after_ms } => {
+                Some(Duration::from_millis(*retry_after_ms))
+            }
+            _ => None,
         }
     }
 }
@@ -31,6 +57,12 @@ impl fmt::Display for Error {
         match self {
             Error::Server { code, message, .. } => write!(f, "{code}: {message}"),
             Error::ConnectionLost(why) => write!(f, "connection lost: {why}"),
+            Error::ServerRestarting { retry_after_ms } => write!(
+                f,
+                "connection lost: the server is restarting (back in about {:.1} s)",
+                *retry_after_ms as f64 / 1000.0
+            ),
+            Error::TimedOut(why) => write!(f, "{why}"),
         }
     }
 }

@@ -3,17 +3,23 @@
 //! the kit needs no HTTP library.
 
 use std::io::{Read, Write};
-use std::net::TcpStream;
+use std::net::{TcpStream, ToSocketAddrs};
 use std::time::Duration;
 
 use serde_json::Value;
 
 use crate::messages::Outcome;
 
-/// `GET http://{address}{path}` as JSON.
+/// `GET http://{address}{path}` as JSON (10 s to connect, 10 s for each read or write).
 pub fn get_json(address: &str, path: &str) -> Result<Value, String> {
-    let mut stream = TcpStream::connect(address).map_err(|e| format!("{address}: {e}"))?;
     let timeout = Some(Duration::from_secs(10));
+    let addr = address
+        .to_socket_addrs()
+        .map_err(|e| format!("{address}: {e}"))?
+        .next()
+        .ok_or(format!("{address}: no address"))?;
+    let mut stream = TcpStream::connect_timeout(&addr, Duration::from_secs(10))
+        .map_err(|e| format!("{address}: {e}"))?;
     stream
         .set_read_timeout(timeout)
         .map_err(|e| e.to_string())?;
@@ -38,14 +44,35 @@ pub fn get_json(address: &str, path: &str) -> Result<Value, String> {
     serde_json::from_str(body).map_err(|e| format!("not JSON: {e}"))
 }
 
+/// A match as the HTTP API at `address` (`host:port`) tells it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MatchSummary {
+    /// `running`, `finished` or `aborted`.
+    pub status: String,
+    /// Its outcome, once it has one.
+    pub outcome: Option<Outcome>,
+}
+
+/// `GET /api/matches/{match_id}`: the match's status and outcome.
+pub fn match_summary(address: &str, match_id: i64) -> Result<MatchSummary, String> {
+    let summary = get_json(address, &format!("/api/matches/{match_id}"))?;
+    let status = summary
+        .get("status")
+        .and_then(Value::as_str)
+        .unwrap_or_default()
+        .to_string();
+    let outcome = match summary.get("outcome") {
+        None | Some(Value::Null) => None,
+        Some(outcome) => Some(
+            serde_json::from_value(outcome.clone())
+                .map_err(|e| format!("unreadable outcome: {e}"))?,
+        ),
+    };
+    Ok(MatchSummary { status, outcome })
+}
+
 /// A finished match's outcome from the HTTP API at `address` (`host:port`); `Ok(None)`
 /// while it has none.
 pub fn match_outcome(address: &str, match_id: i64) -> Result<Option<Outcome>, String> {
-    let summary = get_json(address, &format!("/api/matches/{match_id}"))?;
-    match summary.get("outcome") {
-        None | Some(Value::Null) => Ok(None),
-        Some(outcome) => serde_json::from_value(outcome.clone())
-            .map(Some)
-            .map_err(|e| format!("unreadable outcome: {e}")),
-    }
+    match_summary(address, match_id).map(|summary| summary.outcome)
 }

@@ -46,10 +46,16 @@
 //! ```
 //!
 //! One file per concern: [`messages`] (the JSON shapes), [`connection`] (lines over TCP),
-//! [`client`] (login, lobby, playing, reconnecting), [`game`] (what the kit knows of a
-//! match), [`bot`] (the trait and the fallback), [`thinking`] (decide with a time limit),
-//! [`http`] (an outcome missed while away), [`bots`] (one example per ruleset).
+//! [`client`] (login, lobby, playing, reconnecting), [`backoff`] (the waits between
+//! reconnection attempts), [`game`] (what the kit knows of a match), [`bot`] (the trait
+//! and the fallback), [`thinking`] (decide with a time limit), [`http`] (an outcome
+//! missed while away), [`bots`] (one example per ruleset).
+//!
+//! A lost connection, or a server that says `server_restarting`, is resumed by itself
+//! (see [`client`]), and every answer names its prompt's `step`, so that an answer to a
+//! decision already closed is refused (`stale_answer`) instead of landing on a later one.
 
+pub mod backoff;
 pub mod bot;
 pub mod bots;
 pub mod client;

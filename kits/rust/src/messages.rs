@@ -65,10 +65,14 @@ pub enum ClientMessage {
         match_id: i64,
     },
     /// Your answer to a prompt; nothing comes back when it is accepted, `rejected` when not.
+    /// `step`: the prompt's, so that an answer to a decision already closed is refused
+    /// (`stale_answer`) instead of landing on a later one (older servers ignore it).
     Act {
         #[serde(rename = "match")]
         match_id: i64,
         action: Value,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        step: Option<u64>,
     },
     /// Give up your seat (`ejected` with reason `resigned`).
     Resign {
@@ -84,6 +88,9 @@ pub enum ClientMessage {
     },
     /// Liveness check (`pong`).
     Ping,
+    /// Enter a tournament (`tournament_joined`, then its state); entered before, the
+    /// answer is `error` `already_entered` and this connection watches it again.
+    JoinTournament { tournament: i64 },
 }
 
 impl ClientMessage {
@@ -103,6 +110,7 @@ impl ClientMessage {
             ClientMessage::Resign { .. } => "resign",
             ClientMessage::Options { .. } => "options",
             ClientMessage::Ping => "ping",
+            ClientMessage::JoinTournament { .. } => "join_tournament",
         }
     }
 }
@@ -289,7 +297,27 @@ pub enum ServerMessage {
         #[serde(default)]
         retry_after_ms: Option<u64>,
     },
-    /// Any other message (tournaments, spectating, …): the kit does not need it.
+    /// The server is stopping (a restart): it closes the connection next. Connect
+    /// again after `retry_after_ms`.
+    ServerRestarting {
+        #[serde(default)]
+        retry_after_ms: u64,
+    },
+    /// You entered the tournament.
+    TournamentJoined {
+        tournament: i64,
+    },
+    /// A tournament's state (only its `status` is read: `open`, `running`, `finished`,
+    /// `cancelled`).
+    Tournament {
+        tournament: i64,
+        #[serde(default)]
+        status: String,
+    },
+    TournamentEnded {
+        tournament: i64,
+    },
+    /// Any other message (spectating, tables listed, …): the kit does not need it.
     #[serde(other)]
     Other,
 }

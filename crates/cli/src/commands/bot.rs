@@ -3,6 +3,8 @@
 //! the first time, as a bot's: a tournament may take only bots, or only people), joins the ruleset's matchmaking queue, and answers every prompt
 //! from its seat's view alone, for `--games` games. With `--tournament ID` it enters
 //! that tournament instead and plays every game it is paired into, until it ends.
+//! When its server goes away (a restart, an upgrade, a dropped connection) it connects
+//! again by itself, with capped, jittered backoff, and plays on (`--reconnect-for`).
 
 use std::process::ExitCode;
 
@@ -52,6 +54,10 @@ pub struct Args {
     /// Search iterations per decision for searching players (mcts).
     #[arg(long)]
     iterations: Option<u64>,
+    /// How long to keep trying to reach the server again after losing it, as 90s, 5m
+    /// or 0s (give up at once).
+    #[arg(long, default_value = "120s", value_parser = humantime::parse_duration)]
+    reconnect_for: std::time::Duration,
 }
 
 /// A view bot seen as the client's decider.
@@ -112,6 +118,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         },
         config,
         seats: args.seats,
+        reconnect_for: args.reconnect_for,
     };
     let player = args.player.clone();
     let base_seed = args.seed;
@@ -136,6 +143,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     for (match_id, reason) in &report.aborted {
         println!("match {match_id} stopped without a result: {reason}");
+    }
+    for match_id in &report.missed {
+        println!("match {match_id} ended while the bot was away (its result is on the server)");
     }
     let wins = report
         .games

@@ -44,10 +44,15 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             "database {}",
             arbiter_server::config::redact_url(&database)
         )?;
+        let resumed = &server.resumed_on_start;
         writeln!(
             out,
-            "aborted  {} match(es) left running by the previous run",
-            server.aborted_on_start
+            "resumed  {} match(es) left running by the previous run{}",
+            resumed.resumed,
+            match resumed.failed {
+                0 => String::new(),
+                failed => format!(" ({failed} could not go on: see the log)"),
+            }
         )?;
         out.flush()?;
         drop(out);

@@ -200,6 +200,7 @@ impl Games {
             // From the operating system unless a test fixed it: a seed is a secret.
             seed: self.seed,
             store_patience: self.store_patience,
+            port: Some("spacegoo".to_string()),
         };
         let Launched {
             match_id,

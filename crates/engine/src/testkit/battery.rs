@@ -119,6 +119,7 @@ impl<G: Ruleset> Battery<G> {
             log: Vec::new(),
             outcome: None,
             stand_ins: Vec::new(),
+            resumptions: Vec::new(),
         };
         let mut chain = DigestChain::new(&record.initial_digest);
         let mut views = vec![all_views::<G>(&state, seats)];

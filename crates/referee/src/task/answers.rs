@@ -10,8 +10,9 @@ use crate::messages::ToSeat;
 use arbiter_engine::IllegalAnswer;
 
 impl MatchTask {
-    /// An answer that came over a seat's connection.
-    pub(super) fn remote_answer(&mut self, seat: Seat, action: Value) {
+    /// An answer that came over a seat's connection; `step`, when the client names
+    /// it, is the step of the prompt it answers.
+    pub(super) fn remote_answer(&mut self, seat: Seat, action: Value, step: Option<usize>) {
         let Some(slot) = self.seats.get(seat) else {
             return;
         };
@@ -19,6 +20,12 @@ impl MatchTask {
             let refusal = Illegal::new("ejected", format!("seat {seat} was ejected: {reason}"));
             self.reject(seat, refusal);
             return;
+        }
+        if let Some(step) = step {
+            if let Err(refusal) = self.answers_open_decision(seat, step) {
+                self.reject(seat, refusal);
+                return;
+            }
         }
         let answered_sealed = slot.answered_sealed;
         // The player answers again: the seat is theirs, and so is this answer.
@@ -62,6 +69,41 @@ impl MatchTask {
                     self.eject(seat, reason);
                 }
             },
+        }
+    }
+
+    /// Whether an answer naming `step` answers the decision `seat` owes now: it must
+    /// name a step of that decision (from its first prompt to now). Anything earlier
+    /// answered a decision that is closed (a late or repeated answer); applied, it would
+    /// land on a decision its sender never saw.
+    fn answers_open_decision(&self, seat: Seat, step: usize) -> Result<(), Illegal> {
+        let now = self.record.log.len();
+        if step > now {
+            return Err(Illegal::new(
+                "bad_step",
+                format!("step {step} is not reached yet: the match is at step {now}"),
+            ));
+        }
+        let slot = &self.seats[seat];
+        // While a house bot stands in, the seat's open decision is the bot's, and the
+        // player who answers its prompt takes the seat back with this answer.
+        match slot.owed {
+            Some(decision) if step >= decision.step => Ok(()),
+            Some(decision) => Err(Illegal::new(
+                "stale_answer",
+                format!(
+                    "this answers step {step}, a decision that is closed: seat {seat} now owes the decision of step {}",
+                    decision.step
+                ),
+            )),
+            // Not its turn: refused below as the ruleset says (`not_your_turn`).
+            None if step == now => Ok(()),
+            None => Err(Illegal::new(
+                "stale_answer",
+                format!(
+                    "this answers step {step}, a decision that is closed: seat {seat} owes nothing now (step {now})"
+                ),
+            )),
         }
     }
 

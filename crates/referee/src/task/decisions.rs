@@ -25,6 +25,10 @@ use crate::messages::ToSeat;
 pub(super) struct Decision {
     /// Distinguishes this decision from the seat's earlier ones (a bot's late answer).
     pub(super) id: u64,
+    /// Log entries when it opened: the `step` of its first prompt. A prompt sent again
+    /// later (on reconnecting) may name a later step of the same decision, where other
+    /// seats' sealed answers came in meanwhile.
+    pub(super) step: usize,
     pub(super) started: Instant,
     pub(super) deadline: Instant,
 }
@@ -54,6 +58,7 @@ impl MatchTask {
             let (started, deadline) = self.turn_clock(seat, now);
             self.seats[seat].owed = Some(Decision {
                 id,
+                step: self.record.log.len(),
                 started,
                 deadline,
             });
@@ -65,10 +70,26 @@ impl MatchTask {
         self.publish_status_for(turn);
     }
 
+    /// A match going on from its log after its server went away: every seat's next
+    /// decision gets `grace` on top of its time, so nobody loses time to the gap while
+    /// their client comes back. (Banks start full again: the log keeps no clock.)
+    pub(crate) fn grant_resume_grace(&mut self, grace: Duration) {
+        let back_by = Instant::now() + grace;
+        for slot in &mut self.seats {
+            slot.resume_grace = grace;
+            // Nobody could attach while the server was away: the stand-in's grace
+            // counts from the end of this one.
+            if slot.silent_since.is_some() {
+                slot.silent_since = Some(back_by);
+            }
+        }
+    }
+
     /// When the seat's new decision started and must end: now plus the time per
     /// decision and the bank, or, within a turn already under way, the turn's own.
     fn turn_clock(&mut self, seat: Seat, now: Instant) -> (Instant, Instant) {
-        let fresh = now + self.clock.per_decision + self.seats[seat].bank;
+        let grace = std::mem::take(&mut self.seats[seat].resume_grace);
+        let fresh = now + self.clock.per_decision + self.seats[seat].bank + grace;
         let Some(turn) = self.state.turn_number() else {
             return (now, fresh);
         };

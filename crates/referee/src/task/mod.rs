@@ -74,6 +74,8 @@ struct SeatSlot {
     silent_since: Option<Instant>,
     /// The house bot playing this remote seat for its silent player, if one is.
     stand_in: Option<HouseSeat>,
+    /// Added to the seat's next decision once: the grace of a resumed match.
+    resume_grace: Duration,
 }
 
 impl SeatSlot {
@@ -132,7 +134,12 @@ pub(crate) struct MatchTask {
     instruments: Option<Arc<dyn Instruments>>,
     /// Who stands in for a silent remote seat, if anyone does.
     stand_in: Option<StandInPlan>,
+    /// Told to stop for now ([`Command::Suspend`]): the match ends here unfinished.
+    suspended: bool,
 }
+
+/// Why a suspended match's task ended (its `Err`, told to nobody).
+pub(crate) const SUSPENDED: &str = "the match is suspended: its server stopped, and it goes on from its stored log when a server resumes it";
 
 impl MatchTask {
     #[allow(clippy::too_many_arguments)]
@@ -179,6 +186,7 @@ impl MatchTask {
                 // A remote seat is silent until its player attaches.
                 silent_since: Some(Instant::now()),
                 stand_in: None,
+                resume_grace: Duration::ZERO,
             })
             .collect();
         let (bot_sender, bot_replies) = mpsc::unbounded_channel();
@@ -209,6 +217,7 @@ impl MatchTask {
             outgoing: Vec::new(),
             instruments,
             stand_in,
+            suspended: false,
         };
         task.resume_stand_ins();
         task
@@ -223,7 +232,7 @@ impl MatchTask {
     pub(crate) async fn run(&mut self) -> Result<MatchRecord, String> {
         let started = self.sink.record(RecordEvent::Started {
             match_id: self.match_id,
-            record: self.record.clone(),
+            record: Box::new(self.record.clone()),
         });
         self.wait_for(started);
         self.refresh_decisions();
@@ -235,6 +244,12 @@ impl MatchTask {
                 if let Err(unstored) = self.deliver().await {
                     return Err(self.abort_unstored(unstored));
                 }
+            }
+            if self.suspended {
+                // Whatever was decided before is stored before the task lets go; a
+                // store that cannot take it leaves the log where it was.
+                let _ = self.deliver().await;
+                return Err(SUSPENDED.to_string());
             }
             let turn = self.state.to_act();
             if turn.is_over() {
@@ -282,10 +297,10 @@ impl MatchTask {
                 mailbox,
             } => self.attach(seat, connection, mailbox),
             Command::Detach { seat, connection } => self.detach(seat, connection),
-            Command::Act { seat, action } => {
+            Command::Act { seat, action, step } => {
                 let arrived = Instant::now();
                 let recorded = self.storing.recorded();
-                self.remote_answer(seat, action);
+                self.remote_answer(seat, action, step);
                 // Timed only if it was taken: a refused answer records nothing.
                 if self.storing.recorded() > recorded {
                     self.storing.answered_with_latest(arrived);
@@ -300,7 +315,15 @@ impl MatchTask {
             // Taken only while nothing waits for the store (see `storing`): the
             // answer follows from the stored record.
             Command::Legal { seat, reply } => self.answer_legal(seat, reply),
+            // Taken only once everything before is stored (see `storing`), so the
+            // store holds every entry told to anyone; nothing more is decided.
+            Command::Suspend => self.suspended = true,
         }
+    }
+
+    /// Whether the task ended because it was suspended, not aborted.
+    pub(crate) fn is_suspended(&self) -> bool {
+        self.suspended
     }
 
     /// The game is over: the outcome is stored, then everyone sees the final views (the

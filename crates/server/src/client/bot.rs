@@ -1,14 +1,23 @@
 //! A bot playing as an ordinary network client: log in, queue, answer every prompt
 //! from the seat's view alone, repeat for a number of games. `arbiter bot` and the load
 //! benchmark both run this loop.
+//!
+//! A bot outlives its server's restarts: when the connection is lost (or the server
+//! says `server_restarting`) it connects again with capped, jittered backoff, logs in,
+//! and its seats resume where the server's matches are, each answer naming the step of
+//! the prompt it answers so that nothing late lands on a later decision.
 
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
-use anyhow::{bail, Context};
+use anyhow::{anyhow, bail, Context};
 use serde_json::{json, Value};
 
+use crate::client::backoff::Backoff;
 use crate::client::{Connection, Games};
+
+/// How long `arbiter bot` keeps trying to reach its server again after losing it.
+pub const DEFAULT_RECONNECT_FOR: Duration = Duration::from_secs(120);
 
 /// Chooses an action from what a seat sees.
 pub trait Decider: Send {
@@ -47,6 +56,10 @@ pub struct BotPlan {
     /// Sent with `queue` (null: the ruleset's defaults).
     pub config: Value,
     pub seats: Option<usize>,
+    /// How long to keep trying to reach the server again after losing it (a restart, a
+    /// dropped connection), with capped exponential backoff and jitter. Zero: a lost
+    /// connection ends the run with an error.
+    pub reconnect_for: Duration,
 }
 
 /// One finished game as the bot saw it.
@@ -69,6 +82,10 @@ pub struct BotReport {
     pub rejected: u64,
     /// Matches the server stopped without an outcome, with its reason.
     pub aborted: Vec<(i64, String)>,
+    /// Matches that ended while the bot was away (it came back and they were over).
+    pub missed: Vec<i64>,
+    /// How many times the bot connected again after losing its server.
+    pub reconnections: u32,
 }
 
 struct Seat {
@@ -85,16 +102,7 @@ struct Seat {
 
 /// Play the games of `plan.games` and report.
 pub async fn play(plan: &BotPlan, mut make: DeciderFactory) -> anyhow::Result<BotReport> {
-    let mut connection = Connection::connect(&plan.server).await?;
-    let resumed = match &plan.session {
-        Some(session) => connection.resume(session).await,
-        None => {
-            connection
-                .login_or_register(&plan.name, &plan.password)
-                .await
-        }
-    }
-    .with_context(|| format!("cannot log in as {}", plan.name))?;
+    let (mut connection, resumed) = sign_in(plan).await?;
     let mut report = BotReport::default();
     let mut seats: HashMap<i64, Seat> = HashMap::new();
     // Seats held from before (a reconnect) are played before queueing again.
@@ -105,20 +113,20 @@ pub async fn play(plan: &BotPlan, mut make: DeciderFactory) -> anyhow::Result<Bo
     let mut tournament_over = false;
     loop {
         let idle = !queued && seats.is_empty() && resumed_to_come == 0;
-        let finished = (report.games.len() + report.aborted.len()) as u32;
+        let finished = (report.games.len() + report.aborted.len() + report.missed.len()) as u32;
         match &plan.games {
             Games::Exactly(games) if finished >= *games => break,
             Games::FromPool(pool) if idle && !pool.take() => break,
             Games::Tournament(_) if tournament_over && seats.is_empty() => break,
             _ => {}
         }
+        let mut request = None;
         if let Games::Tournament(id) = plan.games {
             // No queue: the tournament pairs the bot, and its games come as
-            // `match_started`.
+            // `match_started`. Joining again (after a reconnect) is answered
+            // `already_entered`, and makes this connection watch the tournament.
             if !entered {
-                connection
-                    .send(&json!({"type": "join_tournament", "tournament": id}))
-                    .await?;
+                request = Some(json!({"type": "join_tournament", "tournament": id}));
                 entered = true;
             }
         } else if idle {
@@ -127,113 +135,255 @@ pub async fn play(plan: &BotPlan, mut make: DeciderFactory) -> anyhow::Result<Bo
             if let Some(n) = plan.seats {
                 queue["seats"] = json!(n);
             }
-            connection.send(&queue).await?;
+            request = Some(queue);
             queued = true;
         }
-        let message = connection.recv().await?;
-        let kind = message["type"].as_str().unwrap_or("");
-        let match_id = message["match"].as_i64();
-        if let Some(seat) = match_id.and_then(|id| seats.get_mut(&id)) {
-            if let Some(sent) = seat.sent.take() {
-                report.round_trips.push(sent.elapsed());
+        let received = match request {
+            Some(request) => match connection.send(&request).await {
+                Ok(()) => connection.recv().await,
+                Err(lost) => Err(lost),
+            },
+            None => connection.recv().await,
+        };
+        let (lost, wait) = match received {
+            Ok(message) if message["type"] == "server_restarting" => {
+                let wait = Duration::from_millis(message["retry_after_ms"].as_u64().unwrap_or(0));
+                (anyhow!("the server is restarting"), wait)
+            }
+            Ok(message) => {
+                match handle(
+                    plan,
+                    &mut make,
+                    &mut connection,
+                    &mut report,
+                    &mut seats,
+                    message,
+                )
+                .await?
+                {
+                    Handled::Go {
+                        started,
+                        resumed,
+                        tournament_ended,
+                    } => {
+                        queued &= !started;
+                        resumed_to_come = resumed_to_come.saturating_sub(resumed);
+                        tournament_over |= tournament_ended;
+                        continue;
+                    }
+                    Handled::Lost(lost) => (lost, Duration::ZERO),
+                }
+            }
+            Err(lost) => (lost, Duration::ZERO),
+        };
+        // The server went away: come back, and play on where its matches are.
+        let (again, resumed) = come_back(plan, lost, wait).await?;
+        connection = again;
+        report.reconnections += 1;
+        queued = false;
+        entered = false;
+        for (id, seat) in seats.iter_mut() {
+            seat.prompt = None;
+            seat.sent = None;
+            if !resumed.contains(id) {
+                report.missed.push(*id);
             }
         }
-        match (kind, match_id) {
-            ("match_started", Some(id)) => {
-                queued = false;
-                let seat = message["seat"].as_u64().unwrap_or(0) as usize;
-                let decider =
-                    make(&message["config"], id as u64 ^ (seat as u64) << 32).map_err(|e| {
-                        anyhow::anyhow!("no {} player for this match: {e}", plan.ruleset)
-                    })?;
-                seats.insert(id, new_seat(seat, Some(decider)));
-            }
-            ("joined", Some(id)) => {
-                // A resumed seat (after a reconnect) that this run did not start.
-                if let (false, Some(seat)) = (seats.contains_key(&id), message["seat"].as_u64()) {
-                    let decider = make(&message["config"], id as u64).ok();
-                    seats.insert(id, new_seat(seat as usize, decider));
-                    resumed_to_come = resumed_to_come.saturating_sub(1);
-                }
-            }
-            ("view", Some(id)) => {
-                if let Some(seat) = seats.get_mut(&id) {
-                    seat.view = Some((
-                        message["step"].as_u64().unwrap_or(0),
-                        message["view"].clone(),
-                    ));
-                    answer(&mut connection, id, seat).await?;
-                }
-            }
-            ("prompt", Some(id)) => {
-                if let Some(seat) = seats.get_mut(&id) {
-                    seat.prompt = message["step"].as_u64();
-                    seat.retries = 0;
-                    answer(&mut connection, id, seat).await?;
-                }
-            }
-            ("rejected", Some(id)) => {
-                report.rejected += 1;
-                tracing::warn!(match_id = id, %message, "action refused");
-                if let Some(seat) = seats.get_mut(&id) {
-                    // Try again (a random player may well choose differently).
-                    if message["code"] != "not_your_turn" && seat.retries < 3 {
-                        seat.retries += 1;
-                        seat.prompt = seat.view.as_ref().map(|(step, _)| *step);
-                        answer(&mut connection, id, seat).await?;
-                    }
-                }
-            }
-            ("outcome", Some(id)) => {
-                if let Some(seat) = seats.remove(&id) {
-                    let outcome = &message["outcome"];
-                    let ranks: Vec<u64> = outcome["ranks"]
-                        .as_array()
-                        .map(|r| r.iter().filter_map(Value::as_u64).collect())
-                        .unwrap_or_default();
-                    report.games.push(GameResult {
-                        match_id: id,
-                        seat: seat.seat,
-                        rank: ranks.get(seat.seat).copied().unwrap_or(0) as u32,
-                        winners: ranks.iter().filter(|&&r| r == 1).count(),
-                        ejected: outcome["ejected"][seat.seat].as_str().map(str::to_string),
-                        decisions: seat.decisions,
-                    });
-                }
-            }
-            ("aborted", Some(id)) if seats.remove(&id).is_some() => {
-                let reason = message["reason"].as_str().unwrap_or("no reason given");
-                tracing::warn!(match_id = id, reason, "match aborted");
-                report.aborted.push((id, reason.to_string()));
-            }
-            // Entered before (a restarted bot): it goes on playing the tournament.
-            ("error", _) if message["code"] == "already_entered" => {}
-            ("tournament_ended", _)
-                if message["tournament"].as_i64() == tournament_of(&plan.games) =>
-            {
-                tournament_over = true;
-            }
-            ("error", _) => {
-                let code = message["code"].as_str().unwrap_or("");
-                match code {
-                    // The tournament would not take the bot: nothing to play.
-                    "no_such_tournament" | "tournament_full" | "tournament_started"
-                    | "tournament_over"
-                        if matches!(plan.games, Games::Tournament(_)) =>
-                    {
-                        bail!("the tournament refused the bot: {message}")
-                    }
-                    // The server is going away or has given up on this client.
-                    "shutting_down" | "too_many_errors" | "line_too_long" => {
-                        bail!("the server closed the session: {message}")
-                    }
-                    _ => tracing::warn!(%message, "server error"),
-                }
-            }
-            _ => {}
-        }
+        seats.retain(|id, _| resumed.contains(id));
+        resumed_to_come = resumed.iter().filter(|id| !seats.contains_key(id)).count();
     }
     Ok(report)
+}
+
+/// What one message from the server came to.
+enum Handled {
+    Go {
+        /// A match started for the bot (it is no longer queued).
+        started: bool,
+        /// Seats resumed from before that this run took up.
+        resumed: usize,
+        tournament_ended: bool,
+    },
+    /// Writing to the server failed: it is gone.
+    Lost(anyhow::Error),
+}
+
+/// Take one message from the server: start, follow and answer the bot's matches.
+async fn handle(
+    plan: &BotPlan,
+    make: &mut DeciderFactory,
+    connection: &mut Connection,
+    report: &mut BotReport,
+    seats: &mut HashMap<i64, Seat>,
+    message: Value,
+) -> anyhow::Result<Handled> {
+    let mut handled = (false, 0, false);
+    let kind = message["type"].as_str().unwrap_or("");
+    let match_id = message["match"].as_i64();
+    if let Some(seat) = match_id.and_then(|id| seats.get_mut(&id)) {
+        if let Some(sent) = seat.sent.take() {
+            report.round_trips.push(sent.elapsed());
+        }
+    }
+    let mut act = None;
+    match (kind, match_id) {
+        ("match_started", Some(id)) => {
+            handled.0 = true;
+            let seat = message["seat"].as_u64().unwrap_or(0) as usize;
+            let decider = make(&message["config"], id as u64 ^ (seat as u64) << 32)
+                .map_err(|e| anyhow!("no {} player for this match: {e}", plan.ruleset))?;
+            seats.insert(id, new_seat(seat, Some(decider)));
+        }
+        ("joined", Some(id)) => {
+            // A resumed seat (after a reconnect) that this run did not start.
+            if let (false, Some(seat)) = (seats.contains_key(&id), message["seat"].as_u64()) {
+                let decider = make(&message["config"], id as u64).ok();
+                seats.insert(id, new_seat(seat as usize, decider));
+                handled.1 += 1;
+            }
+        }
+        ("view", Some(id)) => {
+            if let Some(seat) = seats.get_mut(&id) {
+                seat.view = Some((
+                    message["step"].as_u64().unwrap_or(0),
+                    message["view"].clone(),
+                ));
+                act = answer(id, seat).await?;
+            }
+        }
+        ("prompt", Some(id)) => {
+            if let Some(seat) = seats.get_mut(&id) {
+                seat.prompt = message["step"].as_u64();
+                seat.retries = 0;
+                act = answer(id, seat).await?;
+            }
+        }
+        ("rejected", Some(id)) => {
+            report.rejected += 1;
+            tracing::warn!(match_id = id, %message, "action refused");
+            let code = message["code"].as_str().unwrap_or("");
+            if let Some(seat) = seats.get_mut(&id) {
+                // Try again (a random player may well choose differently), unless the
+                // answer was for a decision that is over: the next prompt says what
+                // is owed now.
+                let over = matches!(code, "not_your_turn" | "stale_answer" | "bad_step");
+                if !over && seat.retries < 3 {
+                    seat.retries += 1;
+                    seat.prompt = seat.view.as_ref().map(|(step, _)| *step);
+                    act = answer(id, seat).await?;
+                }
+            }
+        }
+        ("outcome", Some(id)) => {
+            if let Some(seat) = seats.remove(&id) {
+                let outcome = &message["outcome"];
+                let ranks: Vec<u64> = outcome["ranks"]
+                    .as_array()
+                    .map(|r| r.iter().filter_map(Value::as_u64).collect())
+                    .unwrap_or_default();
+                report.games.push(GameResult {
+                    match_id: id,
+                    seat: seat.seat,
+                    rank: ranks.get(seat.seat).copied().unwrap_or(0) as u32,
+                    winners: ranks.iter().filter(|&&r| r == 1).count(),
+                    ejected: outcome["ejected"][seat.seat].as_str().map(str::to_string),
+                    decisions: seat.decisions,
+                });
+            }
+        }
+        ("aborted", Some(id)) if seats.remove(&id).is_some() => {
+            let reason = message["reason"].as_str().unwrap_or("no reason given");
+            tracing::warn!(match_id = id, reason, "match aborted");
+            report.aborted.push((id, reason.to_string()));
+        }
+        // Entered before (a restarted bot): it goes on playing the tournament.
+        ("error", _) if message["code"] == "already_entered" => {}
+        ("tournament_ended", _) if message["tournament"].as_i64() == tournament_of(&plan.games) => {
+            handled.2 = true;
+        }
+        ("error", _) => {
+            let code = message["code"].as_str().unwrap_or("");
+            match code {
+                // The tournament would not take the bot: nothing to play.
+                "no_such_tournament" | "tournament_full" | "tournament_started"
+                | "tournament_over"
+                    if matches!(plan.games, Games::Tournament(_)) =>
+                {
+                    bail!("the tournament refused the bot: {message}")
+                }
+                // The server has given up on this client.
+                "too_many_errors" | "line_too_long" => {
+                    bail!("the server closed the session: {message}")
+                }
+                _ => tracing::warn!(%message, "server error"),
+            }
+        }
+        _ => {}
+    }
+    if let Some(act) = act {
+        if let Err(lost) = connection.send(&act).await {
+            return Ok(Handled::Lost(lost));
+        }
+    }
+    Ok(Handled::Go {
+        started: handled.0,
+        resumed: handled.1,
+        tournament_ended: handled.2,
+    })
+}
+
+/// Connect and log in (with the session, if the plan has one); the matches whose seats
+/// resume.
+async fn sign_in(plan: &BotPlan) -> anyhow::Result<(Connection, Vec<i64>)> {
+    let mut connection = Connection::connect(&plan.server).await?;
+    let resumed = match &plan.session {
+        Some(session) => connection.resume(session).await,
+        None => {
+            connection
+                .login_or_register(&plan.name, &plan.password)
+                .await
+        }
+    }
+    .with_context(|| format!("cannot log in as {}", plan.name))?;
+    Ok((connection, resumed))
+}
+
+/// Reach the server again after losing it (`lost` says how), first waiting `wait` (the
+/// server's hint), then with capped exponential backoff and jitter, for at most
+/// `plan.reconnect_for`. The error says why it gave up.
+async fn come_back(
+    plan: &BotPlan,
+    lost: anyhow::Error,
+    wait: Duration,
+) -> anyhow::Result<(Connection, Vec<i64>)> {
+    if plan.reconnect_for.is_zero() {
+        return Err(lost.context("lost the server"));
+    }
+    tracing::warn!(reason = %lost, "lost the server; connecting again");
+    let give_up = tokio::time::Instant::now() + plan.reconnect_for;
+    tokio::time::sleep(wait.min(plan.reconnect_for)).await;
+    let mut backoff = Backoff::default();
+    loop {
+        match sign_in(plan).await {
+            Ok(signed_in) => {
+                tracing::info!(resumed = ?signed_in.1, "reconnected");
+                return Ok(signed_in);
+            }
+            Err(error) if tokio::time::Instant::now() >= give_up => {
+                bail!(
+                    "lost the server ({lost}) and could not reach {} again within {} s: {error:#}",
+                    plan.server,
+                    plan.reconnect_for.as_secs()
+                )
+            }
+            Err(error) => {
+                tracing::debug!(%error, "not back yet");
+                let next = backoff.next_wait();
+                let left = give_up.saturating_duration_since(tokio::time::Instant::now());
+                tokio::time::sleep(next.min(left)).await;
+            }
+        }
+    }
 }
 
 fn tournament_of(games: &Games) -> Option<i64> {
@@ -255,18 +405,18 @@ fn new_seat(seat: usize, decider: Option<Box<dyn Decider>>) -> Seat {
     }
 }
 
-/// Act if a prompt is open and the view it is about has arrived, after the decider's
-/// pause (if any). Search bots think on the blocking pool so the connection's runtime
-/// stays free.
-async fn answer(connection: &mut Connection, match_id: i64, seat: &mut Seat) -> anyhow::Result<()> {
+/// The answer to send if a prompt is open and the view it is about has arrived, after
+/// the decider's pause (if any); it names the prompt's step. Search bots think on the
+/// blocking pool so the connection's runtime stays free.
+async fn answer(match_id: i64, seat: &mut Seat) -> anyhow::Result<Option<Value>> {
     let (Some(prompt), Some((step, view))) = (seat.prompt, seat.view.as_ref()) else {
-        return Ok(());
+        return Ok(None);
     };
     if prompt != *step {
-        return Ok(());
+        return Ok(None);
     }
     let Some(mut decider) = seat.decider.take() else {
-        return Ok(());
+        return Ok(None);
     };
     let pause = decider.pause();
     if !pause.is_zero() {
@@ -291,13 +441,13 @@ async fn answer(connection: &mut Connection, match_id: i64, seat: &mut Seat) -> 
         Ok(action) => {
             seat.decisions += 1;
             seat.sent = Some(Instant::now());
-            connection
-                .send(&json!({"type": "act", "match": match_id, "action": action}))
-                .await
+            Ok(Some(
+                json!({"type": "act", "match": match_id, "step": prompt, "action": action}),
+            ))
         }
         Err(reason) => {
             tracing::warn!(match_id, %reason, "the bot found no action; the deadline will decide");
-            Ok(())
+            Ok(None)
         }
     }
 }

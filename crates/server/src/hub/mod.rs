@@ -2,6 +2,7 @@
 //! turning a group of players into a running match.
 
 pub mod play;
+pub mod resume;
 pub mod start;
 
 use std::sync::Arc;

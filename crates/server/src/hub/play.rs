@@ -30,9 +30,10 @@ impl Hub {
         match_id: Option<i64>,
         seat: Option<usize>,
         action: Value,
+        step: Option<usize>,
     ) -> Result<(), Refusal> {
         let found = self.matches.seat_for(account, match_id)?;
-        self.act_in_seat(found, outbox, seat, action).await
+        self.act_in_seat(found, outbox, seat, action, step).await
     }
 
     /// [`Hub::act`] in the seat `seat_for` found: a session that looked it up already
@@ -43,6 +44,7 @@ impl Hub {
         outbox: &Outbox,
         seat: Option<usize>,
         action: Value,
+        step: Option<usize>,
     ) -> Result<(), Refusal> {
         if let Some(seat) = seat.filter(|&s| s != own) {
             return Err(not_your_seat(live.id, own, seat));
@@ -52,7 +54,7 @@ impl Hub {
             self.matches.attach(&live, own, outbox).await;
         }
         live.handle
-            .act(own, action)
+            .act_at(own, action, step)
             .await
             .map_err(|e| Refusal::new("match_over", e.to_string()))
     }

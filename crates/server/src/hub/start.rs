@@ -185,6 +185,7 @@ impl Hub {
             illegal_answer,
             seed: None,
             store_patience: self.config.store_patience,
+            port: port.as_ref().map(|port| port.port.to_string()),
         };
         let instruments: Arc<dyn MatchInstruments> = self.metrics.clone();
         let Launched {
@@ -218,97 +219,8 @@ impl Hub {
         Ok(live)
     }
 
-    /// Go on with a match of a node that died, which this node has just taken over
-    /// (`Store::take_over_matches_of_silent_nodes`): its players, people and programs,
-    /// come back by logging in on any node (their seats resume), its house bots play on
-    /// with fresh seeds, and it runs on the queue's clock (a seat nobody comes back to
-    /// is ejected after the clock's missed deadlines, so the match still ends).
-    pub async fn take_over(self: &Arc<Self>, match_id: i64) -> Result<(), Refusal> {
-        let summary = self
-            .store
-            .match_summary(match_id)
-            .await?
-            .ok_or_else(|| Refusal::new("no_such_match", format!("no match {match_id}")))?;
-        let ruleset = self.ruleset(&summary.ruleset)?.clone();
-        let players = summary
-            .seats
-            .iter()
-            .map(|seat| match (&seat.bot, seat.account_id) {
-                (Some(bot), _) => Ok(Player::Bot {
-                    bot: bot.clone(),
-                    name: seat.name.clone(),
-                }),
-                (None, Some(id)) => Ok(Player::Account {
-                    id,
-                    name: seat.name.clone(),
-                }),
-                (None, None) => Err(Refusal::new(
-                    "internal",
-                    format!("seat {} has neither an account nor a bot", seat.seat),
-                )),
-            })
-            .collect::<Result<Vec<Player>, Refusal>>()?;
-        let clock = self.queue_clock(&ruleset);
-        let launch = Launch {
-            ruleset: ruleset.clone(),
-            config: Value::Null,
-            entries: players
-                .iter()
-                .map(|player| Entry {
-                    name: player.name().to_string(),
-                    account: player.account(),
-                    play: match player {
-                        Player::Bot { bot, .. } => Play::House { bot: bot.clone() },
-                        Player::Account { .. } => Play::Remote,
-                    },
-                })
-                .collect(),
-            rating: summary.rating,
-            deadline: clock.deadline,
-            time_bank: clock.time_bank,
-            abandon_after: clock.abandon_after,
-            stand_in: stand_in(&ruleset, &clock, &players),
-            illegal_answer: IllegalAnswer::Retry,
-            seed: None,
-            store_patience: self.config.store_patience,
-        };
-        let instruments: Arc<dyn MatchInstruments> = self.metrics.clone();
-        let Launched {
-            handle, recorded, ..
-        } = arbiter_runner::resume(&self.store, match_id, launch, Some(instruments))
-            .await
-            .map_err(|error| match error {
-                LaunchError::Store(error) => Refusal::from(error),
-                other => Refusal::new("internal", other.to_string()),
-            })?;
-        let config = self
-            .store
-            .match_record(match_id)
-            .await?
-            .map(|record| record.config)
-            .unwrap_or(Value::Null);
-        let live = Arc::new(LiveMatch::new(
-            match_id,
-            ruleset.id().to_string(),
-            config,
-            players,
-            summary.rating.is_some(),
-            clock,
-            handle,
-        ));
-        self.matches.insert(live.clone());
-        self.metrics.match_started();
-        tracing::warn!(
-            match_id,
-            ruleset = ruleset.id(),
-            "took over a match of a node that stopped answering"
-        );
-        self.watch_to_the_end(live, recorded);
-        Ok(())
-    }
-
     /// Keep `live` listed until it ends and its record is stored.
-    fn watch_to_the_end(
+    pub(super) fn watch_to_the_end(
         self: &Arc<Self>,
         live: Arc<LiveMatch>,
         recorded: tokio::task::JoinHandle<arbiter_runner::Recorded>,
@@ -320,6 +232,10 @@ impl Hub {
             // The record is durable once the writer has drained the sink.
             let _ = recorded.await;
             hub.matches.remove(match_id);
+            if live.handle.is_suspended() {
+                // Not ended: it goes on from its log when a server resumes it.
+                return;
+            }
             hub.metrics.match_ended(ended.is_ok());
             if let Err(aborted) = ended {
                 tracing::warn!(match_id, %aborted, "match aborted");
@@ -336,20 +252,29 @@ impl Hub {
             .map_or(INITIAL_DISPLAY as f64, |r| r.display as f64))
     }
 
-    /// On shutdown: record every running match as aborted (its log is kept).
-    pub async fn abort_running(&self, reason: &str) {
-        for info in self.matches.list() {
-            if let Err(error) = self.store.abort_match(info.match_id, reason).await {
-                tracing::debug!(match_id = info.match_id, %error, "not aborted");
-            }
+    /// On shutdown: stop refereeing every running match once what it recorded is
+    /// stored, without ending it (it stays `running` in the store and goes on from its
+    /// log when this node starts again, or on the node that takes it over). Returns
+    /// once every referee has let go, or after `patience`.
+    pub async fn suspend_running(&self, patience: Duration) -> usize {
+        let live = self.matches.all();
+        for live in &live {
+            let _ = live.handle.suspend().await;
         }
+        let suspended = futures::future::join_all(live.iter().map(|live| live.handle.ended()));
+        if tokio::time::timeout(patience, suspended).await.is_err() {
+            tracing::warn!(
+                "some matches were still storing what they decided when the server stopped"
+            );
+        }
+        live.len()
     }
 }
 
 /// The house bot for the match's silent seats: the table's strength, which is the bot
 /// it seated (the first, if several), else the ruleset's `greedy` (a fair opponent that
 /// answers at once), else its first bot. `None` without a grace or a remote seat.
-fn stand_in(ruleset: &Ruleset, clock: &MatchClock, seats: &[Player]) -> Option<StandIn> {
+pub(super) fn stand_in(ruleset: &Ruleset, clock: &MatchClock, seats: &[Player]) -> Option<StandIn> {
     let grace = clock.stand_in_grace?;
     if !seats
         .iter()

@@ -222,6 +222,11 @@ impl Matches {
         self.live.lock().by_id.len()
     }
 
+    /// Every live match (a server that stops suspends them all).
+    pub fn all(&self) -> Vec<Arc<LiveMatch>> {
+        self.live.lock().by_id.values().cloned().collect()
+    }
+
     pub fn list(&self) -> Vec<MatchInfo> {
         self.live.lock().by_id.values().map(|m| m.info()).collect()
     }

@@ -58,6 +58,9 @@ pub enum Ask {
         match_id: i64,
         seat: Option<usize>,
         action: Value,
+        /// The prompt's step the answer names (see `ClientMessage::Act`).
+        #[serde(default)]
+        step: Option<usize>,
     },
     Resign {
         from: RemoteConn,
@@ -176,6 +179,7 @@ mod tests {
             match_id: 9,
             seat: Some(1),
             action: serde_json::json!({"kind": "pass"}),
+            step: Some(4),
         };
         let text = serde_json::to_string(&ask).expect("json");
         assert!(text.contains(r#""ask":"act""#), "{text}");

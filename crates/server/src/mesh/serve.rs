@@ -97,9 +97,17 @@ async fn handle(mesh: &Arc<Mesh>, hub: &Arc<Hub>, ask: Ask) -> Result<(), Refusa
             match_id,
             seat,
             action,
+            step,
         } => {
-            hub.act(account, &stand_in(&from), Some(match_id), seat, action)
-                .await
+            hub.act(
+                account,
+                &stand_in(&from),
+                Some(match_id),
+                seat,
+                action,
+                step,
+            )
+            .await
         }
         Ask::Resign {
             account,

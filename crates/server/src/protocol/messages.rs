@@ -119,6 +119,11 @@ pub enum ClientMessage {
         #[serde(default)]
         seat: Option<usize>,
         action: Value,
+        /// The `step` of the prompt this answers. An answer to a decision that is
+        /// closed (late, or sent twice) is refused as `stale_answer` instead of landing
+        /// on your next decision. Left out, the answer is for whatever you owe now.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        step: Option<usize>,
     },
     /// Give up your seat in a match.
     Resign {
@@ -222,6 +227,8 @@ struct ActLine {
     #[serde(default)]
     seat: Option<usize>,
     action: Value,
+    #[serde(default)]
+    step: Option<usize>,
 }
 
 /// The one `type` an [`ActLine`] has.
@@ -283,6 +290,7 @@ impl ClientMessage {
                 match_id: act.match_id,
                 seat: act.seat,
                 action: act.action,
+                step: act.step,
             });
         }
         if let Ok(message) = serde_json::from_str(line) {
@@ -510,6 +518,14 @@ pub enum ServerMessage {
     },
     /// The session is closed; the connection closes next.
     LoggedOut,
+    /// The server is stopping (an upgrade, a restart); the connection closes next.
+    /// Nothing is lost: every running match goes on from its stored log when the server
+    /// (or another node of the deployment) resumes it. Connect again after about
+    /// `retry_after_ms`, log in (`resume`), and your seats and tournament entries are
+    /// yours again, each pending decision with its time left and the resume grace.
+    ServerRestarting {
+        retry_after_ms: u64,
+    },
     /// A request was refused, or the connection is about to be closed.
     Error {
         code: String,
@@ -690,7 +706,17 @@ mod tests {
             ClientMessage::Act {
                 match_id: Some(9),
                 seat: None,
-                action: json!([1, 2])
+                action: json!([1, 2]),
+                step: None,
+            }
+        );
+        assert_eq!(
+            ClientMessage::parse(r#"{"type":"act","match":9,"step":4,"action":"pass"}"#).unwrap(),
+            ClientMessage::Act {
+                match_id: Some(9),
+                seat: None,
+                action: json!("pass"),
+                step: Some(4),
             }
         );
     }

@@ -24,6 +24,10 @@ use crate::tournaments::requests as tournaments;
 use crate::transport::Outbox;
 use remote::Reached;
 
+/// How long a client told `server_restarting` should wait before connecting again: a
+/// restart takes about this long (the stop itself is quick).
+pub const RETRY_AFTER_RESTART: std::time::Duration = std::time::Duration::from_secs(2);
+
 /// Whether the transport should keep reading.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Flow {
@@ -158,7 +162,9 @@ impl Session {
 
     /// The server is shutting down.
     pub fn server_closing(&mut self) {
-        self.refuse("shutting_down", "the server is shutting down".to_string());
+        self.send(ServerMessage::ServerRestarting {
+            retry_after_ms: RETRY_AFTER_RESTART.as_millis() as u64,
+        });
     }
 
     /// The connection is gone: leave queues and tables, stop watching. Seats stay
@@ -264,7 +270,8 @@ impl Session {
                 match_id,
                 seat,
                 action,
-            } => self.act(match_id, seat, action).await,
+                step,
+            } => self.act(match_id, seat, action, step).await,
             ClientMessage::Resign { match_id, seat } => self.resign(match_id, seat).await,
             ClientMessage::Legal { match_id } => self.legal(match_id).await,
             ClientMessage::TakeSeat { match_id } => {
@@ -503,12 +510,18 @@ impl Session {
         Ok(())
     }
 
-    async fn act(&mut self, match_id: Option<i64>, seat: Option<usize>, action: Value) -> Reply {
+    async fn act(
+        &mut self,
+        match_id: Option<i64>,
+        seat: Option<usize>,
+        action: Value,
+        step: Option<usize>,
+    ) -> Reply {
         let account = self.account()?.id;
         match self.hub.matches.seat_for(account, match_id) {
             Ok(found) => {
                 self.hub
-                    .act_in_seat(found, &self.outbox, seat, action)
+                    .act_in_seat(found, &self.outbox, seat, action, step)
                     .await
             }
             Err(refusal) => {
@@ -518,6 +531,7 @@ impl Session {
                     match_id,
                     seat,
                     action,
+                    step,
                 })
                 .await
             }

@@ -23,8 +23,8 @@ impl Store {
         let mut tx = self.write.begin().await?;
         let id: MatchId = sqlx::query_scalar(
             "INSERT INTO matches (ruleset, config, seed, record_format, initial_digest,
-                                  rating_system, node, status, created_at)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, 'running', $8) RETURNING id",
+                                  rating_system, node, status, created_at, terms)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, 'running', $8, $9) RETURNING id",
         )
         .bind(&new.ruleset)
         .bind(new.config.to_string())
@@ -34,6 +34,11 @@ impl Store {
         .bind(new.rating.map(RatingSystem::as_str))
         .bind(&*self.node)
         .bind(now_ms())
+        .bind(
+            new.terms
+                .as_ref()
+                .map(|terms| serde_json::to_string(terms).unwrap_or_default()),
+        )
         .fetch_one(&mut *tx)
         .await?;
         for (seat, record) in new.seats.iter().enumerate() {

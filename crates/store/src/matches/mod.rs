@@ -10,6 +10,7 @@ mod log_batcher;
 mod log_commits;
 mod log_tail;
 mod record;
+mod resume;
 pub(crate) mod rows;
 mod stand_ins;
 
@@ -19,6 +20,7 @@ pub use log::QueuedEntry;
 pub(crate) use log_batcher::{LogBatcher, POSTGRES_WRITES_AT_ONCE};
 pub use log_commits::{LogCommitTotals, LogCommits};
 pub use log_tail::FOLD_AT as LOG_FOLD_AT;
+pub use resume::MatchTerms;
 
 use serde::Serialize;
 use serde_json::Value;
@@ -52,6 +54,9 @@ pub struct NewMatch {
     /// `None` for an unrated match. When set, finishing the match moves the ratings of
     /// the seated accounts in the same transaction.
     pub rating: Option<RatingSystem>,
+    /// The clock it is played on, kept so that it goes on with it after a restart or a
+    /// takeover. `None` leaves it to the server that resumes it.
+    pub terms: Option<MatchTerms>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]

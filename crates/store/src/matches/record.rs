@@ -62,6 +62,13 @@ impl Store {
         .bind(id)
         .fetch_all(&mut *tx)
         .await?;
+        let resumption_rows = sqlx::query(
+            "SELECT step, down_ms FROM match_resumptions WHERE match_id = $1
+             ORDER BY resumed_at, step",
+        )
+        .bind(id)
+        .fetch_all(&mut *tx)
+        .await?;
         tx.commit().await?;
 
         let corrupt = |what: &str, e: &dyn std::fmt::Display| {
@@ -124,6 +131,7 @@ impl Store {
                 .transpose()
                 .map_err(|e| corrupt("outcome", &e))?,
             stand_ins,
+            resumptions: super::resume::resumptions_from(&resumption_rows)?,
         }))
     }
 }

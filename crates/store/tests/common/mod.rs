@@ -109,6 +109,7 @@ pub fn new_match(
             })
             .collect(),
         rating,
+        terms: None,
     }
 }
 

@@ -2,14 +2,14 @@
 //!
 //! ```text
 //! arbiter-kit-play --server 127.0.0.1:7000 --ruleset tae --name alice --password pw \
-//!     --games 1 [--house-bot random] [--queue] [--bot tae|qgame|spacegoo|spacecrack|first]
+//!     --games 1 [--house-bot random] [--queue] [--tournament ID] [--bot tae|qgame|spacegoo|spacecrack|first]
 //! ```
 //!
 //! Prints one line per game; exits 0 when every game ended with an outcome and your
 //! seat was not ejected, 1 otherwise (2 for bad arguments).
 
 use std::process::ExitCode;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use arbiter_kit::bots::{self, FirstLegal};
 use arbiter_kit::{Bot, BotThread, Client, TableOptions};
@@ -21,6 +21,9 @@ const USAGE: &str = "usage: arbiter-kit-play --ruleset RULESET --name NAME --pas
     [--games N]            matches to play, one after another (default 1)
     [--house-bot BOT]      house bot filling the table's other seats (default random)
     [--queue]              join the matchmaking queue instead of opening a table
+    [--tournament ID]      enter tournament ID (or come back to it) and play its games until it ends
+    [--wait S]             seconds to wait for a game to start (queue: default 600; tournament: until it ends)
+    [--reconnect-for S]    seconds to keep trying to reconnect after a lost connection (default 120)
     [--seats N]            seats per match (default: 2 at a table, the ruleset's smallest >= 2 in the queue)
     [--config JSON]        the ruleset's configuration (missing fields default)
     [--deadline-ms MS]     table only: time per decision
@@ -38,6 +41,9 @@ struct Args {
     games: u32,
     house_bot: String,
     queue: bool,
+    tournament: Option<i64>,
+    wait: Option<f64>,
+    reconnect_for: f64,
     seats: Option<usize>,
     config: Option<Value>,
     deadline_ms: Option<u64>,
@@ -56,6 +62,9 @@ fn parse_args(mut words: impl Iterator<Item = String>) -> Result<Args, String> {
         games: 1,
         house_bot: "random".into(),
         queue: false,
+        tournament: None,
+        wait: None,
+        reconnect_for: 120.0,
         seats: None,
         config: None,
         deadline_ms: None,
@@ -95,6 +104,13 @@ fn parse_args(mut words: impl Iterator<Item = String>) -> Result<Args, String> {
                     "--drop-after" => {
                         args.drop_after = Some(value.parse().map_err(|_| number("a count"))?)
                     }
+                    "--tournament" => {
+                        args.tournament = Some(value.parse().map_err(|_| number("an id"))?)
+                    }
+                    "--wait" => args.wait = Some(seconds(&value).ok_or_else(|| number("seconds"))?),
+                    "--reconnect-for" => {
+                        args.reconnect_for = seconds(&value).ok_or_else(|| number("seconds"))?
+                    }
                     "--config" => {
                         let config =
                             serde_json::from_str(&value).map_err(|e| format!("--config: {e}"))?;
@@ -115,6 +131,11 @@ fn parse_args(mut words: impl Iterator<Item = String>) -> Result<Args, String> {
         }
     }
     Ok(args)
+}
+
+/// A number of seconds (0 to a billion).
+fn seconds(value: &str) -> Option<f64> {
+    value.parse::<f64>().ok().filter(|s| (0.0..1e9).contains(s))
 }
 
 /// A fresh bot for each game (a bot stuck in a search stays behind with its game).
@@ -147,9 +168,15 @@ fn main() -> ExitCode {
     let mut client = Client::new(&args.server, &args.name, &args.password);
     client.http = args.http.clone();
     client.verbose = args.verbose;
+    client.reconnect_for = Duration::from_secs_f64(args.reconnect_for);
+    client.queue_timeout = Some(Duration::from_secs_f64(args.wait.unwrap_or(600.0)));
     if let Err(e) = client.connect() {
         println!("cannot log in to {}: {e}", args.server);
         return ExitCode::from(1);
+    }
+
+    if let Some(tournament) = args.tournament {
+        return play_tournament(&mut client, &args, tournament);
     }
 
     let mut failures = 0;
@@ -185,6 +212,48 @@ fn main() -> ExitCode {
         let verdict = if ok { "ok" } else { "FAILED" };
         println!("game {game}/{}: {verdict} {line}", args.games);
     }
+    if failures == 0 {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    }
+}
+
+/// Play every game the tournament pairs us in, one line each, until it ends.
+fn play_tournament(client: &mut Client, args: &Args, tournament: i64) -> ExitCode {
+    let started = Instant::now();
+    let wait = args.wait.map(Duration::from_secs_f64);
+    let (mut games, mut failures) = (0, 0);
+    loop {
+        let played = client.tournament_game(tournament, wait).and_then(|found| {
+            let Some(match_id) = found else {
+                return Ok(None);
+            };
+            let mut bot = BotThread::new(bot_for(args).expect("checked above"));
+            client.drop_after = args.drop_after;
+            client.play(match_id, &mut bot).map(Some)
+        });
+        match played {
+            Ok(Some(result)) => {
+                games += 1;
+                if !result.ok {
+                    failures += 1;
+                }
+                let verdict = if result.ok { "ok" } else { "FAILED" };
+                println!(
+                    "game {games} (tournament {tournament}): {verdict} {}",
+                    result.line()
+                );
+            }
+            Ok(None) => break,
+            Err(e) => {
+                let seconds = started.elapsed().as_secs_f64();
+                println!("tournament {tournament}: FAILED after {seconds:.1} s: {e}");
+                return ExitCode::from(1);
+            }
+        }
+    }
+    println!("tournament {tournament} is over: {games} games, {failures} failed");
     if failures == 0 {
         ExitCode::SUCCESS
     } else {

@@ -185,6 +185,7 @@ async fn bots(args: &Args, server: &str) -> anyhow::Result<()> {
             games: Games::FromPool(seats.clone()),
             config: Value::Null,
             seats: Some(2),
+            reconnect_for: std::time::Duration::ZERO,
         };
         let game = game.clone();
         tasks.push(tokio::spawn(async move {

@@ -1,0 +1,202 @@
+//! Every starter kit survives its server's restart in the middle of a game: the kit
+//! (Python over TCP, JavaScript over TCP and WebSocket, this kit's `arbiter-kit-play`)
+//! queues for T&E and is paired with the test's own player, which holds its decision at
+//! the fourth step; the server stops (`server_restarting` to everyone) and starts again
+//! on the same data and addresses; the test's player comes back and plays on, and the
+//! kit must come back by itself and finish the game.
+
+use std::path::Path;
+use std::time::Duration;
+
+use arbiter_server::client::Connection;
+use arbiter_server::{Config, Server};
+use serde_json::{json, Value};
+
+/// The step at which the test's player holds its decision for the restart.
+const HOLD_AT: u64 = 3;
+
+/// A free loopback address (bound and let go: the server is started on it).
+fn free_address() -> String {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("a free port");
+    listener.local_addr().expect("its address").to_string()
+}
+
+/// The command line that runs `kit` for one queued T&E game as `name`.
+fn kit_command(kit: &str, tcp: &str, http: &str, name: &str) -> tokio::process::Command {
+    let kits = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let mut command = match kit {
+        "python" => {
+            let mut c = tokio::process::Command::new("python3");
+            c.arg(kits.join("python/play.py")).args(["--server", tcp]);
+            c
+        }
+        "javascript" => {
+            let mut c = tokio::process::Command::new("node");
+            c.arg(kits.join("javascript/play.js"))
+                .args(["--server", tcp]);
+            c
+        }
+        "javascript-ws" => {
+            let mut c = tokio::process::Command::new("node");
+            c.arg(kits.join("javascript/play.js"))
+                .args(["--transport", "ws"]);
+            c
+        }
+        _ => {
+            let mut c = tokio::process::Command::new(env!("CARGO_BIN_EXE_arbiter-kit-play"));
+            c.args(["--server", tcp]);
+            c
+        }
+    };
+    command
+        .args([
+            "--http",
+            http,
+            "--ruleset",
+            "tae",
+            "--queue",
+            "--games",
+            "1",
+        ])
+        .args(["--name", name, "--password", "kit-restart-pw"])
+        .kill_on_drop(true);
+    command
+}
+
+/// The test's player: answers every prompt with its first legal action that is not
+/// `pass` (naming the step), holds at [`HOLD_AT`] until `go` (the server restarted),
+/// then comes back and plays to the outcome. Returns the outcome.
+async fn test_player(
+    tcp: String,
+    name: String,
+    held: tokio::sync::oneshot::Sender<()>,
+    go: tokio::sync::oneshot::Receiver<()>,
+) -> Value {
+    let mut connection = Connection::connect(&tcp).await.expect("connect");
+    sign_in(&mut connection, &name).await;
+    connection
+        .send(&json!({"type": "queue", "ruleset": "tae"}))
+        .await
+        .expect("queue");
+    let mut held = Some(held);
+    let mut go = Some(go);
+    loop {
+        let message = match connection.recv().await {
+            Ok(message) if message["type"] != "server_restarting" => message,
+            // The server went away: wait for it, then come back.
+            _ => {
+                if let Some(go) = go.take() {
+                    let _ = go.await;
+                }
+                connection = Connection::connect(&tcp).await.expect("the server is back");
+                let resumed = sign_in(&mut connection, &name).await;
+                assert_eq!(resumed.len(), 1, "the test player's seat resumes");
+                continue;
+            }
+        };
+        match message["type"].as_str().unwrap_or("") {
+            "prompt" => {
+                let step = message["step"].as_u64().unwrap_or(0);
+                if step >= HOLD_AT {
+                    if let Some(held) = held.take() {
+                        let _ = held.send(());
+                        continue;
+                    }
+                }
+                let legal = message["legal"].as_array().cloned().unwrap_or_default();
+                let action = legal
+                    .iter()
+                    .find(|a| **a != json!("pass"))
+                    .or(legal.first())
+                    .cloned()
+                    .unwrap_or(json!("pass"));
+                let act = json!({"type": "act", "match": message["match"], "step": step, "action": action});
+                if connection.send(&act).await.is_err() {
+                    continue;
+                }
+            }
+            "outcome" => return message["outcome"].clone(),
+            "rejected" => panic!("the test player's answer was refused: {message}"),
+            _ => {}
+        }
+    }
+}
+
+/// Ask for the legal actions in every prompt (before the login, which resumes a seat
+/// with its prompt), then log in; the matches whose seats resume.
+async fn sign_in(connection: &mut Connection, name: &str) -> Vec<i64> {
+    connection
+        .send(&json!({"type": "options", "legal_in_prompt": true}))
+        .await
+        .expect("send");
+    connection.expect("options", |_| {}).await.expect("options");
+    connection
+        .login_or_register(name, "test-player-pw")
+        .await
+        .expect("logged in")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_kit_finishes_a_game_through_a_server_restart() {
+    let dir = tempfile::tempdir().expect("a scratch directory");
+    let mut config = Config::for_data_dir(dir.path().join("data"));
+    config.tcp = free_address();
+    config.http = free_address();
+    config.pairing_interval = Duration::from_millis(100);
+    let (tcp, http) = (config.tcp.clone(), config.http.clone());
+    let mut server = Server::start(config.clone())
+        .await
+        .expect("the server starts");
+    for kit in ["python", "javascript", "javascript-ws", "rust"] {
+        let name = format!("restart-{kit}");
+        let mut command = kit_command(kit, &tcp, &http, &name);
+        let kit_run = command.output();
+        let (held, hold) = tokio::sync::oneshot::channel();
+        let (go, wait) = tokio::sync::oneshot::channel();
+        let player = tokio::spawn(test_player(tcp.clone(), format!("host-{kit}"), held, wait));
+        let kit_run = tokio::spawn(kit_run);
+        tokio::time::timeout(Duration::from_secs(120), hold)
+            .await
+            .unwrap_or_else(|_| panic!("{kit}: the game reached step {HOLD_AT}"))
+            .expect("the test player holds");
+        server.shutdown().await;
+        server = Server::start(config.clone())
+            .await
+            .expect("the server starts again");
+        assert_eq!(
+            server.resumed_on_start.resumed, 1,
+            "{kit}: the match goes on"
+        );
+        let _ = go.send(());
+        let outcome = tokio::time::timeout(Duration::from_secs(180), player)
+            .await
+            .unwrap_or_else(|_| panic!("{kit}: the game ended"))
+            .expect("the test player");
+        let output = tokio::time::timeout(Duration::from_secs(60), kit_run)
+            .await
+            .unwrap_or_else(|_| panic!("{kit}: the kit ended"))
+            .expect("the kit's task")
+            .expect("the kit runs");
+        let printed = format!(
+            "{}{}",
+            String::from_utf8_lossy(&output.stdout),
+            String::from_utf8_lossy(&output.stderr)
+        );
+        assert!(output.status.success(), "{kit} failed:\n{printed}");
+        assert!(
+            printed.contains("reconnected"),
+            "{kit} came back:\n{printed}"
+        );
+        assert!(
+            outcome["ranks"].as_array().is_some_and(|r| r.len() == 2),
+            "{kit}: {outcome}"
+        );
+        assert!(
+            outcome["ejected"]
+                .as_array()
+                .is_some_and(|e| e.iter().all(Value::is_null)),
+            "{kit}: nobody lost a seat to the restart: {outcome}\n{printed}"
+        );
+    }
+    server.shutdown().await;
+}
