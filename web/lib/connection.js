@@ -7,7 +7,7 @@ import { useEffect, useState } from 'preact/hooks';
 
 const PING_MS = 20000; // the server closes a WebSocket silent for 60 s
 const REQUEST_MS = 20000;
-const RETRY_MS = [500, 1000, 2000, 5000, 10000];
+const RETRY_MS = [500, 1000, 2000, 5000, 10000]; // each try waits up to this, jittered
 const NAME_KEY = 'arbiter.account'; // the name last used, to fill in the form
 const SESSION_KEY = 'arbiter.session'; // the session token; the password is never kept
 
@@ -17,6 +17,7 @@ let queue = []; // messages held until the connection is ready
 let socket = null;
 let ready = false; // welcomed, and logged in again if we had been
 let retries = 0;
+let restartingFor = 0; // ms the server asked us to wait (`server_restarting`), once
 let state = { status: 'connecting', name: null, bot: false, resumed: [] };
 const stateListeners = new Set();
 
@@ -96,6 +97,7 @@ function settle(message) {
 function becomeReady() {
   ready = true;
   retries = 0;
+  if (state.restarting) setState({ restarting: false });
   const held = queue;
   queue = [];
   for (const q of held) {
@@ -155,6 +157,12 @@ function connect() {
     let message;
     try { message = JSON.parse(event.data); } catch { return; }
     if (message.type === 'welcome') onWelcome();
+    // The server is stopping (an upgrade): it closes the socket next; come back after
+    // its hint. Every game goes on from where it was.
+    if (message.type === 'server_restarting') {
+      restartingFor = Number(message.retry_after_ms) || 0;
+      setState({ status: 'offline', restarting: true });
+    }
     // An error nobody waits for (a refused `act`, say) is marked for the pages.
     const answered = settle(message);
     emit(message.type === 'error' && !answered ? { ...message, unclaimed: true } : message);
@@ -167,7 +175,11 @@ function connect() {
       entry.reject(new Error('The connection to the server was lost.'));
     }
     setState({ status: 'offline' });
-    const delay = RETRY_MS[Math.min(retries, RETRY_MS.length - 1)];
+    // Jittered (a half to the whole step), so that every page of a restarted server does
+    // not knock at the same moment; at least what the server asked for.
+    const step = RETRY_MS[Math.min(retries, RETRY_MS.length - 1)];
+    const delay = Math.max(restartingFor, step / 2 + Math.random() * (step / 2));
+    restartingFor = 0;
     retries += 1;
     setTimeout(connect, delay);
   };
@@ -214,7 +226,7 @@ export function connectionState() {
   return state;
 }
 
-/** {status: 'connecting'|'open'|'offline', name (null for a guest), bot (the account is a bot's), resumed, notice}. */
+/** {status: 'connecting'|'open'|'offline', restarting (the server said it is restarting), name (null for a guest), bot (the account is a bot's), resumed, notice}. */
 export function useConnection() {
   const [current, setCurrent] = useState(state);
   useEffect(() => {

@@ -71,8 +71,11 @@ function askLegal(id) {
 /** Answer the seat's decision; the buttons wait until the next prompt or a refusal. */
 export function act(id, action) {
   const state = matches.get(Number(id));
-  update(id, { sent: state?.legal?.step ?? state?.prompt?.step ?? 0, legal: null, rejected: null });
-  send({ type: 'act', match: Number(id), action });
+  const step = state?.legal?.step ?? state?.prompt?.step ?? 0;
+  update(id, { sent: step, legal: null, rejected: null });
+  // Naming the decision: an answer that arrives after it closed is refused, not applied
+  // to the next one.
+  send({ type: 'act', match: Number(id), step, action });
 }
 
 /** Take the seat back from the house bot playing it while we were away. */

@@ -87,7 +87,7 @@ export function AccountBar() {
   }, []);
 
   return html`<div class="account-bar" data-testid="account-bar">
-    ${conn.status === 'offline' && html`<span class="badge offline" role="status">offline, reconnecting…</span>`}
+    ${conn.status === 'offline' && html`<span class="badge offline" role="status">${conn.restarting ? 'server restarting, reconnecting… (your games wait for you)' : 'offline, reconnecting…'}</span>`}
     ${conn.notice && html`<span class="badge offline" role="alert">${conn.notice}</span>`}
     ${conn.name
       ? html`<span>Signed in as <a href="#/account" data-testid="account-name-shown">${conn.name}</a></span>
