@@ -451,10 +451,13 @@ function Standings({ t, rows, me, label = 'Standings' }) {
   </table></div>`;
 }
 
+/** A game's rank for a seat its player left to the house bot: a loss, no points. */
+const LEFT = 255;
+
 /** Each seat's points from a game's ranks: 1 for each seat finished ahead of, ½ for each tie. */
 function seatPoints(ranks) {
   return ranks.map((mine, i) => ranks.reduce((sum, other, j) => {
-    if (i === j) return sum;
+    if (i === j || mine === LEFT) return sum;
     if (mine < other) return sum + 1;
     return mine === other ? sum + 0.5 : sum;
   }, 0));
@@ -624,6 +627,7 @@ export function Tournament({ id }) {
 function placeText(game, seat) {
   if (!game.ranks) return null;
   const mine = game.ranks[seat];
+  if (mine === LEFT) return 'left (lost)';
   const ahead = game.ranks.filter((r) => r < mine).length;
   const tied = game.ranks.filter((r) => r === mine).length - 1;
   if (game.ranks.length === 2) return tied ? 'draw' : ahead ? 'lost' : 'won';

@@ -41,9 +41,10 @@ impl Outcome {
     }
 
     /// The ranks as results count them when the players of `leavers` left the game
-    /// (a house bot finished it for them): every leaver ranks below every other seat,
-    /// whatever the bot achieved; the others keep their order among themselves, and so
-    /// do the leavers. With no leavers these are the game's own ranks.
+    /// (a house bot finished it for them): the leavers share the last place, below
+    /// every other seat, whatever their bots achieved (a game every seat left is one
+    /// nobody won: for ratings, a draw of equals); the others keep their order among
+    /// themselves. With no leavers these are the game's own ranks.
     pub fn ranks_with_leavers(&self, leavers: &[Seat]) -> Vec<u32> {
         ranks_with_leavers(&self.ranks, leavers)
     }
@@ -96,16 +97,16 @@ impl Outcome {
 /// match's seats).
 pub fn ranks_with_leavers(ranks: &[u32], leavers: &[Seat]) -> Vec<u32> {
     let left = |seat: Seat| leavers.contains(&seat);
+    let stayed = (0..ranks.len()).filter(|&seat| !left(seat)).count();
     (0..ranks.len())
-        .map(|seat| {
-            let better = (0..ranks.len())
-                .filter(|&other| match (left(seat), left(other)) {
-                    (true, false) => true,
-                    (false, true) => false,
-                    _ => ranks[other] < ranks[seat],
-                })
-                .count();
-            better as u32 + 1
+        .map(|seat| match left(seat) {
+            true => stayed as u32 + 1,
+            false => {
+                let better = (0..ranks.len())
+                    .filter(|&other| !left(other) && ranks[other] < ranks[seat])
+                    .count();
+                better as u32 + 1
+            }
         })
         .collect()
 }
@@ -147,8 +148,11 @@ mod tests {
         assert_eq!(outcome.ranks_with_leavers(&[]), vec![1, 3, 2]);
         // The bot won seat 0's game for a player who had left: last, the rest move up.
         assert_eq!(outcome.ranks_with_leavers(&[0]), vec![3, 2, 1]);
-        // Two leavers keep their order below the one who stayed.
-        assert_eq!(outcome.ranks_with_leavers(&[0, 2]), vec![2, 1, 3]);
+        // Two leavers share the last place below the one who stayed.
+        assert_eq!(outcome.ranks_with_leavers(&[0, 2]), vec![2, 1, 2]);
+        // Every seat left: nobody is ahead of anybody (for ratings, a draw; nobody
+        // wins, since results never count a leaver's seat as a win).
+        assert_eq!(outcome.ranks_with_leavers(&[0, 1, 2]), vec![1, 1, 1]);
         // A shared win with a leaver is the other seat's win.
         assert_eq!(tied(vec![5, 5]).ranks_with_leavers(&[1]), vec![1, 2]);
     }

@@ -171,3 +171,75 @@ async fn logging_in_again_takes_the_seat_back_and_the_game_counts() {
     assert!(stand_ins[0]["until_step"].is_u64(), "{record}");
     server.stop().await;
 }
+
+/// Both players of a rated tournament game leave it: house bots play both seats to the
+/// end. Nobody won: both seats are stored as losses, the ratings do not move apart (a
+/// draw of equals), and the tournament gives neither a win or a point, whatever the
+/// bots achieved (issue 69: the standings gave one of them the win).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_game_every_player_left_is_won_by_nobody() {
+    let server = start(|config| config.stand_in_grace = Some(GRACE)).await;
+    let mut host = registered(&server.tcp, "left-host").await;
+    let id = crate::tournaments::create(
+        &mut host,
+        json!({"ruleset": "nim", "format": "swiss", "rounds": 1, "start_when": 2,
+               "max_entrants": 2, "rated": true, "deadline_ms": 1000, "time_bank_ms": 0}),
+    )
+    .await;
+    let mut match_id = None;
+    for name in ["left-ann", "left-bob"] {
+        let mut player = registered(&server.tcp, name).await;
+        player
+            .send(&json!({"type": "join_tournament", "tournament": id}))
+            .await
+            .expect("send");
+        until(&mut player, 10, |m| m["type"] == "tournament_joined").await;
+        drop(player);
+    }
+    // Neither is connected when the game starts: both seats go to house bots.
+    for _ in 0..1200 {
+        let (_, document) = http_get(&server.http, &format!("/api/tournaments/{id}"), None).await;
+        if let Some(found) = document["games"][0]["match"].as_i64() {
+            match_id = Some(found);
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let match_id = match_id.expect("the game started");
+    let stored = finished_match(&server.http, match_id).await;
+    for seat in 0..2 {
+        let row = &stored["seats"][seat];
+        assert_eq!(row["result"], "loss", "{stored}");
+        assert!(row["house_bot_from"].is_u64(), "{stored}");
+    }
+    let mut skill = Vec::new();
+    for name in ["left-ann", "left-bob"] {
+        let (_, player) = http_get(&server.http, &format!("/api/players/{name}"), None).await;
+        let rating = player["ratings"]
+            .as_array()
+            .and_then(|ratings| ratings.iter().find(|r| r["ruleset"] == "nim"))
+            .unwrap_or_else(|| panic!("{name} is rated: {player}"))
+            .clone();
+        skill.push(rating["mu"].as_f64().expect("a skill"));
+    }
+    assert!(
+        (skill[0] - skill[1]).abs() < 1e-9,
+        "nobody gained on the other: {skill:?}"
+    );
+    let mut document = Value::Null;
+    for _ in 0..1200 {
+        let (_, now) = http_get(&server.http, &format!("/api/tournaments/{id}"), None).await;
+        document = now;
+        if document["status"] == "finished" {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert_eq!(document["status"], "finished", "{document}");
+    for line in document["standings"].as_array().expect("standings") {
+        assert_eq!(line["points"].as_f64(), Some(0.0), "{document}");
+        assert_eq!(line["wins"], 0, "{document}");
+        assert_eq!(line["losses"], 1, "{document}");
+    }
+    server.stop().await;
+}

@@ -30,6 +30,6 @@ pub mod standings;
 pub mod swiss;
 
 pub use check::check;
-pub use points::{game_points, HalfPoints};
+pub use points::{game_points, HalfPoints, LEFT};
 pub use record::{ByeRecord, Entrant, EntrantId, Format, GameRecord, RoundPairing};
 pub use standings::{standings, Standing, Tiebreak};

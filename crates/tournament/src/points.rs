@@ -61,13 +61,22 @@ impl Sum for HalfPoints {
     }
 }
 
-/// Each seat's points for one finished game, from its ranks (1 = best, ties equal).
+/// The rank of a seat whose player left the game (a house bot finished it for them):
+/// a loss whatever the bot achieved, and no points, even against another seat that
+/// left. A game every seat left is lost by all of them, as the match's results say.
+pub const LEFT: u8 = u8::MAX;
+
+/// Each seat's points for one finished game, from its ranks (1 = best, ties equal;
+/// [`LEFT`] for a seat its player left).
 ///
 /// Only the order of the ranks matters, so `[1, 1, 3]` and `[1, 1, 2]` score alike.
 pub fn game_points(ranks: &[u8]) -> Vec<HalfPoints> {
     ranks
         .iter()
         .map(|&mine| {
+            if mine == LEFT {
+                return 0;
+            }
             ranks
                 .iter()
                 .map(|&other| match mine.cmp(&other) {
@@ -109,6 +118,19 @@ mod tests {
         let tied: Vec<u32> = game_points(&[1, 1, 3, 4]).iter().map(|p| p.0).collect();
         assert_eq!(tied, vec![5, 5, 2, 0]);
         assert_eq!(placements(&[1, 1, 2, 4]), vec![1, 1, 3, 4]);
+    }
+
+    #[test]
+    fn a_seat_left_to_the_house_bot_scores_nothing() {
+        assert_eq!(game_points(&[LEFT, 1]), vec![HalfPoints(0), HalfPoints(2)]);
+        // Every seat left: nobody scores (the bots' own result does not count).
+        assert_eq!(
+            game_points(&[LEFT, LEFT]),
+            vec![HalfPoints(0), HalfPoints(0)]
+        );
+        let got: Vec<u32> = game_points(&[2, LEFT, 1]).iter().map(|p| p.0).collect();
+        assert_eq!(got, vec![2, 0, 4]);
+        assert_eq!(placements(&[LEFT, 1, LEFT]), vec![2, 1, 2]);
     }
 
     #[test]

@@ -45,7 +45,8 @@ pub struct GameRecord {
     pub round: u32,
     /// The entrants in seat order: `seats[0]` moves first.
     pub seats: Vec<EntrantId>,
-    /// Each seat's place, 1 = best, tied seats equal; the same length as `seats`.
+    /// Each seat's place, 1 = best, tied seats equal ([`crate::LEFT`] for a seat its
+    /// player left to the house bot); the same length as `seats`.
     /// `None` while the game runs: a running game scores nothing.
     pub ranks: Option<Vec<u8>>,
     /// Decided without play (someone never showed): it scores like a played game, but

@@ -34,7 +34,8 @@ pub struct Standing {
     pub wins: u32,
     /// Played games in which it shared first place.
     pub draws: u32,
-    /// Played games in which someone finished ahead of it.
+    /// Played games in which someone finished ahead of it, or which its player left
+    /// to the house bot.
     pub losses: u32,
     pub byes: u32,
     /// Finished forfeit games, won or lost.
@@ -198,6 +199,8 @@ pub fn standings(
             let ahead = ranks.iter().filter(|&&r| r < ranks[seat]).count();
             let level = ranks.iter().filter(|&&r| r == ranks[seat]).count() - 1;
             match (ahead, level) {
+                // Left to the house bot: lost, whatever the bot did.
+                _ if ranks[seat] == crate::points::LEFT => tally.losses += 1,
                 (0, 0) => tally.wins += 1,
                 (0, _) => tally.draws += 1,
                 _ => tally.losses += 1,

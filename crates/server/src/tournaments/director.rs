@@ -342,9 +342,8 @@ impl Director {
                     };
                     match ended {
                         Ok(record) => {
-                            // A seat a house bot finished for its leaver is a loss.
-                            let ranks = record.counted_ranks().map(|ranks| ranks_of(&ranks));
-                            if let Some(ranks) = ranks {
+                            if let Some(outcome) = &record.outcome {
+                                let ranks = counted(&outcome.ranks, &record.left_seats());
                                 return Some((game.id, ranks, false));
                             }
                         }
@@ -369,8 +368,7 @@ impl Director {
                             .filter(|s| s.house_bot_from.is_some())
                             .map(|s| s.seat)
                             .collect();
-                        let counted = arbiter_engine::outcome::ranks_with_leavers(&ranks, &leavers);
-                        return Some((game.id, ranks_of(&counted), false));
+                        return Some((game.id, counted(&ranks, &leavers), false));
                     }
                     Ok(Some(summary)) if summary.status == MatchStatus::Running => {
                         // Starting, or played on another node: look again soon.
@@ -605,10 +603,17 @@ impl Director {
 }
 
 /// Ranks as the store keeps them (1 = best), from the referee's.
-fn ranks_of(ranks: &[u32]) -> Vec<u8> {
+/// A game's ranks as the tournament counts them: a seat whose player left it to the
+/// house bot is [`arbiter_tournament::LEFT`] (a loss, no points, whatever the bot
+/// achieved: as the match's results and ratings count it), the others their place.
+fn counted(ranks: &[u32], leavers: &[usize]) -> Vec<u8> {
     ranks
         .iter()
-        .map(|&r| u8::try_from(r).unwrap_or(u8::MAX))
+        .enumerate()
+        .map(|(seat, &rank)| match leavers.contains(&seat) {
+            true => arbiter_tournament::LEFT,
+            false => u8::try_from(rank).unwrap_or(arbiter_tournament::LEFT - 1),
+        })
         .collect()
 }
 
