@@ -37,6 +37,7 @@ pub async fn keep_alive(hub: Arc<Hub>, shutdown: CancellationToken) {
         tokio::select! {
             _ = shutdown.cancelled() => return,
             _ = clock.tick() => {}
+            _ = hub.sweep_now.notified() => {}
         }
         if let Err(error) = hub.store.heartbeat(hub.started_at).await {
             tracing::warn!(%error, "cannot write this server's heartbeat");

@@ -250,8 +250,17 @@ impl Server {
         }
         // A match paired while the others were being suspended.
         self.hub.suspend_running(SUSPEND_PATIENCE).await;
-        if let Err(error) = self.hub.store.heartbeat(self.hub.started_at).await {
-            tracing::warn!(%error, "cannot write this server's last heartbeat");
+        // The node's heartbeat goes stale now, and the deployment's other nodes are
+        // told: they take its matches and tournaments over at once, not after the
+        // lease. (A single server goes on with them when it starts again.)
+        if let Err(error) = self.hub.store.stopped().await {
+            tracing::warn!(%error, "cannot record that this server stopped");
+        }
+        if let Some(mesh) = &self.hub.mesh {
+            match self.hub.store.live_nodes(self.hub.config.node_lease).await {
+                Ok(live) => mesh.tell_stopped(&live).await,
+                Err(error) => tracing::warn!(%error, "cannot list the nodes to tell"),
+            }
         }
         self.hub.store.close().await;
         tracing::info!(

@@ -710,3 +710,80 @@ async fn a_second_server_on_one_sqlite_data_directory_is_refused() {
         .expect("the directory is free once the first server stopped");
     again.shutdown().await;
 }
+
+/// Log `name` in again on `tcp` (its node went away); the matches it resumes.
+async fn back_on(tcp: &str, name: &str) -> (Connection, Value) {
+    let mut connection = Connection::connect(tcp).await.expect("connect");
+    connection
+        .send(&json!({"type": "login", "name": name, "password": password(name)}))
+        .await
+        .expect("send");
+    let logged_in = until(&mut connection, 10, |m| m["type"] == "logged_in").await;
+    (connection, logged_in["resumed"].clone())
+}
+
+/// A node that stops in order hands its running match over at once: with a lease of
+/// 30 s, the other node goes on with it within seconds (it does not wait for the lease),
+/// and both players, one of them connected to the node that stopped, find it there and
+/// finish it (issue 69: a graceful stop of a node aborted its matches).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_stopping_node_hands_its_matches_over_at_once() {
+    let database = arbiter_store::testing::ScratchDatabase::create().await;
+    let nats = nats_url().await;
+    let (alpha, beta) = two_nodes(&database.url, &nats).await;
+    let mut first = registered(&alpha.tcp, "handed-first").await;
+    first
+        .send(&json!({"type": "queue", "ruleset": "tae"}))
+        .await
+        .expect("send");
+    until(&mut first, 10, |m| m["type"] == "queued").await;
+    let mut second = registered(&beta.tcp, "handed-second").await;
+    second
+        .send(&json!({"type": "queue", "ruleset": "tae"}))
+        .await
+        .expect("send");
+    let started = until(&mut first, 10, |m| m["type"] == "match_started").await;
+    let match_id = started["match"].as_i64().expect("a match");
+    until(&mut second, 10, |m| m["type"] == "match_started").await;
+    let (_, running) = http_get(&beta.http, &format!("/api/matches/{match_id}"), None).await;
+    assert_eq!(
+        running["node"],
+        alpha.server.hub.config.node.as_str(),
+        "{running}"
+    );
+
+    alpha.stop().await;
+    drop((first, second));
+    // Polling the shared store for a condition, not ordering: up to 20 s, less than
+    // the lease the node would otherwise have been waited for (30 s).
+    let mut moved = Value::Null;
+    for _ in 0..400 {
+        let (_, now) = http_get(&beta.http, &format!("/api/matches/{match_id}"), None).await;
+        moved = now;
+        if moved["node"] == beta.server.hub.config.node.as_str() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert_eq!(
+        moved["node"],
+        beta.server.hub.config.node.as_str(),
+        "{moved}"
+    );
+    assert_eq!(moved["status"], "running", "{moved}");
+    let (first, resumed) = back_on(&beta.tcp, "handed-first").await;
+    assert_eq!(resumed, json!([match_id]));
+    let (second, resumed) = back_on(&beta.tcp, "handed-second").await;
+    assert_eq!(resumed, json!([match_id]));
+    resign_and_see_it_finish(first, second, &beta.http, match_id).await;
+    let (status, record) =
+        http_get(&beta.http, &format!("/api/matches/{match_id}/record"), None).await;
+    assert_eq!(status, 200, "{record}");
+    assert_eq!(
+        record["resumptions"].as_array().map(Vec::len),
+        Some(1),
+        "{record}"
+    );
+    beta.stop().await;
+    drop(database);
+}

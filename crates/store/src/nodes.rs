@@ -48,7 +48,8 @@ impl Store {
         sqlx::query(
             "INSERT INTO nodes (name, heartbeat_at, started_at) VALUES ($1, $2, $3)
              ON CONFLICT (name) DO UPDATE
-             SET heartbeat_at = excluded.heartbeat_at, started_at = excluded.started_at",
+             SET heartbeat_at = excluded.heartbeat_at, started_at = excluded.started_at,
+                 stopped_at = NULL",
         )
         .bind(&*self.node)
         .bind(now_ms())
@@ -84,12 +85,26 @@ impl Store {
             .collect::<Result<_, _>>()?)
     }
 
-    /// The latest heartbeat among the other nodes whose heartbeat is older than `lease`
-    /// (the silent ones), in Unix milliseconds: since when their matches have been
-    /// down, at the least. `None` when no node is silent.
+    /// Record that this node stopped in order, now: its heartbeat is made stale at
+    /// once, so the other nodes of a deployment take its matches and tournaments over
+    /// at their next sweep instead of after the lease, and its stop time is what its
+    /// matches were down from.
+    pub async fn stopped(&self) -> Result<(), StoreError> {
+        sqlx::query("UPDATE nodes SET heartbeat_at = 0, stopped_at = $2 WHERE name = $1")
+            .bind(&*self.node)
+            .bind(now_ms())
+            .execute(&self.write)
+            .await?;
+        Ok(())
+    }
+
+    /// The latest sign of life (heartbeat, or stop) among the other nodes whose
+    /// heartbeat is older than `lease` (the silent ones), in Unix milliseconds: since
+    /// when their matches have been down, at the least. `None` when no node is silent.
     pub async fn silent_since(&self, lease: Duration) -> Result<Option<i64>, StoreError> {
         Ok(sqlx::query_scalar(
-            "SELECT MAX(heartbeat_at) FROM nodes WHERE heartbeat_at <= $1 AND name <> $2",
+            "SELECT MAX(COALESCE(stopped_at, heartbeat_at)) FROM nodes
+             WHERE heartbeat_at <= $1 AND name <> $2",
         )
         .bind(stale_before(lease))
         .bind(&*self.node)

@@ -51,6 +51,9 @@ pub struct Hub {
     /// When this process started (Unix milliseconds): with the node's name, this
     /// incarnation of the node (the oldest live one holds a deployment's lobby).
     pub started_at: i64,
+    /// Wakes the heartbeat task to look for silent nodes' matches now (a node of the
+    /// deployment said it stopped), rather than at its next beat.
+    pub sweep_now: tokio::sync::Notify,
 }
 
 /// A seat of a match about to start: who plays it and, for a person, where to tell it.
@@ -77,6 +80,7 @@ impl Hub {
             started_at: std::time::SystemTime::now()
                 .duration_since(std::time::UNIX_EPOCH)
                 .map_or(0, |since| since.as_millis() as i64),
+            sweep_now: tokio::sync::Notify::new(),
         }
     }
 

@@ -126,6 +126,11 @@ pub enum Ask {
     Closed {
         from: RemoteConn,
     },
+    /// `node` stopped in order and its heartbeat is stale: take its running matches
+    /// and tournaments over now, not after its lease.
+    NodeStopped {
+        node: String,
+    },
 }
 
 /// The answer to an [`Ask`]: done (what was to be told went to the connection's lines),

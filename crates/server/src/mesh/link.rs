@@ -312,6 +312,20 @@ impl Mesh {
         }
     }
 
+    /// Tell every other live node that this one stopped (`Ask::NodeStopped`), and wait
+    /// until the messages have left: the process ends next.
+    pub async fn tell_stopped(&self, live: &[LiveNode]) {
+        let ask = Ask::NodeStopped {
+            node: self.node.clone(),
+        };
+        for other in live.iter().filter(|other| other.name != self.node) {
+            self.tell(&other.name, &ask).await;
+        }
+        if let Err(error) = self.client.flush().await {
+            tracing::warn!(%error, "could not tell the other nodes this one stopped");
+        }
+    }
+
     /// This node as the others see it.
     pub fn incarnation(&self) -> LiveNode {
         LiveNode {

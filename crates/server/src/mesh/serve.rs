@@ -229,6 +229,11 @@ async fn handle(mesh: &Arc<Mesh>, hub: &Arc<Hub>, ask: Ask) -> Result<(), Refusa
             }
             Ok(())
         }
+        Ask::NodeStopped { node } => {
+            tracing::info!(%node, "a node stopped; taking over its matches");
+            hub.sweep_now.notify_one();
+            Ok(())
+        }
     }
 }
 

@@ -15,3 +15,6 @@ CREATE TABLE match_resumptions (
     node       TEXT    NOT NULL
 );
 CREATE INDEX match_resumptions_by_match ON match_resumptions (match_id, resumed_at);
+-- When a node stopped in order (NULL while it runs, or when it died): its matches were
+-- down from then, and the others take them over at once rather than after the lease.
+ALTER TABLE nodes ADD COLUMN stopped_at BIGINT;

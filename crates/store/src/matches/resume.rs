@@ -62,16 +62,16 @@ impl Store {
         }
     }
 
-    /// When this node last gave a sign of life (its heartbeat, written last as it
-    /// stopped), in Unix milliseconds; `None` for a node never seen. Read as the node
+    /// When this node last gave a sign of life (its stop, or its last heartbeat when
+    /// it died), in Unix milliseconds; `None` for a node never seen. Read as the node
     /// starts, before its first heartbeat: how long its matches were down.
     pub async fn last_sign_of_life(&self) -> Result<Option<i64>, StoreError> {
-        Ok(
-            sqlx::query_scalar("SELECT heartbeat_at FROM nodes WHERE name = $1")
-                .bind(&*self.node)
-                .fetch_optional(&self.read)
-                .await?,
+        Ok(sqlx::query_scalar(
+            "SELECT COALESCE(stopped_at, heartbeat_at) FROM nodes WHERE name = $1",
         )
+        .bind(&*self.node)
+        .fetch_optional(&self.read)
+        .await?)
     }
 
     /// Record that the matches `resumed` (id and log step) went on here after `down_ms`,

@@ -20,8 +20,12 @@
 //! server's. Accounts are registered before the clock starts, and the clients resume
 //! sessions opened for them rather than logging in, so no Argon2 work is timed.
 //!
+//! `--restart N` measures a stop and a start of the server with N running matches
+//! (issue 69, `restart.rs`): no clients, the matches played through their handles.
+//!
 //! `cargo run --release -p arbiter-server --bin arbiter-server-bench -- --matches 50`
 //! `… -- --arena 1000 --duration 60s`
+//! `… -- --restart 10000 --moves 10`
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -29,6 +33,7 @@ use std::time::{Duration, Instant};
 mod arena;
 mod cpu;
 mod light;
+mod restart;
 mod scrape;
 
 use anyhow::{bail, Context};
@@ -112,6 +117,14 @@ struct Args {
     /// measure what that costs; they leave 30 s after the arena's planned end.
     #[arg(long)]
     unwatch: bool,
+    /// Stop and start the server with this many running matches instead (two remote
+    /// seats each, played `--moves` rounds through their handles): how long the stop
+    /// takes, and the start until every match goes on from its log.
+    #[arg(long)]
+    restart: Option<usize>,
+    /// With `--restart`, rounds each match plays before the stop.
+    #[arg(long, default_value_t = 10)]
+    moves: usize,
     /// Internal: the arena the `--play` clients join.
     #[arg(long, hide = true)]
     tournament: Option<i64>,
@@ -146,6 +159,16 @@ fn light_answer(args: &Args) -> anyhow::Result<Value> {
 fn main() -> anyhow::Result<()> {
     let args = Args::parse();
     let runtime = tokio::runtime::Runtime::new()?;
+    if let Some(matches) = args.restart {
+        let restart = restart::Restart {
+            ruleset: args.ruleset.clone(),
+            matches,
+            moves: args.moves,
+            answer: light_answer(&args)?,
+            database: args.database.clone(),
+        };
+        return runtime.block_on(restart.run());
+    }
     match &args.play {
         Some(server) => runtime.block_on(bots(&args, server)),
         None => runtime.block_on(bench(&args)),
