@@ -352,6 +352,30 @@ async fn a_paired_match_runs_on_its_first_players_node() {
         beta.server.hub.config.node.as_str(),
         "{running}"
     );
+    // The first player's queue place (held on alpha, the matchmaker) became this match
+    // on beta: beta forgets it, so that losing alpha would not queue them again into a
+    // second match (issue 69: it did).
+    let account = beta
+        .server
+        .hub
+        .store
+        .account_by_name("queue-first")
+        .await
+        .expect("read")
+        .expect("the account");
+    let conn = beta
+        .server
+        .hub
+        .online
+        .latest(account.id)
+        .expect("online on beta")
+        .conn();
+    let mesh = beta.server.hub.mesh.as_ref().expect("a deployment");
+    assert_eq!(
+        mesh.queue_away(conn),
+        None,
+        "no queue place is left on alpha"
+    );
 
     // The player on alpha plays it through beta: its resignation ends it for both.
     resign_and_see_it_finish(second, first, &alpha.http, match_id).await;

@@ -269,6 +269,16 @@ impl Hub {
         else {
             return;
         };
+        // A player seated in a running match is never queued again, whatever became of
+        // the node that held the place: one match at a time.
+        match self.store.running_seats(*account).await {
+            Ok(seats) if !seats.is_empty() => return,
+            Ok(_) => {}
+            Err(error) => {
+                tracing::warn!(%error, "cannot tell whether a stranded queue place is playing");
+                return;
+            }
+        }
         tracing::warn!(conn = place.outbox.conn(), from = %place.lobby.name, to = %lobby.name, "queueing again: the node holding the queue place stopped");
         let queued = if lobby.name == mesh.node {
             self.join_queue(*account, name, &place.outbox, None, ruleset, config, *seats)

@@ -128,6 +128,13 @@ impl Hub {
                 rated: live.rated,
                 tournament,
             });
+            // A queue place this connection held on another node (the matchmaker) has
+            // become this match: forget it, or the matchmaker's loss would queue a
+            // player who is playing again (a match arriving from another node clears
+            // it as its line passes, `mesh::serve`).
+            if let Some(mesh) = &self.mesh {
+                mesh.left_queue_away(outbox.conn());
+            }
             self.matches.attach(live, seat, outbox).await;
         }
     }
