@@ -256,8 +256,8 @@ async fn supervise(
         }
         Err(reason) => {
             tracing::error!(match_id, %reason, "match aborted");
-            // A sink that cannot store the abort either has logged why; the next start
-            // marks the match aborted in any case (`Store::abort_unfinished`).
+            // A sink that cannot store the abort either has logged why; the match then
+            // stays running in the store, and the next start goes on with it.
             let _ = sink
                 .record(RecordEvent::Aborted {
                     match_id,

@@ -17,7 +17,8 @@
 //! entries stored before (never one past a gap). Marking the match aborted is retried
 //! in the background for as long as the store stays down (the match itself is over at
 //! once), so a store that comes back later holds the match as aborted without a
-//! restart; a restart marks it so in any case.
+//! restart. If it never could, the match is still `running` in the store, and the next
+//! start of its node goes on with it from its log.
 
 use std::collections::VecDeque;
 use std::future::Future;

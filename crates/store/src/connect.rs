@@ -70,7 +70,7 @@ pub struct Store {
     pub(crate) appends: LogBatcher,
     backend: Backend,
     /// This server's name in a shared deployment: matches it creates carry it, and
-    /// `abort_unfinished` only touches its own.
+    /// a start goes on with its own running matches only.
     pub(crate) node: Arc<str>,
     /// Bounds concurrent Argon2 work (each hash holds 19 MiB for tens of milliseconds).
     pub(crate) hashing: Arc<Semaphore>,

@@ -9,8 +9,8 @@
 //!
 //! Durability: a match's log is written one row per entry as the match goes, each row
 //! committed before [`Store::append_log`] returns, so a server killed mid-match keeps
-//! every accepted action; [`Store::abort_unfinished`] at startup marks such matches
-//! aborted. Rows of different matches arriving together share one commit (group commit,
+//! every accepted action, and the match goes on from it when a server resumes it
+//! ([`Store::running_matches_of_this_node`], [`Store::match_terms`]). Rows of different matches arriving together share one commit (group commit,
 //! so many matches do not queue behind one commit each). Finishing a match, its per-seat
 //! results and its rating changes are one transaction.
 
@@ -36,10 +36,10 @@ pub use connect::{Backend, Store, DATABASE_FILE};
 pub use error::StoreError;
 pub use matches::{
     FinishedMatch, LogCommitTotals, LogCommits, MatchFilter, MatchId, MatchStatus, MatchSummary,
-    MatchTerms, NewMatch, QueuedEntry, SeatRecord, SeatResult, SeatSummary, ABORTED_BY_RESTART,
-    DEFAULT_LIST_LIMIT, LOG_FOLD_AT, MAX_LIST_LIMIT,
+    MatchTerms, NewMatch, QueuedEntry, SeatRecord, SeatResult, SeatSummary, DEFAULT_LIST_LIMIT,
+    LOG_FOLD_AT, MAX_LIST_LIMIT,
 };
-pub use nodes::{LiveNode, RunningSeat, ABORTED_BY_SILENT_NODE};
+pub use nodes::{LiveNode, RunningSeat};
 pub use profiles::{PlayerCounts, PlayerProfile};
 pub use ratings::{
     LeaderboardEntry, Rating, RatingChange, RatingPoint, RatingSystem, ELO_K, INITIAL_DISPLAY,

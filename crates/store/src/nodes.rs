@@ -36,11 +36,6 @@ pub struct RunningSeat {
     pub node: String,
 }
 
-/// The reason stored for a match whose server stopped answering and that could not be
-/// continued elsewhere.
-pub const ABORTED_BY_SILENT_NODE: &str =
-    "its server stopped answering; another server of the deployment ended it";
-
 impl Store {
     /// Record that this node, whose process started at `started_at` (Unix
     /// milliseconds), is alive now.

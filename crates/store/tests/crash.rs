@@ -10,7 +10,7 @@ mod common;
 use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};
 
-use arbiter_store::{MatchFilter, MatchStatus, RatingSystem, Store, ABORTED_BY_RESTART};
+use arbiter_store::{MatchFilter, MatchStatus, RatingSystem, Store};
 use common::{new_match, played, store_played};
 
 /// Set in the child: the database URL to write to.
@@ -129,7 +129,6 @@ async fn parent(test_name: &str, url: &str) {
     let committed = committed.expect("the child committed log entries");
 
     let store = Store::connect(url).await.expect("reopen after the kill");
-    assert_eq!(store.abort_unfinished().await.expect("abort"), 1);
 
     let ann = store.login("ann", "pw-ann").await.expect("ann survived");
     store.login("bob", "pw-bob").await.expect("bob survived");
@@ -153,18 +152,22 @@ async fn parent(test_name: &str, url: &str) {
         Some(1)
     );
 
-    let aborted = store
+    // The interrupted match is still running, ready to go on from its log.
+    let interrupted = store
         .match_summary(running_id)
         .await
         .expect("read")
         .expect("kept");
-    assert_eq!(aborted.status, MatchStatus::Aborted);
-    assert_eq!(aborted.summary.as_deref(), Some(ABORTED_BY_RESTART));
+    assert_eq!(interrupted.status, MatchStatus::Running);
+    assert_eq!(
+        store.running_matches_of_this_node().await.expect("list"),
+        vec![running_id]
+    );
     let partial = store
         .match_record(running_id)
         .await
         .expect("read")
-        .expect("the aborted match's log is kept");
+        .expect("the interrupted match's log is kept");
     assert!(
         partial.log.len() > committed,
         "every entry reported committed is there: {} stored, entry {committed} reported",

@@ -4,7 +4,7 @@
 use crate::common::{new_match, played, store_played, TestDb};
 use arbiter_engine::{LogEntry, Outcome};
 use arbiter_store::{
-    MatchFilter, MatchStatus, RatingSystem, SeatRecord, SeatResult, StoreError, ABORTED_BY_RESTART,
+    MatchFilter, MatchStatus, MatchTerms, RatingSystem, SeatRecord, SeatResult, StoreError,
 };
 
 async fn every_ruleset_replays_from_the_store(db: &TestDb) {
@@ -358,16 +358,22 @@ async fn a_live_node_takes_over_the_matches_of_a_silent_one(db: &TestDb) {
     );
 }
 
-async fn restart_aborts_this_nodes_running_matches_and_keeps_their_logs(db: &TestDb) {
+async fn a_restart_finds_this_nodes_running_matches_with_their_clocks(db: &TestDb) {
     let store = &db.store;
     let other_node = store.clone().with_node("other");
     let record = played("tae", 3, 6);
+    let terms = MatchTerms {
+        deadline_ms: 120_000,
+        time_bank_ms: 300_000,
+        abandon_after: Some(3),
+        stand_in_grace_ms: None,
+        port: None,
+    };
     let mut ids = Vec::new();
     for _ in 0..2 {
-        let id = store
-            .create_match(&new_match(&record, &[], None))
-            .await
-            .expect("create");
+        let mut new = new_match(&record, &[], None);
+        new.terms = Some(terms.clone());
+        let id = store.create_match(&new).await.expect("create");
         for (index, entry) in record.log[..3].iter().enumerate() {
             store.append_log(id, index, entry).await.expect("append");
         }
@@ -379,21 +385,44 @@ async fn restart_aborts_this_nodes_running_matches_and_keeps_their_logs(db: &Tes
         .await
         .expect("create");
 
-    assert_eq!(store.abort_unfinished().await.expect("abort"), 2);
-    assert_eq!(store.abort_unfinished().await.expect("abort again"), 0);
-    for id in ids {
-        let summary = store
-            .match_summary(id)
-            .await
-            .expect("read")
-            .expect("exists");
-        assert_eq!(summary.status, MatchStatus::Aborted);
-        assert_eq!(summary.summary.as_deref(), Some(ABORTED_BY_RESTART));
-        assert!(summary.finished_at.is_some());
+    // Nothing is aborted: the running matches are found, each with its clock and log.
+    let running = store.running_matches_of_this_node().await.expect("list");
+    assert_eq!(running, ids);
+    for &id in &ids {
+        assert_eq!(
+            store.match_terms(id).await.expect("read"),
+            Some(terms.clone())
+        );
         let kept = store.match_record(id).await.expect("read").expect("exists");
         assert_eq!(kept.log, record.log[..3]);
         assert_eq!(kept.outcome, None);
     }
+    assert_eq!(store.match_terms(elsewhere).await.expect("read"), None);
+
+    // Going on is recorded with the match; another node's match is not this one's.
+    store
+        .record_resumptions(&[(ids[0], 3), (elsewhere, 0)], 1_234)
+        .await
+        .expect("record");
+    let resumed = store
+        .match_record(ids[0])
+        .await
+        .expect("read")
+        .expect("exists");
+    assert_eq!(
+        resumed.resumptions,
+        vec![arbiter_engine::Resumption {
+            step: 3,
+            down_ms: 1_234
+        }]
+    );
+    let theirs = store
+        .match_record(elsewhere)
+        .await
+        .expect("read")
+        .expect("exists");
+    assert!(theirs.resumptions.is_empty());
+
     let done = store
         .match_summary(finished)
         .await
@@ -407,6 +436,21 @@ async fn restart_aborts_this_nodes_running_matches_and_keeps_their_logs(db: &Tes
         .expect("exists");
     assert_eq!(theirs.status, MatchStatus::Running);
     assert_eq!(theirs.node, "other");
+
+    // A node's last sign of life: its stop, once it stopped in order.
+    store.heartbeat(1).await.expect("heartbeat");
+    let beat = store
+        .last_sign_of_life()
+        .await
+        .expect("read")
+        .expect("a node");
+    store.stopped().await.expect("stop");
+    let stopped = store
+        .last_sign_of_life()
+        .await
+        .expect("read")
+        .expect("a node");
+    assert!(stopped >= beat, "{stopped} after {beat}");
 }
 
 async fn lists_filter_and_page_newest_first(db: &TestDb) {
@@ -560,7 +604,7 @@ on_both_backends!(
     a_match_finishes_once_with_a_fitting_outcome,
     a_match_finishes_only_with_its_whole_log,
     seat_results_name_wins_draws_and_losses,
-    restart_aborts_this_nodes_running_matches_and_keeps_their_logs,
+    a_restart_finds_this_nodes_running_matches_with_their_clocks,
     a_live_node_takes_over_the_matches_of_a_silent_one,
     lists_filter_and_page_newest_first,
     bad_matches_are_refused,

@@ -14,9 +14,6 @@ use crate::connect::Store;
 use crate::error::StoreError;
 use crate::ratings::{self, RatingSystem};
 
-/// The reason `abort_unfinished` records.
-pub const ABORTED_BY_RESTART: &str = "the server stopped while the match was running";
-
 impl Store {
     /// Mark a running match finished with `outcome` (per-seat ranks, scores and
     /// ejection reasons are stored beside the outcome JSON). A rated match moves the
@@ -162,21 +159,6 @@ impl Store {
             Some(_) => StoreError::NotRunning(match_id),
             None => StoreError::UnknownMatch(match_id),
         })
-    }
-
-    /// At startup: every match this node left running (it was killed or crashed) becomes
-    /// aborted, its log kept. Returns how many.
-    pub async fn abort_unfinished(&self) -> Result<u64, StoreError> {
-        let done = sqlx::query(
-            "UPDATE matches SET status = 'aborted', end_reason = $2, finished_at = $3
-             WHERE status = 'running' AND node = $1",
-        )
-        .bind(&*self.node)
-        .bind(ABORTED_BY_RESTART)
-        .bind(now_ms())
-        .execute(&self.write)
-        .await?;
-        Ok(done.rows_affected())
     }
 }
 

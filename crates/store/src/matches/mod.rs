@@ -14,7 +14,6 @@ mod resume;
 pub(crate) mod rows;
 mod stand_ins;
 
-pub use finish::ABORTED_BY_RESTART;
 pub use list::{DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT};
 pub use log::QueuedEntry;
 pub(crate) use log_batcher::{LogBatcher, POSTGRES_WRITES_AT_ONCE};
