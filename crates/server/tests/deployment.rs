@@ -318,16 +318,13 @@ async fn a_table_opened_on_one_node_is_filled_from_the_other() {
     drop(database);
 }
 
-/// The matchmaker (alpha) pairs players of both nodes, and the match runs on the node
-/// of the player who queued first: matches spread over the deployment with their
-/// players instead of all running on the matchmaker.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_paired_match_runs_on_its_first_players_node() {
-    let database = arbiter_store::testing::ScratchDatabase::create().await;
-    let nats = nats_url().await;
-    let (alpha, beta) = two_nodes(&database.url, &nats).await;
-
-    let mut first = registered(&beta.tcp, "queue-first").await;
+/// Two fresh players, each on its node, queue for T&E, the first once its place is
+/// confirmed, and are paired with each other: both connections and the match's id.
+async fn paired_across(
+    (first_node, first_name): (&TestServer, &str),
+    (second_node, second_name): (&TestServer, &str),
+) -> (Connection, Connection, i64) {
+    let mut first = registered(&first_node.tcp, first_name).await;
     first
         .send(&json!({"type": "queue", "ruleset": "tae"}))
         .await
@@ -337,7 +334,7 @@ async fn a_paired_match_runs_on_its_first_players_node() {
     })
     .await;
     assert_eq!(queued["type"], "queued", "{queued}");
-    let mut second = registered(&alpha.tcp, "queue-second").await;
+    let mut second = registered(&second_node.tcp, second_name).await;
     second
         .send(&json!({"type": "queue", "ruleset": "tae"}))
         .await
@@ -346,6 +343,20 @@ async fn a_paired_match_runs_on_its_first_players_node() {
     let match_id = started["match"].as_i64().expect("a match");
     let other = until(&mut second, 10, |m| m["type"] == "match_started").await;
     assert_eq!(other["match"], match_id);
+    (first, second, match_id)
+}
+
+/// The matchmaker (alpha) pairs players of both nodes, and the match runs on the node
+/// of the player who queued first: matches spread over the deployment with their
+/// players instead of all running on the matchmaker.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_paired_match_runs_on_its_first_players_node() {
+    let database = arbiter_store::testing::ScratchDatabase::create().await;
+    let nats = nats_url().await;
+    let (alpha, beta) = two_nodes(&database.url, &nats).await;
+
+    let (first, second, match_id) =
+        paired_across((&beta, "queue-first"), (&alpha, "queue-second")).await;
     let (_, running) = http_get(&alpha.http, &format!("/api/matches/{match_id}"), None).await;
     assert_eq!(
         running["node"],
@@ -755,20 +766,8 @@ async fn a_stopping_node_hands_its_matches_over_at_once() {
     let database = arbiter_store::testing::ScratchDatabase::create().await;
     let nats = nats_url().await;
     let (alpha, beta) = two_nodes(&database.url, &nats).await;
-    let mut first = registered(&alpha.tcp, "handed-first").await;
-    first
-        .send(&json!({"type": "queue", "ruleset": "tae"}))
-        .await
-        .expect("send");
-    until(&mut first, 10, |m| m["type"] == "queued").await;
-    let mut second = registered(&beta.tcp, "handed-second").await;
-    second
-        .send(&json!({"type": "queue", "ruleset": "tae"}))
-        .await
-        .expect("send");
-    let started = until(&mut first, 10, |m| m["type"] == "match_started").await;
-    let match_id = started["match"].as_i64().expect("a match");
-    until(&mut second, 10, |m| m["type"] == "match_started").await;
+    let (first, second, match_id) =
+        paired_across((&alpha, "handed-first"), (&beta, "handed-second")).await;
     let (_, running) = http_get(&beta.http, &format!("/api/matches/{match_id}"), None).await;
     assert_eq!(
         running["node"],
