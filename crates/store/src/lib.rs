@@ -36,8 +36,8 @@ pub use connect::{Backend, Store, DATABASE_FILE};
 pub use error::StoreError;
 pub use matches::{
     FinishedMatch, LogCommitTotals, LogCommits, MatchFilter, MatchId, MatchStatus, MatchSummary,
-    MatchTerms, NewMatch, QueuedEntry, SeatRecord, SeatResult, SeatSummary, DEFAULT_LIST_LIMIT,
-    LOG_FOLD_AT, MAX_LIST_LIMIT,
+    MatchTerms, NewMatch, QueuedEntry, ResumableMatch, SeatRecord, SeatResult, SeatSummary,
+    DEFAULT_LIST_LIMIT, LOG_FOLD_AT, MAX_LIST_LIMIT, RESUMABLE_AT_ONCE,
 };
 pub use nodes::{LiveNode, RunningSeat};
 pub use profiles::{PlayerCounts, PlayerProfile};

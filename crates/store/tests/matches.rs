@@ -1,11 +1,14 @@
 //! Matches on both backends: stored as they are played, rebuilt into records that replay
-//! and verify, refused when out of order, aborted at startup with their logs, listed.
+//! and verify (one or a batch at a time, as a restart reads them), refused when out of
+//! order, found again after a restart with their logs and clocks, listed.
 
 use crate::common::{new_match, played, store_played, TestDb};
 use arbiter_engine::{LogEntry, Outcome};
 use arbiter_store::{
     MatchFilter, MatchStatus, MatchTerms, RatingSystem, SeatRecord, SeatResult, StoreError,
+    RESUMABLE_AT_ONCE,
 };
+use sqlx::{AnyConnection, Connection};
 
 async fn every_ruleset_replays_from_the_store(db: &TestDb) {
     let store = &db.store;
@@ -453,6 +456,76 @@ async fn a_restart_finds_this_nodes_running_matches_with_their_clocks(db: &TestD
     assert!(stopped >= beat, "{stopped} after {beat}");
 }
 
+async fn a_restart_reads_its_matches_a_batch_at_a_time(db: &TestDb) {
+    let store = &db.store;
+    let records = [
+        played("tae", 3, 7),
+        played("spacegoo", 2, 8),
+        played("nim", 2, 9),
+    ];
+    // More than a batch, so the second batch is read too; logs of different lengths.
+    let mut ids = Vec::new();
+    for i in 0..RESUMABLE_AT_ONCE + 3 {
+        let record = &records[i % records.len()];
+        let id = store
+            .create_match(&new_match(record, &[], None))
+            .await
+            .expect("create");
+        for (index, entry) in record.log[..(i % 5).min(record.log.len())]
+            .iter()
+            .enumerate()
+        {
+            store.append_log(id, index, entry).await.expect("append");
+        }
+        ids.push(id);
+    }
+    let corrupt = ids[5];
+    let mut conn = AnyConnection::connect(&db.url).await.expect("connect");
+    sqlx::query("UPDATE matches SET terms = 'not json' WHERE id = $1")
+        .bind(corrupt)
+        .execute(&mut conn)
+        .await
+        .expect("spoil one match's terms");
+    let _ = conn.close().await;
+    let unknown = ids[ids.len() - 1] + 1_000;
+    let mut asked = ids.clone();
+    asked.insert(2, unknown);
+
+    // Each match as it reads alone; the bad one and the missing one, each its own error.
+    let read = store.resumable_matches(&asked).await.expect("read");
+    let order: Vec<i64> = read.iter().map(|(id, _)| *id).collect();
+    assert_eq!(order, asked);
+    for (id, one) in read {
+        if id == corrupt {
+            assert!(matches!(one, Err(StoreError::Corrupt(_))), "{one:?}");
+        } else if id == unknown {
+            assert!(matches!(one, Err(StoreError::UnknownMatch(_))), "{one:?}");
+        } else {
+            let one = one.expect("a readable match");
+            let alone = store.match_record(id).await.expect("read").expect("exists");
+            assert_eq!(one.record, alone);
+            let summary = store
+                .match_summary(id)
+                .await
+                .expect("read")
+                .expect("exists");
+            assert_eq!(one.summary, summary);
+            assert_eq!(one.terms, None);
+        }
+    }
+
+    // Their resumptions are recorded a batch a statement, each with its own step.
+    let steps: Vec<(i64, usize)> = ids.iter().enumerate().map(|(i, &id)| (id, i % 5)).collect();
+    store.record_resumptions(&steps, 77).await.expect("record");
+    for (id, step) in steps {
+        let record = store.match_record(id).await.expect("read").expect("exists");
+        assert_eq!(
+            record.resumptions,
+            vec![arbiter_engine::Resumption { step, down_ms: 77 }]
+        );
+    }
+}
+
 async fn lists_filter_and_page_newest_first(db: &TestDb) {
     let store = &db.store;
     let ann = store.register("Ann", "pw").await.expect("register");
@@ -605,6 +678,7 @@ on_both_backends!(
     a_match_finishes_only_with_its_whole_log,
     seat_results_name_wins_draws_and_losses,
     a_restart_finds_this_nodes_running_matches_with_their_clocks,
+    a_restart_reads_its_matches_a_batch_at_a_time,
     a_live_node_takes_over_the_matches_of_a_silent_one,
     lists_filter_and_page_newest_first,
     bad_matches_are_refused,

@@ -14,7 +14,7 @@ use std::time::Duration;
 
 use arbiter_referee::IllegalAnswer;
 use arbiter_runner::{Entry, Gap, Launch, LaunchError, Launched, MatchInstruments, Play};
-use arbiter_store::{MatchId, MatchTerms};
+use arbiter_store::{MatchId, MatchTerms, ResumableMatch, RESUMABLE_AT_ONCE};
 use futures::StreamExt;
 
 use super::start::stand_in;
@@ -48,11 +48,30 @@ impl Hub {
             down,
             grace: self.config.resume_grace,
         };
-        let outcomes: Vec<(MatchId, Result<usize, Refusal>)> = futures::stream::iter(ids)
-            .map(|match_id| async move { (match_id, self.resume_match(match_id, gap).await) })
-            .buffer_unordered(RESUMING_AT_ONCE)
-            .collect()
-            .await;
+        // The stored parts of every match are read a batch at a time (a few queries a
+        // batch, not a few a match), and the next batch is read while this one replays.
+        let outcomes: Vec<(MatchId, Result<usize, Refusal>)> =
+            futures::stream::iter(ids.chunks(RESUMABLE_AT_ONCE).map(<[MatchId]>::to_vec))
+                .map(|batch| async move {
+                    match self.store.resumable_matches(&batch).await {
+                        Ok(found) => found
+                            .into_iter()
+                            .map(|(match_id, stored)| (match_id, stored.map_err(|e| e.to_string())))
+                            .collect(),
+                        Err(error) => batch
+                            .into_iter()
+                            .map(|match_id| (match_id, Err(error.to_string())))
+                            .collect::<Vec<_>>(),
+                    }
+                })
+                .buffered(2)
+                .flat_map(futures::stream::iter)
+                .map(|(match_id, stored)| async move {
+                    (match_id, self.resume_match(match_id, stored, gap).await)
+                })
+                .buffer_unordered(RESUMING_AT_ONCE)
+                .collect()
+                .await;
         let mut report = ResumeReport::default();
         let mut steps = Vec::with_capacity(outcomes.len());
         for (match_id, outcome) in outcomes {
@@ -78,7 +97,12 @@ impl Hub {
     }
 
     /// Go on with `match_id` from its stored log; the log step it goes on from.
-    async fn resume_match(self: &Arc<Self>, match_id: MatchId, gap: Gap) -> Result<usize, Refusal> {
+    async fn resume_match(
+        self: &Arc<Self>,
+        match_id: MatchId,
+        stored: Result<ResumableMatch, String>,
+        gap: Gap,
+    ) -> Result<usize, Refusal> {
         let failed = |why: String| async move {
             // Not quiet: the reason is stored, so the match page and list say it.
             let reason = format!("its stored log could not be continued: {why}");
@@ -87,19 +111,13 @@ impl Hub {
             }
             Refusal::new("unresumable", reason)
         };
-        let (summary, record, terms) = match tokio::try_join!(
-            self.store.match_summary(match_id),
-            self.store.match_record(match_id),
-            self.store.match_terms(match_id),
-        ) {
-            Ok((Some(summary), Some(record), terms)) => (summary, record, terms),
-            Ok(_) => {
-                return Err(Refusal::new(
-                    "no_such_match",
-                    format!("no match {match_id}"),
-                ))
-            }
-            Err(error) => return Err(failed(error.to_string()).await),
+        let ResumableMatch {
+            summary,
+            record,
+            terms,
+        } = match stored {
+            Ok(stored) => stored,
+            Err(why) => return Err(failed(why).await),
         };
         let ruleset = match self.ruleset(&summary.ruleset) {
             Ok(ruleset) => ruleset.clone(),

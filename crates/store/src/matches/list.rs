@@ -5,6 +5,7 @@ use std::collections::HashMap;
 use sqlx::any::AnyRow;
 use sqlx::Row;
 
+use super::record::{in_list, with_ids};
 use super::rows::unsigned;
 use super::{MatchFilter, MatchId, MatchStatus, MatchSummary, SeatResult, SeatSummary};
 use crate::connect::Store;
@@ -28,16 +29,24 @@ const SUMMARY_FROM: &str = "matches m LEFT JOIN
 
 impl Store {
     pub async fn match_summary(&self, id: MatchId) -> Result<Option<MatchSummary>, StoreError> {
-        let row = sqlx::query(&format!(
-            "SELECT {SUMMARY_COLUMNS} FROM {SUMMARY_FROM} WHERE m.id = $1"
-        ))
-        .bind(id)
-        .fetch_optional(&self.read)
-        .await?;
-        match row {
-            None => Ok(None),
-            Some(row) => Ok(self.with_seats(vec![row]).await?.pop()),
+        Ok(self.match_summaries(&[id]).await?.pop())
+    }
+
+    /// The summaries of the matches `ids` (at most `RECORDS_AT_ONCE`), by id; a match
+    /// that does not exist is left out.
+    pub(crate) async fn match_summaries(
+        &self,
+        ids: &[MatchId],
+    ) -> Result<Vec<MatchSummary>, StoreError> {
+        if ids.is_empty() {
+            return Ok(Vec::new());
         }
+        let sql = format!(
+            "SELECT {SUMMARY_COLUMNS} FROM {SUMMARY_FROM} WHERE m.id IN ({}) ORDER BY m.id",
+            in_list(ids.len())
+        );
+        let rows = with_ids(&sql, ids).fetch_all(&self.read).await?;
+        self.with_seats(rows).await
     }
 
     /// Matches passing `filter`, newest first.
@@ -101,7 +110,6 @@ impl Store {
         if summaries.is_empty() {
             return Ok(summaries);
         }
-        let placeholders: Vec<String> = (1..=summaries.len()).map(|i| format!("${i}")).collect();
         let sql = format!(
             "SELECT s.match_id, s.seat, s.name, s.account_id, s.bot, s.rank, s.score, s.ejected,
                     s.result,
@@ -109,7 +117,7 @@ impl Store {
                      WHERE h.match_id = s.match_id AND h.seat = s.seat
                        AND h.until_step IS NULL) AS house_bot_from
              FROM match_seats s WHERE s.match_id IN ({}) ORDER BY s.match_id, s.seat",
-            placeholders.join(", ")
+            in_list(summaries.len())
         );
         let mut query = sqlx::query(&sql);
         for summary in &summaries {

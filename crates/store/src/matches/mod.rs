@@ -19,7 +19,8 @@ pub use log::QueuedEntry;
 pub(crate) use log_batcher::{LogBatcher, POSTGRES_WRITES_AT_ONCE};
 pub use log_commits::{LogCommitTotals, LogCommits};
 pub use log_tail::FOLD_AT as LOG_FOLD_AT;
-pub use resume::MatchTerms;
+pub use record::RECORDS_AT_ONCE as RESUMABLE_AT_ONCE;
+pub use resume::{MatchTerms, ResumableMatch};
 
 use serde::Serialize;
 use serde_json::Value;

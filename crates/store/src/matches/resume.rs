@@ -5,11 +5,15 @@
 //! (its clock), so it goes on with the clock it started with, and each resumption, so
 //! its record shows the gap.
 
+use std::collections::HashMap;
+
+use arbiter_engine::MatchRecord;
 use serde::{Deserialize, Serialize};
 use sqlx::Row;
 
+use super::record::{in_list, with_ids, RECORDS_AT_ONCE};
 use super::rows::{signed, unsigned};
-use super::MatchId;
+use super::{MatchId, MatchSummary};
 use crate::clock::now_ms;
 use crate::connect::Store;
 use crate::error::StoreError;
@@ -33,6 +37,15 @@ pub struct MatchTerms {
     pub port: Option<String>,
 }
 
+/// What a match needs to go on from its stored log.
+#[derive(Debug, Clone)]
+pub struct ResumableMatch {
+    pub summary: MatchSummary,
+    pub record: MatchRecord,
+    /// `None` for a match stored before terms were.
+    pub terms: Option<MatchTerms>,
+}
+
 impl Store {
     /// The matches this node left running: every one goes on from its log when the
     /// node starts again. Oldest first.
@@ -48,18 +61,77 @@ impl Store {
     /// The terms `match_id` was started on; `None` for a match stored before terms were
     /// (it goes on with the server's queue clock).
     pub async fn match_terms(&self, match_id: MatchId) -> Result<Option<MatchTerms>, StoreError> {
-        let text: Option<Option<String>> =
-            sqlx::query_scalar("SELECT terms FROM matches WHERE id = $1")
-                .bind(match_id)
-                .fetch_optional(&self.read)
-                .await?;
-        match text {
-            None => Err(StoreError::UnknownMatch(match_id)),
-            Some(None) => Ok(None),
-            Some(Some(text)) => serde_json::from_str(&text)
-                .map(Some)
-                .map_err(|e| StoreError::Corrupt(format!("match {match_id}: its terms: {e}"))),
+        self.terms_of(&[match_id])
+            .await?
+            .remove(&match_id)
+            .ok_or(StoreError::UnknownMatch(match_id))?
+    }
+
+    /// The terms of the matches `ids` (at most `RECORDS_AT_ONCE`), each parsed on its
+    /// own; a match that does not exist is left out.
+    async fn terms_of(
+        &self,
+        ids: &[MatchId],
+    ) -> Result<HashMap<MatchId, Result<Option<MatchTerms>, StoreError>>, StoreError> {
+        if ids.is_empty() {
+            return Ok(HashMap::new());
         }
+        let sql = format!(
+            "SELECT id, terms FROM matches WHERE id IN ({})",
+            in_list(ids.len())
+        );
+        let mut terms = HashMap::with_capacity(ids.len());
+        for row in with_ids(&sql, ids).fetch_all(&self.read).await? {
+            let match_id: MatchId = row.try_get("id")?;
+            let text: Option<String> = row.try_get("terms")?;
+            let parsed = text
+                .map(|text| serde_json::from_str(&text))
+                .transpose()
+                .map_err(|e| StoreError::Corrupt(format!("match {match_id}: its terms: {e}")));
+            terms.insert(match_id, parsed);
+        }
+        Ok(terms)
+    }
+
+    /// What the matches `ids` need to go on from their logs: summary, record and terms
+    /// of each, read in a few queries for the lot (`RECORDS_AT_ONCE` a batch). The
+    /// answer has one entry an id, in order; a match that does not exist or whose rows
+    /// do not make a record has its own error.
+    pub async fn resumable_matches(
+        &self,
+        ids: &[MatchId],
+    ) -> Result<Vec<(MatchId, Result<ResumableMatch, StoreError>)>, StoreError> {
+        let mut resumable = Vec::with_capacity(ids.len());
+        for batch in ids.chunks(RECORDS_AT_ONCE) {
+            let (summaries, mut records, mut terms) = tokio::try_join!(
+                self.match_summaries(batch),
+                self.match_records(batch),
+                self.terms_of(batch),
+            )?;
+            let mut summaries: HashMap<MatchId, MatchSummary> = summaries
+                .into_iter()
+                .map(|summary| (summary.id, summary))
+                .collect();
+            for &id in batch {
+                let parts = (
+                    summaries.remove(&id),
+                    records.remove(&id),
+                    terms.remove(&id),
+                );
+                let one = match parts {
+                    (Some(summary), Some(record), Some(terms)) => record.and_then(|record| {
+                        Ok(ResumableMatch {
+                            summary,
+                            record,
+                            terms: terms?,
+                        })
+                    }),
+                    _ => Err(StoreError::UnknownMatch(id)),
+                };
+                resumable.push((id, one));
+            }
+        }
+        Ok(resumable)
     }
 
     /// When this node last gave a sign of life (its stop, or its last heartbeat when
@@ -75,7 +147,8 @@ impl Store {
     }
 
     /// Record that the matches `resumed` (id and log step) went on here after `down_ms`,
-    /// in one transaction. A match that is no longer running here is left alone.
+    /// in one transaction of a statement per `RECORDS_AT_ONCE` matches. A match that is
+    /// no longer running here is left alone.
     pub async fn record_resumptions(
         &self,
         resumed: &[(MatchId, usize)],
@@ -87,19 +160,23 @@ impl Store {
         let now = now_ms();
         let down = i64::try_from(down_ms).unwrap_or(i64::MAX);
         let mut tx = self.write.begin().await?;
-        for &(match_id, step) in resumed {
-            sqlx::query(
+        for batch in resumed.chunks(RECORDS_AT_ONCE) {
+            // `(VALUES (id, step), …)`: both backends name its columns column1, column2.
+            let values = (0..batch.len())
+                .map(|i| format!("(${}, ${})", 4 + 2 * i, 5 + 2 * i))
+                .collect::<Vec<_>>()
+                .join(", ");
+            let sql = format!(
                 "INSERT INTO match_resumptions (match_id, step, down_ms, resumed_at, node)
-                 SELECT id, $2, $3, $4, $5 FROM matches
-                 WHERE id = $1 AND status = 'running' AND node = $5",
-            )
-            .bind(match_id)
-            .bind(signed(step, "step")?)
-            .bind(down)
-            .bind(now)
-            .bind(&*self.node)
-            .execute(&mut *tx)
-            .await?;
+                 SELECT m.id, v.column2, $1, $2, $3
+                 FROM (VALUES {values}) AS v JOIN matches m ON m.id = v.column1
+                 WHERE m.status = 'running' AND m.node = $3"
+            );
+            let mut query = sqlx::query(&sql).bind(down).bind(now).bind(&*self.node);
+            for &(match_id, step) in batch {
+                query = query.bind(match_id).bind(signed(step, "step")?);
+            }
+            query.execute(&mut *tx).await?;
         }
         tx.commit().await?;
         Ok(())
