@@ -4,8 +4,9 @@
 //! (`kill -TERM`); it starts again on the same data; the players come back by
 //! themselves and play the match to its outcome.
 //!
-//! The players' answers depend only on the legal actions they are shown, so the same
-//! game played without interruption gets the same answers. The test plays that game
+//! The players' answers depend only on the legal actions they are shown and the step,
+//! so the same game played without interruption gets the same answers (Space Crack is
+//! played in turns, its concurrent mode's order of arrival being up to timing). The test plays that game
 //! itself, on the engine, from the record's seed and the served log's seat order, and
 //! asks that every entry is the one it gets (the same seat, the same action, the same
 //! digest), that nobody was ejected or stood in for, and that the record shows the gap.
@@ -17,7 +18,7 @@ use std::sync::{mpsc, Arc};
 use std::time::{Duration, Instant};
 
 use arbiter_engine::record::DigestChain;
-use arbiter_engine::{LogEntry, MatchRecord};
+use arbiter_engine::{LogEntry, MatchRecord, Turn};
 use serde_json::{json, Value};
 
 mod common;
@@ -25,9 +26,12 @@ use common::*;
 
 /// How a player chooses: a legal action picked by a hash of the whole list, so the
 /// same position gets the same answer before and after a restart (and in the test's
-/// own uninterrupted game). `pass` and `nop` only when nothing else is legal, so games
-/// last long enough to be interrupted.
-fn choose(legal: &[Value]) -> Option<Value> {
+/// own uninterrupted game). Unless the turn is sealed, the hash also takes the step
+/// (then the index of the entry the answer makes), so a game whose positions come round
+/// again (leaders moved back and forth in T&E) does not go round forever; in a sealed
+/// round the step an answer lands at depends on the other seat's timing. `pass` and
+/// `nop` only when nothing else is legal, so games last long enough to be interrupted.
+fn choose(legal: &[Value], salt: usize) -> Option<Value> {
     let busy: Vec<&Value> = legal
         .iter()
         .filter(|action| **action != json!("pass") && **action != json!("nop"))
@@ -37,7 +41,7 @@ fn choose(legal: &[Value]) -> Option<Value> {
     } else {
         busy
     };
-    let text = serde_json::to_string(&pool).ok()?;
+    let text = format!("{salt} {}", serde_json::to_string(&pool).ok()?);
     // FNV-1a: the same in every process.
     let hash = text.bytes().fold(0xcbf2_9ce4_8422_2325u64, |hash, byte| {
         (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3)
@@ -92,7 +96,13 @@ fn scripted_player(
         send(json!({"type": "options", "legal_in_prompt": true}));
         send(hello);
         if first {
-            send(json!({"type": "queue", "ruleset": ruleset}));
+            let mut queue = json!({"type": "queue", "ruleset": ruleset});
+            // Space Crack's concurrent turns apply answers in the order they arrive, so
+            // the same answers could make another game; in turns, they make one game.
+            if ruleset == "spacecrack" {
+                queue["config"] = json!({"turn_mode": "sequential"});
+            }
+            send(queue);
             first = false;
         }
         for line in BufReader::new(stream).lines() {
@@ -104,6 +114,7 @@ fn scripted_player(
                 "match_started" => match_id = message["match"].as_i64(),
                 "prompt" => {
                     let step = message["step"].as_u64().unwrap_or(0) as usize;
+                    let turn = &message["turn"];
                     if let Some(hold) = hold_at.take_if(|hold| step >= hold.at) {
                         // Only the first player there holds, once.
                         if !hold.taken.swap(true, Ordering::SeqCst) {
@@ -112,7 +123,8 @@ fn scripted_player(
                         }
                     }
                     let legal = message["legal"].as_array().cloned().unwrap_or_default();
-                    if let Some(action) = choose(&legal) {
+                    let salt = if turn["model"] == "sealed" { 0 } else { step };
+                    if let Some(action) = choose(&legal, salt) {
                         let act = json!({"type": "act", "match": message["match"],
                                          "step": step, "action": action});
                         if !send(act) {
@@ -184,7 +196,11 @@ fn same_as_uninterrupted(record: &MatchRecord) {
                 record.ruleset
             );
         };
-        let expected = choose(&state.legal(*seat)).expect("a legal action");
+        let salt = match state.to_act() {
+            Turn::Sealed(_) => 0,
+            _ => index,
+        };
+        let expected = choose(&state.legal(*seat), salt).expect("a legal action");
         assert_eq!(
             action, &expected,
             "{}: entry {index}: seat {seat} answered differently than without the restart",
