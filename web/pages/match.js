@@ -148,7 +148,9 @@ function Seat({ state, game, offline }) {
       </div>
       <div class="side" aria-label="Your turn">
         <${TurnLine} state=${state} />
-        ${offline && html`<p class="note" role="status">Connection lost; reconnecting…</p>`}
+        ${offline && html`<p class="note" role="status" data-testid="match-offline">${offline === 'restarting'
+          ? 'The server is restarting: this game waits for you and goes on when it is back.'
+          : 'Connection lost; reconnecting…'}</p>`}
         ${state.step != null && html`<p class="muted" data-testid="step-counter">step ${state.step}</p>`}
         ${state.prompt && state.sent == null && html`<${Clock} prompt=${state.prompt} />`}
         ${state.rejected && html`<p class="rejected" role="alert" data-testid="rejected">
@@ -174,7 +176,7 @@ export function Match({ id }) {
 
   // Logged out, the seat's messages stop; its page asks to log in again.
   if (state && state.seat != null && (conn.name || state.outcome || state.aborted)) {
-    return html`<${Seat} state=${state} game=${game} offline=${conn.status !== 'open'} />`;
+    return html`<${Seat} state=${state} game=${game} offline=${conn.status !== 'open' && (conn.restarting ? 'restarting' : 'lost')} />`;
   }
 
   const elsewhere = html`<p class="links">

@@ -150,6 +150,17 @@ function ViewChoice({ id, seat, yours }) {
   </p>`;
 }
 
+/// Where the match went on after its server stopped, crashed or handed it over: the
+/// gap a player may wonder about, said once above the board.
+function Resumptions({ resumptions }) {
+  if (!resumptions?.length) return null;
+  const gap = (ms) => (ms < 1000 ? `${ms} ms` : ms < 120_000 ? `${(ms / 1000).toFixed(1)} s`
+    : `${Math.round(ms / 60_000)} min`);
+  const said = resumptions.map((r) =>
+    `The server went away after step ${r.step}; the match went on from its stored log ${gap(r.down_ms)} later.`);
+  return html`<p class="note" data-testid="resumptions">${said.join(' ')}</p>`;
+}
+
 export function Replay({ id, query }) {
   const wanted = query?.get('seat');
   const seat = wanted != null && /^\d+$/.test(wanted) ? Number(wanted) : null;
@@ -189,6 +200,7 @@ export function Replay({ id, query }) {
       ${data.status !== 'running' && html` · <a id="download" data-testid="download"
         href=${`/api/matches/${encodeURIComponent(id)}/record`} download=${`arbiter-${data.ruleset}-${id}.json`}>Download record</a>`}
     </p>
+    <${Resumptions} resumptions=${summary.data?.resumptions} />
     <${ViewChoice} id=${id} seat=${seat} yours=${yourSeats(conn.name, seats)} />
     ${data.steps.length === 0
       ? html`<p class="note">This replay has no steps.</p>`

@@ -5,9 +5,11 @@
 // (tournament ids) and ARBITER_TCP (the native protocol's address). Prints `ok <check>` per check passed; any failure throws (exit
 // code 1).
 
-import { chromium } from 'playwright-core';
 import net from 'node:net';
 import path from 'node:path';
+import {
+  check, launchChromium, need, playToTheResult, register, startAgainstABot,
+} from './person.mjs';
 
 const base = need('ARBITER_URL');
 const shots = need('SCREENSHOTS');
@@ -23,24 +25,7 @@ const BOARD_MOVES = new Set(['nim', 'spacecrack', 'tae', 'qgame', 'spacegoo']);
 // The board's screenshot is taken a few moves in, when the game is under way.
 const SHOT_AT = 6;
 
-function need(name) {
-  const value = process.env[name];
-  if (!value) throw new Error(`${name} is not set`);
-  return value;
-}
-
-function check(condition, what) {
-  if (!condition) throw new Error(`failed: ${what}`);
-}
-
-// Debian's Chromium, with the flags a machine without outside network needs.
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-  args: [
-    '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-    '--disable-background-networking', '--disable-component-update', '--disable-sync',
-  ],
-});
+const browser = await launchChromium();
 const errors = [];
 try {
   const page = await browser.newPage({ viewport: { width: 1100, height: 800 } });
@@ -93,7 +78,7 @@ try {
   // Play: a person registers, plays each ruleset to the end against a house bot by
   // clicking listed moves, and sees the result; a guest in another browser watches.
   const person = `web${Date.now() % 100000}`;
-  await register(page, person);
+  await register(page, base, person);
   // Signed in stays signed in across a reload (the page keeps a session, not the password).
   await page.reload();
   await page.getByTestId('account-name-shown').filter({ hasText: person }).waitFor();
@@ -195,14 +180,6 @@ async function replay(page, ruleset, id) {
 }
 
 /// Register `name` from the account page; the header then shows it.
-async function register(page, name) {
-  await page.goto(`${base}/#/account`);
-  await page.getByTestId('account-name').fill(name);
-  await page.getByTestId('account-password').fill(`pw-${name}-secret`);
-  await page.getByTestId('register').click();
-  await page.getByTestId('account-name-shown').filter({ hasText: name }).waitFor();
-}
-
 /// A short Q-Game for the table test: a map of one tile, a pile of 12 and two hands of
 /// six (the full set takes a random player some 500 turns, minutes of clicking).
 function shortQgame() {
@@ -225,34 +202,6 @@ function shortQgame() {
 /// from a hundred clicks to fifteen hundred (over a minute of a CI run, by chance).
 function shortSpacegoo() {
   return { max_rounds: 60 };
-}
-
-/// Start a match against the `random` bot: "Play now", or (`viaTable`) the lobby's
-/// table form with these options typed in as JSON, a bot added to the free seat, Start.
-async function startAgainstABot(page, ruleset, viaTable) {
-  // By link: a reload also works (the session survives it) but costs a page load.
-  await page.evaluate(() => { location.hash = '#/'; });
-  if (viaTable) {
-    await page.getByTestId('open-table').click();
-    const form = page.getByTestId('new-table');
-    await form.getByTestId('table-ruleset').selectOption(ruleset);
-    await form.getByTestId('table-deadline').fill('30');
-    await form.getByTestId('table-bank').fill('120');
-    await form.locator('summary').click();
-    await form.getByTestId('table-config').fill(JSON.stringify(viaTable));
-    await form.getByTestId('create-table').click();
-    const table = page.getByTestId('table').filter({ hasText: '30 s a move' });
-    await table.getByTestId('add-bot').click();
-    await table.getByText('random (bot)').waitFor();
-    await table.getByTestId('start-table').click();
-  } else {
-    const play = page.getByTestId(`play-${ruleset}`);
-    await play.getByTestId('bot').selectOption('random');
-    await play.getByTestId('play-now').click();
-  }
-  // A hash route: no page load to wait for.
-  await page.waitForFunction(() => /^#\/match\/\d+/.test(location.hash));
-  return page.url().match(/#\/match\/(\d+)/)[1];
 }
 
 /// Play a match against the `random` bot by clicking what the page shows (the board
@@ -293,56 +242,13 @@ async function playAgainstABot(page, ruleset, viaTable = null) {
   return id;
 }
 
-/// Click what the match page shows (the board first) at every turn until the result
-/// shows; `beforeClick(clicks so far)` runs before each click. The clicks, and how many
-/// were on the board.
-async function playToTheResult(page, ruleset, beforeClick = async () => {}) {
-  let clicks = 0;
-  let boardClicks = 0;
-  const result = page.getByTestId('result');
-  let rounds = 0;
-  while (!(await result.isVisible())) {
-    // A page that stopped making progress fails here rather than hanging the test.
-    check(++rounds < 4000, `${ruleset}: no result after ${clicks} clicks`);
-    // Wait for something to click: the board and the move list both come from the
-    // seat's legal moves, so once one shows, the other has too. Then prefer the board:
-    // a move drawn on it (a stone, a target, a Confirm), else something to select
-    // first (a ship, a hand tile), else a pass-like button, and only then the list.
-    const board = page.getByTestId('board');
-    // The result counts as something to wait for: otherwise the end of every match
-    // cost the full 5 s below.
-    const anything = page.locator(
-      '[data-testid="board"] [data-testid^="board-"], [data-testid="move"], [data-testid="result"]').first();
-    try {
-      await anything.waitFor({ timeout: 5000 });
-    } catch {
-      continue; // the bot is thinking: look again
-    }
-    if (await result.isVisible()) break;
-    let move = page.getByTestId('move').first();
-    let fromBoard = false;
-    for (const kind of ['board-move', 'board-select', 'board-pass']) {
-      const found = board.getByTestId(kind);
-      if ((await found.count()) > 0) {
-        [move, fromBoard] = [found.first(), true];
-        break;
-      }
-    }
-    await beforeClick(clicks);
-    await move.click().catch(() => {}); // the list may re-render under the click
-    clicks += 1;
-    if (fromBoard) boardClicks += 1;
-  }
-  return { clicks, boardClicks };
-}
-
 /// Two people press "Rated game" for Secret Nim: matchmaking pairs them and both pages
 /// open the match; one resigns, and both see the result.
 async function ratedQueue(page, person) {
   const other = await browser.newContext();
   const rival = await other.newPage({ viewport: { width: 900, height: 800 } });
   rival.on('pageerror', (e) => errors.push(`rival page error: ${e.message}`));
-  await register(rival, `${person}b`);
+  await register(rival, base, `${person}b`);
   for (const p of [page, rival]) {
     await p.evaluate(() => { location.hash = '#/'; });
     await p.getByTestId('queue-nim').getByTestId('join-queue').click();

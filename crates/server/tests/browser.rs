@@ -8,7 +8,9 @@
 //! the rated queue; then joins an arena, is taken to its game, plays it and sees the
 //! standings move), checks what they show, and writes screenshots to
 //! `docs/screenshots/`. Here, network bots play a whole Swiss tournament first (its page
-//! is shown), and one bot waits in the arena for the person.
+//! is shown), and one bot waits in the arena for the person. A second test,
+//! `web/tests/restart.mjs`, restarts the server under a person's Tigris & Euphrates
+//! game: the page says so, comes back by itself and the person finishes the game.
 //!
 //! So that the README's one test command is all the set-up, the test installs what it
 //! lacks: the npm packages (`npm ci`), and Chromium through `apt-get` when it runs as
@@ -24,6 +26,7 @@ use std::time::Duration;
 use crate::common::*;
 use arbiter_server::client::{play, BotPlan, Connection, Games};
 use serde_json::{json, Value};
+use tokio::io::AsyncBufReadExt;
 
 /// Chromium and the npm packages, installed if they are missing and can be.
 fn install_what_is_missing(tests: &std::path::Path) {
@@ -54,6 +57,22 @@ fn install_what_is_missing(tests: &std::path::Path) {
              install playwright-core: `npm ci --prefix web/tests`"
         );
     }
+}
+
+/// The scripts' folder (`web/tests`) with Chromium and the npm packages ready, and the
+/// folder the scripts write their screenshots to.
+async fn browser_ready() -> (PathBuf, PathBuf) {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let tests = root.join("web/tests");
+    tokio::task::spawn_blocking({
+        let tests = tests.clone();
+        move || install_what_is_missing(&tests)
+    })
+    .await
+    .expect("the set-up ran");
+    let shots = root.join("docs/screenshots");
+    std::fs::create_dir_all(&shots).expect("the screenshot folder");
+    (tests, shots)
 }
 
 /// Two bots play one match of `ruleset` over the network; its id.
@@ -170,14 +189,7 @@ async fn arena_waiting(
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_person_browses_replays_and_plays_every_ruleset_while_a_guest_watches() {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
-    let tests = root.join("web/tests");
-    tokio::task::spawn_blocking({
-        let tests = tests.clone();
-        move || install_what_is_missing(&tests)
-    })
-    .await
-    .expect("the set-up ran");
+    let (tests, shots) = browser_ready().await;
     let server = start(|_| {}).await;
     // One finished match of every ruleset, so every board is drawn.
     let mut matches = Vec::new();
@@ -195,8 +207,6 @@ async fn a_person_browses_replays_and_plays_every_ruleset_while_a_guest_watches(
                "start_when": 64, "entry": "bots"}),
     )
     .await;
-    let shots = root.join("docs/screenshots");
-    std::fs::create_dir_all(&shots).expect("the screenshot folder");
     let run = tokio::process::Command::new("node")
         .arg(tests.join("pages.mjs"))
         .env("ARBITER_URL", format!("http://{}", server.http))
@@ -242,5 +252,69 @@ async fn a_person_browses_replays_and_plays_every_ruleset_while_a_guest_watches(
             "no `ok {check}` in:\n{stdout}\n{stderr}"
         );
     }
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_persons_game_goes_on_after_the_server_restarts_under_it() {
+    let (tests, shots) = browser_ready().await;
+    let mut server = start(|_| {}).await;
+    let mut run = tokio::process::Command::new("node")
+        .arg(tests.join("restart.mjs"))
+        .env("ARBITER_URL", format!("http://{}", server.http))
+        .env("SCREENSHOTS", &shots)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .kill_on_drop(true)
+        .spawn()
+        .expect("node runs (install Node.js 20 or later)");
+    let stderr = run.stderr.take().expect("stderr");
+    let stderr = tokio::spawn(async move {
+        let mut text = String::new();
+        let _ = tokio::io::AsyncReadExt::read_to_string(&mut { stderr }, &mut text).await;
+        text
+    });
+    let mut lines = tokio::io::BufReader::new(run.stdout.take().expect("stdout")).lines();
+    let mut said = Vec::new();
+    let mut restarts = 0;
+    while let Some(line) = lines.next_line().await.expect("the script's output") {
+        if line == "restart the server" {
+            server = server.restart().await;
+            restarts += 1;
+        }
+        said.push(line);
+    }
+    let status = run.wait().await.expect("the script ends");
+    let stderr = stderr.await.expect("its errors");
+    let said = said.join("\n");
+    assert!(
+        status.success(),
+        "the browser test failed:\n{said}\n{stderr}"
+    );
+    assert_eq!(restarts, 1, "{said}");
+    for check in [
+        "started",
+        "the page says it is reconnecting",
+        "the page came back by itself",
+        "the replay shows the restart",
+    ] {
+        assert!(
+            said.lines().any(|l| l == format!("ok {check}")),
+            "no `ok {check}` in:\n{said}\n{stderr}"
+        );
+    }
+    let id: i64 = said
+        .lines()
+        .find_map(|l| l.strip_prefix("ok finished "))
+        .and_then(|id| id.parse().ok())
+        .unwrap_or_else(|| panic!("no `ok finished <id>` in:\n{said}\n{stderr}"));
+    // The game the person finished is the one that went on: one record, its gap shown.
+    assert_eq!(finished_match(&server.http, id).await["status"], "finished");
+    let (status, record) = http_get(&server.http, &format!("/api/matches/{id}/record"), None).await;
+    assert_eq!(status, 200, "{record}");
+    let resumptions = record["resumptions"]
+        .as_array()
+        .unwrap_or_else(|| panic!("the record shows no resumption: {record}"));
+    assert_eq!(resumptions.len(), 1, "{record}");
     server.stop().await;
 }

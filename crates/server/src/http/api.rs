@@ -225,6 +225,12 @@ async fn match_summary(State(app): State<AppState>, Path(id): Path<i64>) -> ApiR
             "outcome".into(),
             serde_json::to_value(&record.outcome).unwrap_or(Value::Null),
         );
+        // Each time the match went on after its server went away: at which step, and
+        // how long it was down (nothing secret).
+        map.insert(
+            "resumptions".into(),
+            serde_json::to_value(&record.resumptions).unwrap_or(Value::Null),
+        );
         if let Some(tournament) = app.hub.store.tournament_of_match(id).await? {
             map.insert("tournament".into(), json!(tournament));
         }

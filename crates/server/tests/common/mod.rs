@@ -63,6 +63,33 @@ impl TestServer {
         self.server.shutdown().await;
     }
 
+    /// Stop the server as SIGTERM stops it, and start it again on the same store and
+    /// the same addresses, as a host restarts it for an upgrade. Returns once every
+    /// match it left running goes on.
+    pub async fn restart(self) -> TestServer {
+        let TestServer {
+            server,
+            dir,
+            tcp,
+            http,
+            database,
+        } = self;
+        let mut config = server.hub.config.clone();
+        config.tcp = tcp.clone();
+        config.http = http.clone();
+        server.shutdown().await;
+        let server = Server::start(config)
+            .await
+            .expect("the server starts again");
+        TestServer {
+            server,
+            dir,
+            tcp,
+            http,
+            database,
+        }
+    }
+
     /// The spacegoo port's address (the test turned the port on).
     #[allow(dead_code)] // not every test binary uses the port
     pub fn spacegoo_port(&self) -> String {
