@@ -58,26 +58,44 @@ pub(crate) async fn two_nodes_with(
     lease: Duration,
     tweak: fn(&mut Config),
 ) -> (TestServer, TestServer) {
+    let mut nodes = nodes_named(&["alpha", "beta"], database, nats, lease, tweak).await;
+    let beta = nodes.pop().expect("beta");
+    let alpha = nodes.pop().expect("alpha");
+    (alpha, beta)
+}
+
+/// Servers named after `names` (each with a tag of this run, apart from the nodes of
+/// the other tests on the same NATS server), sharing `database` and NATS, started in
+/// that order; each node's configuration changed by `tweak`.
+pub(crate) async fn nodes_named(
+    names: &[&str],
+    database: &str,
+    nats: &str,
+    lease: Duration,
+    tweak: fn(&mut Config),
+) -> Vec<TestServer> {
     static DEPLOYMENT: AtomicU32 = AtomicU32::new(0);
     let tag = format!(
         "{}-{}",
         std::process::id(),
         DEPLOYMENT.fetch_add(1, Ordering::Relaxed)
     );
-    let node = |name: &'static str| {
+    let mut nodes = Vec::with_capacity(names.len());
+    for name in names {
         let (database, nats) = (database.to_string(), nats.to_string());
         let name = format!("{name}-{tag}");
-        move |config: &mut Config| {
-            config.database_url = database;
-            config.node = name;
-            config.nats = Some(nats);
-            config.node_lease = lease;
-            tweak(config);
-        }
-    };
-    let alpha = start(node("alpha")).await;
-    let beta = start(node("beta")).await;
-    (alpha, beta)
+        nodes.push(
+            start(move |config: &mut Config| {
+                config.database_url = database;
+                config.node = name;
+                config.nats = Some(nats);
+                config.node_lease = lease;
+                tweak(config);
+            })
+            .await,
+        );
+    }
+    nodes
 }
 
 /// A decider that waits, before its first decision, until `gate`'s sender is dropped:

@@ -24,6 +24,7 @@ mod module_graph;
 mod people;
 mod play;
 mod qgame_port;
+mod rolling_restart;
 mod secrets;
 mod sessions;
 mod slow_readers;

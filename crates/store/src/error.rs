@@ -118,6 +118,13 @@ impl StoreError {
 }
 
 impl StoreError {
+    /// True when the store was closed: the server is stopping, and a request that came
+    /// in meanwhile is answered so (its client connects again, to this server once it
+    /// is back or to another node).
+    pub fn is_closed(&self) -> bool {
+        matches!(self, StoreError::Database(sqlx::Error::PoolClosed))
+    }
+
     /// True for faults that may mend by themselves, so the same write may succeed if
     /// tried again: the database unreachable, restarting or out of connections, a lock
     /// held too long, a full disk, an I/O error. False for what the caller asked

@@ -102,7 +102,15 @@ struct Seat {
 
 /// Play the games of `plan.games` and report.
 pub async fn play(plan: &BotPlan, mut make: DeciderFactory) -> anyhow::Result<BotReport> {
-    let (mut connection, resumed) = sign_in(plan).await?;
+    // A bot started while its server is down or restarting waits for it, as it would
+    // after losing it.
+    let (mut connection, resumed) = match sign_in(plan).await {
+        Ok(signed_in) => signed_in,
+        Err(error) if !plan.reconnect_for.is_zero() && !is_permanent(&error) => {
+            come_back(plan, error, Duration::ZERO).await?
+        }
+        Err(error) => return Err(error),
+    };
     let mut report = BotReport::default();
     let mut seats: HashMap<i64, Seat> = HashMap::new();
     // Seats held from before (a reconnect) are played before queueing again.
@@ -369,6 +377,7 @@ async fn come_back(
                 tracing::info!(resumed = ?signed_in.1, "reconnected");
                 return Ok(signed_in);
             }
+            Err(error) if is_permanent(&error) => return Err(error),
             Err(error) if tokio::time::Instant::now() >= give_up => {
                 bail!(
                     "lost the server ({lost}) and could not reach {} again within {} s: {error:#}",
@@ -384,6 +393,16 @@ async fn come_back(
             }
         }
     }
+}
+
+/// A sign-in refused for what the bot asked (a wrong password, a name taken or not
+/// allowed): trying again cannot help. Anything else (no server, a server stopping,
+/// its database or another node away for a moment) may mend.
+fn is_permanent(error: &anyhow::Error) -> bool {
+    const PERMANENT: [&str; 4] = ["bad_credentials", "name_taken", "bad_name", "bad_password"];
+    let said = format!("{error:#}");
+    // The refusal's code is in the message, as `"code":"…"` or as `code: message`.
+    PERMANENT.iter().any(|code| said.contains(code))
 }
 
 fn tournament_of(games: &Games) -> Option<i64> {

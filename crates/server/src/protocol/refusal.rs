@@ -41,6 +41,13 @@ impl From<StoreError> for Refusal {
             StoreError::UnknownMatch(_) => "no_such_match",
             StoreError::Tournament { code, .. } => code,
             _ if error.is_caller_error() => "refused",
+            _ if error.is_closed() => return Refusal {
+                retry_after: Some(crate::session::RETRY_AFTER_RESTART),
+                ..Refusal::new(
+                    "server_restarting",
+                    "the server is stopping; connect again in a moment (your games wait for you)",
+                )
+            },
             _ if error.is_transient() => {
                 tracing::warn!(%error, "the store is unavailable while serving a client");
                 return Refusal::new(
