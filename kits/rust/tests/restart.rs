@@ -1,9 +1,12 @@
-//! Every starter kit survives its server's restart in the middle of a game: the kit
-//! (Python over TCP, JavaScript over TCP and WebSocket, this kit's `arbiter-kit-play`)
-//! queues for T&E and is paired with the test's own player, which holds its decision at
-//! the fourth step; the server stops (`server_restarting` to everyone) and starts again
-//! on the same data and addresses; the test's player comes back and plays on, and the
-//! kit must come back by itself and finish the game.
+//! Every starter kit survives its server's restart in the middle of a game and of a
+//! tournament. A game: the kit (Python over TCP, JavaScript over TCP and WebSocket,
+//! this kit's `arbiter-kit-play`) queues for T&E and is paired with the test's own
+//! player, which holds its decision at the fourth step; the server stops
+//! (`server_restarting` to everyone) and starts again on the same data and addresses;
+//! the test's player comes back and plays on, and the kit must come back by itself and
+//! finish the game. A tournament: the four kits enter one Swiss; once its first games
+//! run, the server stops and starts again; every kit comes back by itself, to its
+//! games and its tournament, and the Swiss finishes.
 
 use std::path::Path;
 use std::time::Duration;
@@ -23,8 +26,26 @@ fn free_address() -> String {
 
 /// The command line that runs `kit` for one queued T&E game as `name`.
 fn kit_command(kit: &str, tcp: &str, http: &str, name: &str) -> tokio::process::Command {
+    let mut command = kit_program(kit, tcp);
+    command
+        .args([
+            "--http",
+            http,
+            "--ruleset",
+            "tae",
+            "--queue",
+            "--games",
+            "1",
+        ])
+        .args(["--name", name, "--password", "kit-restart-pw"])
+        .kill_on_drop(true);
+    command
+}
+
+/// The program (and its transport's address) that runs `kit`.
+fn kit_program(kit: &str, tcp: &str) -> tokio::process::Command {
     let kits = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    let mut command = match kit {
+    match kit {
         "python" => {
             let mut c = tokio::process::Command::new("python3");
             c.arg(kits.join("python/play.py")).args(["--server", tcp]);
@@ -47,20 +68,7 @@ fn kit_command(kit: &str, tcp: &str, http: &str, name: &str) -> tokio::process::
             c.args(["--server", tcp]);
             c
         }
-    };
-    command
-        .args([
-            "--http",
-            http,
-            "--ruleset",
-            "tae",
-            "--queue",
-            "--games",
-            "1",
-        ])
-        .args(["--name", name, "--password", "kit-restart-pw"])
-        .kill_on_drop(true);
-    command
+    }
 }
 
 /// The test's player: answers every prompt with its first legal action that is not
@@ -197,6 +205,106 @@ async fn every_kit_finishes_a_game_through_a_server_restart() {
                 .is_some_and(|e| e.iter().all(Value::is_null)),
             "{kit}: nobody lost a seat to the restart: {outcome}\n{printed}"
         );
+    }
+    server.shutdown().await;
+}
+
+/// The four kits in one Swiss of spacegoo (short games), the server restarted once its
+/// first games run: every kit comes back by itself, plays its games and sees the end.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_kit_finishes_a_tournament_through_a_server_restart() {
+    let dir = tempfile::tempdir().expect("a scratch directory");
+    let mut config = Config::for_data_dir(dir.path().join("data"));
+    config.tcp = free_address();
+    config.http = free_address();
+    let (tcp, http) = (config.tcp.clone(), config.http.clone());
+    let mut server = Server::start(config.clone())
+        .await
+        .expect("the server starts");
+    let mut host = Connection::connect(&tcp).await.expect("connect");
+    sign_in(&mut host, "kit-swiss-host").await;
+    host.send(
+        &json!({"type": "create_tournament", "name": "Kits through a restart",
+                      "ruleset": "spacegoo", "format": "swiss", "rounds": 3,
+                      "start_when": 4, "max_entrants": 4, "rated": false,
+                      "config": {"max_rounds": 40}}),
+    )
+    .await
+    .expect("send");
+    let created = host
+        .expect("tournament_created", |_| {})
+        .await
+        .expect("the tournament is created");
+    let id = created["tournament"].as_i64().expect("its id");
+    drop(host);
+    let kits = ["python", "javascript", "javascript-ws", "rust"];
+    let mut runs = Vec::new();
+    for kit in kits {
+        let mut command = kit_program(kit, &tcp);
+        command
+            .args(["--http", &http, "--ruleset", "spacegoo"])
+            .args(["--tournament", &id.to_string()])
+            .args([
+                "--name",
+                &format!("swiss-{kit}"),
+                "--password",
+                "kit-restart-pw",
+            ])
+            .kill_on_drop(true);
+        runs.push((kit, tokio::spawn(command.output())));
+    }
+    // Polling the store for a condition, not ordering: up to 120 s for the kits to
+    // start, enter and be paired.
+    let mut running = 0;
+    for _ in 0..2400 {
+        running = server.hub.matches.count();
+        if running > 0 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert!(running > 0, "the Swiss's first games never ran");
+    server.shutdown().await;
+    server = Server::start(config.clone())
+        .await
+        .expect("the server starts again");
+    for (kit, run) in runs {
+        let output = tokio::time::timeout(Duration::from_secs(300), run)
+            .await
+            .unwrap_or_else(|_| panic!("{kit}: the kit ended"))
+            .expect("the kit's task")
+            .expect("the kit runs");
+        let printed = format!(
+            "{}{}",
+            String::from_utf8_lossy(&output.stdout),
+            String::from_utf8_lossy(&output.stderr)
+        );
+        assert!(output.status.success(), "{kit} failed:\n{printed}");
+        assert!(
+            printed.contains("reconnected"),
+            "{kit} came back:\n{printed}"
+        );
+    }
+    let tournament = server
+        .hub
+        .store
+        .tournament(id)
+        .await
+        .expect("read")
+        .expect("the tournament");
+    assert_eq!(tournament.status.as_str(), "finished", "{tournament:?}");
+    let games = server.hub.store.tournament_games(id).await.expect("read");
+    assert_eq!(games.len(), 6, "three rounds of two games: {games:?}");
+    for game in &games {
+        let match_id = game.match_id.expect("every game had its match");
+        let summary = server
+            .hub
+            .store
+            .match_summary(match_id)
+            .await
+            .expect("read")
+            .expect("the match");
+        assert_eq!(summary.status.as_str(), "finished", "{summary:?}");
     }
     server.shutdown().await;
 }

@@ -305,10 +305,11 @@ impl Matches {
                 true
             }
             Err(SeatError::MatchOver) => {
-                // The match ended before this seat's connection was attached: the seats
-                // are attached one after another, and a fast opponent can finish a
-                // short game (or resign) in between. The seat is told how it ended, as
-                // an attached seat was; without it, its client waited forever.
+                // The match ended (or was suspended) before this seat's connection was
+                // attached: the seats are attached one after another, and a fast
+                // opponent can finish a short game (or resign) in between. The seat is
+                // told how it ended, as an attached seat was; without it, its client
+                // waited forever.
                 tracing::debug!(match_id = live.id, seat, "attached after the end");
                 let (mailbox, _released) = LineMailbox::new(live.id, outbox.clone());
                 let handle = live.handle.clone();
@@ -318,6 +319,10 @@ impl Matches {
                             Some(last) => last,
                             None => return,
                         },
+                        // Suspended as its server stops: not over, and nothing to
+                        // tell (the connection is told `server_restarting`, and the
+                        // seat resumes wherever the match goes on).
+                        Err(_) if handle.is_suspended() => return,
                         Err(MatchAborted(reason)) => ToSeat::Aborted { reason },
                     };
                     let _ = mailbox.post(last);
