@@ -272,7 +272,22 @@ impl Hub {
         // A player seated in a running match is never queued again, whatever became of
         // the node that held the place: one match at a time.
         match self.store.running_seats(*account).await {
-            Ok(seats) if !seats.is_empty() => return,
+            Ok(seats) if !seats.is_empty() => {
+                // The place became a match as its node stopped, and word of it never
+                // reached this connection (it would have forgotten the place): the
+                // client is told and let go, and comes back (as every client of ours
+                // does) to a login that resumes its seat wherever the match now runs.
+                let ids: Vec<String> = seats.iter().map(|s| s.match_id.to_string()).collect();
+                place.outbox.send(&ServerMessage::error(
+                    "seated_elsewhere",
+                    format!(
+                        "the server holding your queue place stopped as it seated you in match {}; connect again and log in to take your seat",
+                        ids.join(", ")
+                    ),
+                ));
+                place.outbox.close();
+                return;
+            }
             Ok(_) => {}
             Err(error) => {
                 tracing::warn!(%error, "cannot tell whether a stranded queue place is playing");
