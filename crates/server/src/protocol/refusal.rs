@@ -42,7 +42,7 @@ impl From<StoreError> for Refusal {
             StoreError::Tournament { code, .. } => code,
             _ if error.is_caller_error() => "refused",
             _ if error.is_closed() => return Refusal {
-                retry_after: Some(crate::session::RETRY_AFTER_RESTART),
+                retry_after: Some(super::RETRY_AFTER_RESTART),
                 ..Refusal::new(
                     "server_restarting",
                     "the server is stopping; connect again in a moment (your games wait for you)",

@@ -24,10 +24,6 @@ use crate::tournaments::requests as tournaments;
 use crate::transport::Outbox;
 use remote::Reached;
 
-/// How long a client told `server_restarting` should wait before connecting again: a
-/// restart takes about this long (the stop itself is quick).
-pub const RETRY_AFTER_RESTART: std::time::Duration = std::time::Duration::from_secs(2);
-
 /// Whether the transport should keep reading.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Flow {
@@ -163,7 +159,7 @@ impl Session {
     /// The server is shutting down.
     pub fn server_closing(&mut self) {
         self.send(ServerMessage::ServerRestarting {
-            retry_after_ms: RETRY_AFTER_RESTART.as_millis() as u64,
+            retry_after_ms: crate::protocol::RETRY_AFTER_RESTART.as_millis() as u64,
         });
     }
 
