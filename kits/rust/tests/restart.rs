@@ -130,6 +130,31 @@ async fn test_player(
     }
 }
 
+/// The kit's run, once it ended (within `patience`): it succeeded and said it came back
+/// after the restart. What it printed.
+async fn came_back_and_finished(
+    kit: &str,
+    run: tokio::task::JoinHandle<std::io::Result<std::process::Output>>,
+    patience: Duration,
+) -> String {
+    let output = tokio::time::timeout(patience, run)
+        .await
+        .unwrap_or_else(|_| panic!("{kit}: the kit ended"))
+        .expect("the kit's task")
+        .expect("the kit runs");
+    let printed = format!(
+        "{}{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(output.status.success(), "{kit} failed:\n{printed}");
+    assert!(
+        printed.contains("reconnected"),
+        "{kit} came back:\n{printed}"
+    );
+    printed
+}
+
 /// Ask for the legal actions in every prompt (before the login, which resumes a seat
 /// with its prompt), then log in; the matches whose seats resume.
 async fn sign_in(connection: &mut Connection, name: &str) -> Vec<i64> {
@@ -180,21 +205,7 @@ async fn every_kit_finishes_a_game_through_a_server_restart() {
             .await
             .unwrap_or_else(|_| panic!("{kit}: the game ended"))
             .expect("the test player");
-        let output = tokio::time::timeout(Duration::from_secs(60), kit_run)
-            .await
-            .unwrap_or_else(|_| panic!("{kit}: the kit ended"))
-            .expect("the kit's task")
-            .expect("the kit runs");
-        let printed = format!(
-            "{}{}",
-            String::from_utf8_lossy(&output.stdout),
-            String::from_utf8_lossy(&output.stderr)
-        );
-        assert!(output.status.success(), "{kit} failed:\n{printed}");
-        assert!(
-            printed.contains("reconnected"),
-            "{kit} came back:\n{printed}"
-        );
+        let printed = came_back_and_finished(kit, kit_run, Duration::from_secs(60)).await;
         assert!(
             outcome["ranks"].as_array().is_some_and(|r| r.len() == 2),
             "{kit}: {outcome}"
@@ -269,21 +280,7 @@ async fn every_kit_finishes_a_tournament_through_a_server_restart() {
         .await
         .expect("the server starts again");
     for (kit, run) in runs {
-        let output = tokio::time::timeout(Duration::from_secs(300), run)
-            .await
-            .unwrap_or_else(|_| panic!("{kit}: the kit ended"))
-            .expect("the kit's task")
-            .expect("the kit runs");
-        let printed = format!(
-            "{}{}",
-            String::from_utf8_lossy(&output.stdout),
-            String::from_utf8_lossy(&output.stderr)
-        );
-        assert!(output.status.success(), "{kit} failed:\n{printed}");
-        assert!(
-            printed.contains("reconnected"),
-            "{kit} came back:\n{printed}"
-        );
+        came_back_and_finished(kit, run, Duration::from_secs(300)).await;
     }
     let tournament = server
         .hub
