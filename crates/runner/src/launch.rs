@@ -61,6 +61,9 @@ pub struct Launch {
     /// The compatibility port whose clients play the seats (`None`: native seats).
     /// Stored with the clock as the match's terms.
     pub port: Option<String>,
+    /// The tournament game this match plays (`None`: none, or a resumed match, whose
+    /// game knows it already); see [`arbiter_store::NewMatch::tournament_game`].
+    pub tournament_game: Option<i64>,
 }
 
 impl Launch {
@@ -149,6 +152,7 @@ pub async fn launch(
             .collect(),
         rating: launch.rating,
         terms: Some(launch.terms()),
+        tournament_game: launch.tournament_game,
     };
     // Every seed is drawn before the row is written: a refusal leaves nothing behind.
     let seats = seat_setups(&launch.entries)?;

@@ -475,6 +475,7 @@ mod tests {
             seats: vec![seat("ann"), seat("bob")],
             rating: None,
             terms: None,
+            tournament_game: None,
         };
         let id = store.create_match(&new).await.expect("create");
         (dir, store, id)

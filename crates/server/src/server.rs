@@ -242,7 +242,11 @@ impl Server {
     /// next start of this node (or, in a deployment, the node that takes its matches
     /// over) goes on with every match from its log.
     pub async fn shutdown(mut self) {
-        self.hub.tournaments.stop();
+        // Directors first, and wait for them: one starting a game's match while the
+        // matches are suspended would start a match nobody then referees here.
+        if !self.hub.tournaments.stop_and_wait(SUSPEND_PATIENCE).await {
+            tracing::warn!("a tournament director was still busy when the server stopped");
+        }
         let suspended = self.hub.suspend_running(SUSPEND_PATIENCE).await;
         self.shutdown.cancel();
         for task in std::mem::take(&mut self.tasks) {

@@ -3,7 +3,8 @@
 
 use crate::common::TestDb;
 use arbiter_store::{
-    EntrantStatus, EntryRule, LateJoin, NewRound, NewTournament, StoreError, TournamentStatus,
+    EntrantStatus, EntryRule, LateJoin, MatchFilter, NewRound, NewTournament, StoreError,
+    TournamentStatus,
 };
 use serde_json::json;
 
@@ -228,8 +229,13 @@ async fn rounds_are_written_once_and_in_order(db: &TestDb) {
         .decide_game(games[0].id, &[1, 2], false)
         .await
         .expect("decided once"));
+    let played_by = |game: i64| {
+        let mut new = crate::common::new_match(&crate::common::played("nim", 2, 1), &[], None);
+        new.tournament_game = Some(game);
+        new
+    };
     assert!(
-        store.set_game_match(games[0].id, 1).await.is_err(),
+        store.create_match(&played_by(games[0].id)).await.is_err(),
         "a decided game takes no match"
     );
 
@@ -330,7 +336,83 @@ async fn the_entry_rule_admits_people_bots_or_both(db: &TestDb) {
     assert_eq!(rules, [EntryRule::Both, EntryRule::Bots, EntryRule::People]);
 }
 
+/// A tournament's match is recorded with its game in one transaction, and only by the
+/// node directing the tournament: a director that stopped (or lost its tournament to
+/// another node) between the two can leave no match its tournament does not know of.
+async fn a_tournament_match_is_recorded_with_its_game(db: &TestDb) {
+    let store = &db.store;
+    let mut ids = Vec::new();
+    for name in ["g1", "g2"] {
+        ids.push(store.register(name, "pw").await.expect("register").id);
+    }
+    let id = store.create_tournament(&swiss(4)).await.expect("create");
+    for &p in &ids {
+        store
+            .join_tournament(id, p, "x", 1.0, LateJoin::Never)
+            .await
+            .expect("join");
+    }
+    store.start_tournament(id).await.expect("start");
+    let round = NewRound {
+        round: 1,
+        games: vec![(ids.clone(), None)],
+        byes: vec![],
+    };
+    let game = store.write_round(id, &round).await.expect("round 1")[0].id;
+    let record = crate::common::played("nim", 2, 7);
+    let mut new = crate::common::new_match(&record, &[Some(ids[0]), Some(ids[1])], None);
+    new.tournament_game = Some(game);
+    let recorded = |store: arbiter_store::Store| async move {
+        let all = store.list_matches(&MatchFilter::default()).await;
+        all.expect("list the matches").len()
+    };
+    let before = recorded(store.clone()).await;
+
+    // Another node, not directing the tournament: refused, and nothing recorded.
+    let other = store.clone().with_node("other");
+    let refused = other
+        .create_match(&new)
+        .await
+        .expect_err("not its tournament");
+    assert!(
+        matches!(
+            refused,
+            StoreError::Tournament {
+                code: "game_not_directed_here",
+                ..
+            }
+        ),
+        "{refused:?}"
+    );
+    assert_eq!(
+        recorded(store.clone()).await,
+        before,
+        "no match left behind"
+    );
+    assert_eq!(
+        store.tournament_games(id).await.expect("games")[0].match_id,
+        None
+    );
+
+    // The directing node: the match and its game's link, together.
+    let first = store
+        .create_match(&new)
+        .await
+        .expect("recorded with its game");
+    assert_eq!(
+        store.tournament_games(id).await.expect("games")[0].match_id,
+        Some(first)
+    );
+    // A game played again (its first match lost) points at the latest match.
+    let again = store.create_match(&new).await.expect("played again");
+    assert_eq!(
+        store.tournament_games(id).await.expect("games")[0].match_id,
+        Some(again)
+    );
+}
+
 on_both_backends!(
+    a_tournament_match_is_recorded_with_its_game,
     join_withdraw_and_refusals,
     rounds_are_written_once_and_in_order,
     absurd_settings_are_refused,

@@ -201,6 +201,7 @@ impl Games {
             seed: self.seed,
             store_patience: self.store_patience,
             port: Some("spacegoo".to_string()),
+            tournament_game: None,
         };
         let Launched {
             match_id,

@@ -179,6 +179,8 @@ impl Hub {
             seed: None,
             store_patience: self.config.store_patience,
             port: port.map(str::to_string),
+            // Its game, if it plays one, knows it already.
+            tournament_game: None,
         };
         let config = record.config.clone();
         let step = record.log.len();

@@ -27,6 +27,17 @@ pub struct PortMatch {
     pub programs: Vec<Program>,
 }
 
+/// What a match is started for: it decides who plays the seats and what the match is
+/// recorded with.
+enum Purpose {
+    /// Players of this server (the queue, a table, a challenge).
+    Play,
+    /// A compatibility port's clients.
+    Port(PortMatch),
+    /// A tournament's game, recorded with the match in one transaction.
+    TournamentGame(i64),
+}
+
 impl Hub {
     /// Start a match of `ruleset` with `config` (already normalized), one plan per seat,
     /// on `clock`. Rated matches move the seated accounts' ratings when they finish.
@@ -40,7 +51,7 @@ impl Hub {
         clock: MatchClock,
     ) -> Result<i64, Refusal> {
         let (match_id, _) = self
-            .start(ruleset, config, seats, rated, clock, None)
+            .start(ruleset, config, seats, rated, clock, Purpose::Play)
             .await?;
         Ok(match_id)
     }
@@ -69,7 +80,7 @@ impl Hub {
             abandon_after: None,
             stand_in_grace: None,
         };
-        self.start(ruleset, config, seats, true, clock, Some(port))
+        self.start(ruleset, config, seats, true, clock, Purpose::Port(port))
             .await
     }
 
@@ -80,20 +91,21 @@ impl Hub {
         seats: Vec<SeatPlan>,
         rated: bool,
         clock: MatchClock,
-        port: Option<PortMatch>,
+        purpose: Purpose,
     ) -> Result<(i64, MatchHandle), Refusal> {
         let players = seats.iter().map(|plan| plan.player.clone()).collect();
         let live = self
-            .launch(ruleset, config, players, rated, clock, port)
+            .launch(ruleset, config, players, rated, clock, purpose)
             .await?;
         let outboxes: Vec<Option<Outbox>> = seats.into_iter().map(|plan| plan.outbox).collect();
         self.announce(&live, &outboxes, None).await;
         Ok((live.id, live.handle.clone()))
     }
 
-    /// Start a tournament's game: launched, stored and listed like any match, but
-    /// nobody is told of it until [`Hub::announce`], so that the tournament can record
-    /// which match plays the game first (a restart then finds it).
+    /// Start tournament game `game`: launched, stored and listed like any match, and
+    /// recorded as the game's match in the same transaction (refused with
+    /// `game_not_directed_here` unless this node directs the tournament and the game is
+    /// undecided). Nobody is told of it until [`Hub::announce`].
     pub async fn launch_tournament_match(
         self: &Arc<Self>,
         ruleset: &Ruleset,
@@ -101,8 +113,10 @@ impl Hub {
         players: Vec<Player>,
         rated: bool,
         clock: MatchClock,
+        game: i64,
     ) -> Result<Arc<LiveMatch>, Refusal> {
-        self.launch(ruleset, config, players, rated, clock, None)
+        let purpose = Purpose::TournamentGame(game);
+        self.launch(ruleset, config, players, rated, clock, purpose)
             .await
     }
 
@@ -147,8 +161,13 @@ impl Hub {
         seats: Vec<Player>,
         rated: bool,
         clock: MatchClock,
-        port: Option<PortMatch>,
+        purpose: Purpose,
     ) -> Result<Arc<LiveMatch>, Refusal> {
+        let (port, tournament_game) = match purpose {
+            Purpose::Play => (None, None),
+            Purpose::Port(port) => (Some(port), None),
+            Purpose::TournamentGame(game) => (None, Some(game)),
+        };
         let rating = if rated {
             let counts = ruleset
                 .game
@@ -193,6 +212,7 @@ impl Hub {
             seed: None,
             store_patience: self.config.store_patience,
             port: port.as_ref().map(|port| port.port.to_string()),
+            tournament_game,
         };
         let instruments: Arc<dyn MatchInstruments> = self.metrics.clone();
         let Launched {

@@ -46,7 +46,7 @@ pub fn spawn(hub: &Arc<Hub>, id: TournamentId) {
     };
     let done = CancellationToken::new();
     spawn_publisher(hub.clone(), id, done.clone());
-    tokio::spawn(async move {
+    hub.tournaments.spawn_director(async move {
         director.run().await;
         done.cancel();
         director.hub.tournaments.release(id);
@@ -326,7 +326,7 @@ impl Director {
 
     /// Play one game to its result: go on with its match if one runs, take the result
     /// of one that finished, or start a match (again, after one a crash aborted).
-    /// `None` when the server is stopping.
+    /// `None` when the server is stopping, or the game is no longer this director's.
     async fn play(self, table: Table, game: TournamentGame) -> Option<(i64, Vec<u8>, bool)> {
         let stop = self.hub.tournaments.stopping();
         let mut match_id = game.match_id;
@@ -429,19 +429,23 @@ impl Director {
                     players,
                     table.rated,
                     table.clock,
+                    game.id,
                 )
                 .await
             {
                 Ok(live) => live,
+                // Decided meanwhile, or the tournament went to another node (this one
+                // stopping, or thought dead): the game is no longer this director's.
+                Err(refusal) if refusal.code == "game_not_directed_here" => {
+                    tracing::info!(tournament = self.id, game = game.id, message = %refusal.message, "a tournament game is not started here");
+                    return None;
+                }
                 Err(refusal) => {
                     tracing::warn!(tournament = self.id, game = game.id, code = refusal.code, message = %refusal.message, "a tournament game could not start");
                     tokio::time::sleep(RETRY).await;
                     continue;
                 }
             };
-            if let Err(error) = self.hub.store.set_game_match(game.id, live.id).await {
-                tracing::warn!(tournament = self.id, game = game.id, %error, "the game's match could not be recorded");
-            }
             let outboxes: Vec<_> = game.seats.iter().map(|id| self.reach(*id)).collect();
             self.hub.announce(&live, &outboxes, Some(self.id)).await;
             match_id = Some(live.id);

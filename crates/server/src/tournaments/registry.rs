@@ -9,6 +9,7 @@ use arbiter_store::{AccountId, TournamentId};
 use parking_lot::Mutex;
 use tokio::sync::Notify;
 use tokio_util::sync::CancellationToken;
+use tokio_util::task::TaskTracker;
 
 use crate::protocol::ServerMessage;
 use crate::transport::{ConnId, Outbox};
@@ -31,6 +32,9 @@ pub struct Tournaments {
     /// Cancelled when the server shuts down: directors stop where they are (the store
     /// holds where that is) and go on when it starts again.
     stop: CancellationToken,
+    /// The directors' tasks, for a stopping server to wait until none is left halfway
+    /// through a step (starting a game's match as the store closes, say).
+    directors: TaskTracker,
 }
 
 /// A tournament whose director runs here.
@@ -93,9 +97,25 @@ impl Tournaments {
         self.stop.clone()
     }
 
+    /// Run a director's task (see [`Tournaments::stop`]).
+    pub fn spawn_director(&self, director: impl std::future::Future<Output = ()> + Send + 'static) {
+        self.directors.spawn(director);
+    }
+
     /// The server stops: every director ends where it is.
     pub fn stop(&self) {
         self.stop.cancel();
+    }
+
+    /// Stop every director and wait, up to `patience`, until each has ended (each ends
+    /// at its next await once stopped, but a step in flight, a store write, is let
+    /// finish). False if one was still running after `patience`.
+    pub async fn stop_and_wait(&self, patience: std::time::Duration) -> bool {
+        self.stop();
+        self.directors.close();
+        tokio::time::timeout(patience, self.directors.wait())
+            .await
+            .is_ok()
     }
 
     /// `outbox` receives the tournament's state whenever it changes. False when the

@@ -9,6 +9,7 @@ use crate::clock::now_ms;
 use crate::connect::Store;
 use crate::error::{is_foreign_key_violation, StoreError};
 use crate::ratings::RatingSystem;
+use crate::tournaments::refused;
 
 /// Longest ruleset id, seat name or bot name accepted.
 const MAX_LABEL_LEN: usize = 64;
@@ -16,8 +17,9 @@ const MAX_LABEL_LEN: usize = 64;
 const MAX_SEATS: usize = 64;
 
 impl Store {
-    /// Record a starting match (status `running`) and return its id. Write its log with
-    /// [`Store::append_log`] as it goes, then [`Store::finish_match`].
+    /// Record a starting match (status `running`), linked to its tournament game if it
+    /// plays one, and return its id. Write its log with [`Store::append_log`] as it
+    /// goes, then [`Store::finish_match`].
     pub async fn create_match(&self, new: &NewMatch) -> Result<MatchId, StoreError> {
         validate(new)?;
         let mut tx = self.write.begin().await?;
@@ -63,6 +65,29 @@ impl Store {
                     e.into()
                 }
             })?;
+        }
+        if let Some(game) = new.tournament_game {
+            let linked = sqlx::query(
+                "UPDATE tournament_games SET match_id = $1
+                 WHERE id = $2 AND ranks IS NULL AND tournament_id IN
+                   (SELECT id FROM tournaments
+                    WHERE node = $3 AND status IN ('open', 'running'))",
+            )
+            .bind(id)
+            .bind(game)
+            .bind(&*self.node)
+            .execute(&mut *tx)
+            .await?;
+            if linked.rows_affected() != 1 {
+                // Dropping the transaction takes the match back: nothing was recorded.
+                return Err(refused(
+                    "game_not_directed_here",
+                    format!(
+                        "tournament game {game} is decided, or its tournament is \
+                         directed by another node now"
+                    ),
+                ));
+            }
         }
         tx.commit().await?;
         self.appends.match_started(id);

@@ -57,6 +57,12 @@ pub struct NewMatch {
     /// The clock it is played on, kept so that it goes on with it after a restart or a
     /// takeover. `None` leaves it to the server that resumes it.
     pub terms: Option<MatchTerms>,
+    /// The tournament game this match plays, if any: linked to it in the same
+    /// transaction that records the match, so that no match of a tournament can exist
+    /// that its tournament does not know of (a director stopped between the two would
+    /// leave a game nobody counts, played to its end all the same). Refused unless
+    /// this node directs the tournament and the game is undecided.
+    pub tournament_game: Option<i64>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]

@@ -77,25 +77,6 @@ impl Store {
         Ok(games)
     }
 
-    /// Game `game` is played by match `match_id` (written before anyone is told of the
-    /// match). Refused once the game is decided.
-    pub async fn set_game_match(&self, game: i64, match_id: MatchId) -> Result<(), StoreError> {
-        let done = sqlx::query(
-            "UPDATE tournament_games SET match_id = $2 WHERE id = $1 AND ranks IS NULL",
-        )
-        .bind(game)
-        .bind(match_id)
-        .execute(&self.write)
-        .await?;
-        if done.rows_affected() != 1 {
-            return Err(refused(
-                "game_decided",
-                format!("tournament game {game} is already decided"),
-            ));
-        }
-        Ok(())
-    }
-
     /// Game `game` ended with `ranks` (in seat order); `forfeit` when it was decided
     /// without play. Once: a decided game keeps its ranks (returns false then).
     pub async fn decide_game(

@@ -110,6 +110,7 @@ pub fn new_match(
             .collect(),
         rating,
         terms: None,
+        tournament_game: None,
     }
 }
 
