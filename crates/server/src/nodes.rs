@@ -63,6 +63,7 @@ pub async fn keep_alive(hub: Arc<Hub>, shutdown: CancellationToken) {
                 failed = report.failed,
                 "took over the matches of a node that stopped answering"
             );
+            hub.tell_nodes_of_resumed_seats(&report).await;
         }
         // After the matches: their directors find the taken matches running here.
         take_over_tournaments(&hub, lease).await;

@@ -142,6 +142,9 @@ impl Server {
         let mut tasks = Vec::new();
         if let Some(mesh) = mesh {
             tasks.extend(crate::mesh::serve::spawn(mesh, hub.clone(), shutdown.clone()).await?);
+            // Answering asks now: players of the matches gone on with here who are
+            // connected to other nodes get their seats back through them.
+            hub.tell_nodes_of_resumed_seats(&resumed_on_start).await;
         }
         tasks.push(tokio::spawn(tcp::serve(
             tcp_listener,
@@ -254,6 +257,9 @@ impl Server {
         }
         // A match paired while the others were being suspended.
         self.hub.suspend_running(SUSPEND_PATIENCE).await;
+        if let Some(mesh) = &self.hub.mesh {
+            mesh.relays.end_leaving_connections_open();
+        }
         // The node's heartbeat goes stale now, and the deployment's other nodes are
         // told: they take its matches and tournaments over at once, not after the
         // lease. (A single server goes on with them when it starts again.)

@@ -12,13 +12,15 @@ use arbiter_qgame_course::actors::{ActorLevel, ActorSpec};
 use arbiter_qgame_course::remote::client::{run_client, ClientEnd, ClientKind};
 use arbiter_qgame_course::remote::SessionEnd;
 use arbiter_server::client::{bot, BotPlan, Connection, Decider, DeciderFactory, Games};
+use arbiter_server::mesh::asks::Ask;
+use arbiter_server::mesh::link::NOT_MATCHMAKER;
 use arbiter_server::{Config, Server};
 use serde_json::{json, Value};
 use tokio::sync::watch;
 
 /// `resigner` resigns `match_id`; it and `opponent` are both told the outcome, and
 /// `http` (any node) serves the match as finished.
-async fn resign_and_see_it_finish(
+pub(crate) async fn resign_and_see_it_finish(
     mut resigner: Connection,
     mut opponent: Connection,
     http: &str,
@@ -410,6 +412,56 @@ async fn a_paired_match_runs_on_its_first_players_node() {
     resign_and_see_it_finish(second, first, &alpha.http, match_id).await;
     beta.stop().await;
     alpha.stop().await;
+    drop(database);
+}
+
+/// A node that restarted answers to its old name, as the youngest node now, so it is no
+/// longer the matchmaker: a queue place asked of it by a node that looked before the
+/// restart is refused (`not_matchmaker`), and the asking node looks again and queues
+/// its player on the matchmaker now, where the next player meets them (issue 69: two
+/// players could each wait for ever on a node that took itself for the matchmaker).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_restarted_matchmaker_refuses_the_places_it_no_longer_holds() {
+    let database = arbiter_store::testing::ScratchDatabase::create().await;
+    let nats = nats_url().await;
+    let (alpha, beta) = two_nodes(&database.url, &nats).await;
+
+    // Beta looks up the matchmaker (alpha) for a player who queues there and leaves.
+    let mut early = registered(&beta.tcp, "mm-early").await;
+    for request in [
+        json!({"type": "queue", "ruleset": "tae"}),
+        json!({"type": "leave_queue"}),
+    ] {
+        early.send(&request).await.expect("send");
+        let answer = until(&mut early, 10, |m| {
+            ["queued", "left_queue", "error"].contains(&m["type"].as_str().unwrap_or(""))
+        })
+        .await;
+        assert_ne!(answer["type"], "error", "{answer}");
+    }
+    let alpha = alpha.restart().await;
+
+    // Asked as a node whose view predates the restart asks: refused, nothing held.
+    let mesh = beta.server.hub.mesh.as_ref().expect("a deployment");
+    let ask = Ask::Queue {
+        from: mesh.remote(1),
+        account: 1,
+        name: "mm-early".into(),
+        ruleset: "tae".into(),
+        config: Value::Null,
+        seats: None,
+    };
+    let refused = mesh
+        .ask(&alpha.server.hub.config.node, &ask)
+        .await
+        .expect_err("a restarted node is not the matchmaker");
+    assert_eq!(refused.code, NOT_MATCHMAKER, "{}", refused.message);
+
+    // A player of each node meets the other: both queue on beta.
+    let (first, second, match_id) = paired_across((&beta, "mm-first"), (&alpha, "mm-second")).await;
+    resign_and_see_it_finish(second, first, &beta.http, match_id).await;
+    alpha.stop().await;
+    beta.stop().await;
     drop(database);
 }
 

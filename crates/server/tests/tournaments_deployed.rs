@@ -8,7 +8,7 @@ use std::sync::mpsc;
 use std::time::Duration;
 
 use crate::common::*;
-use crate::deployment::{gated, two_nodes_with};
+use crate::deployment::{gated, nodes_named, resign_and_see_it_finish, two_nodes_with};
 use crate::tournaments::{create, every_game_stored_and_replayable, tournament_bot};
 use arbiter_server::client::{play, BotReport};
 use serde_json::{json, Value};
@@ -232,5 +232,77 @@ async fn a_house_tournament_of_two_nodes_opens_once() {
     }
     alpha.stop().await;
     beta.stop().await;
+    drop(database);
+}
+
+/// A match on a node that stops, whose players are connected to the two other nodes:
+/// the node that takes it over has one of them at hand, and tells the other node, which
+/// resumes its player's seat there for the open connection. Neither player logs in
+/// again (issue 69: a client on a third node got `node_unreachable` once, then nothing,
+/// until a house bot stood in for it).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn players_on_two_other_nodes_move_with_a_match_whose_node_stops() {
+    let database = arbiter_store::testing::ScratchDatabase::create().await;
+    let nats = nats_url().await;
+    let lease = Duration::from_secs(30);
+    let mut nodes = nodes_named(
+        &["alpha", "beta", "gamma"],
+        &database.url,
+        &nats,
+        lease,
+        |_| {},
+    )
+    .await;
+    let mut host = registered(&nodes[0].tcp, "moved-host").await;
+    let id = create(
+        &mut host,
+        json!({"ruleset": "spacegoo", "format": "swiss", "rounds": 1, "start_when": 2,
+               "max_entrants": 2, "rated": false}),
+    )
+    .await;
+    let mut players = Vec::new();
+    for n in [1, 2] {
+        let mut player = registered_as(&nodes[n].tcp, &format!("moved-{n}"), true).await;
+        let join = json!({"type": "join_tournament", "tournament": id});
+        player.send(&join).await.expect("send");
+        players.push(player);
+    }
+    // The game's match runs on alpha, the director's node; both are prompted there.
+    let mut match_id = Value::Null;
+    for player in &mut players {
+        let started = until(player, 20, |m| m["type"] == "match_started").await;
+        match_id = started["match"].clone();
+        until(player, 10, |m| {
+            m["type"] == "prompt" && m["match"] == match_id
+        })
+        .await;
+    }
+
+    let alpha = nodes.remove(0);
+    let alpha_node = alpha.server.hub.config.node.clone();
+    alpha.stop().await;
+    // Prompted again, on the same connections, by the node that goes on with it.
+    for player in &mut players {
+        until(player, 20, |m| {
+            m["type"] == "prompt" && m["match"] == match_id
+        })
+        .await;
+    }
+    let (_, moved) = http_get(&nodes[0].http, &format!("/api/matches/{match_id}"), None).await;
+    assert_ne!(moved["node"], alpha_node.as_str(), "{moved}");
+    assert_eq!(moved["status"], "running", "{moved}");
+    let second = players.pop().expect("two players");
+    let first = players.pop().expect("two players");
+    let match_id = match_id.as_i64().expect("a match id");
+    resign_and_see_it_finish(first, second, &nodes[0].http, match_id).await;
+    let document = tournament_once(&nodes[1].http, id, |d| d["status"] == "finished").await;
+    assert_eq!(
+        document["games"].as_array().map(Vec::len),
+        Some(1),
+        "{document}"
+    );
+    for node in nodes {
+        node.stop().await;
+    }
     drop(database);
 }

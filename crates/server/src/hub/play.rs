@@ -13,7 +13,9 @@ use serde_json::Value;
 use super::Hub;
 use crate::matches::{LiveMatch, Watching};
 use crate::mesh::asks::Ask;
-use crate::mesh::link::{Mesh, QueuedAway, TablesAway, TournamentAway};
+use crate::mesh::link::{
+    Mesh, QueuedAway, TablesAway, TournamentAway, MATCHMAKER_TRIES, NOT_MATCHMAKER,
+};
 use crate::protocol::messages::MatchInfo;
 use crate::protocol::Refusal;
 use crate::protocol::ServerMessage;
@@ -295,19 +297,38 @@ impl Hub {
             }
         }
         tracing::warn!(conn = place.outbox.conn(), from = %place.lobby.name, to = %lobby.name, "queueing again: the node holding the queue place stopped");
-        let queued = if lobby.name == mesh.node {
-            self.join_queue(*account, name, &place.outbox, None, ruleset, config, *seats)
-                .await
-                .map(|queued| {
-                    place.outbox.send(&queued);
-                })
-        } else {
-            let asked = mesh.ask(&lobby.name, &place.ask).await;
-            if asked.is_ok() {
-                mesh.queued_away(lobby.clone(), &place.outbox, place.ask.clone());
+        let mut lobby = lobby.clone();
+        let mut queued = Err(Refusal::new(NOT_MATCHMAKER, "no node holds the lobby"));
+        for _ in 0..MATCHMAKER_TRIES {
+            if lobby.name == mesh.node {
+                queued = self
+                    .join_queue(*account, name, &place.outbox, None, ruleset, config, *seats)
+                    .await
+                    .map(|queued| {
+                        place.outbox.send(&queued);
+                    });
+                break;
             }
-            asked
-        };
+            queued = mesh.ask(&lobby.name, &place.ask).await;
+            match &queued {
+                Ok(()) => {
+                    mesh.queued_away(lobby.clone(), &place.outbox, place.ask.clone());
+                    break;
+                }
+                // The live nodes changed again since this sweep listed them.
+                Err(refusal) if refusal.code == NOT_MATCHMAKER => {
+                    mesh.forget_matchmaker();
+                    match mesh.matchmaker(&self.store).await {
+                        Ok(now) => lobby = now,
+                        Err(refusal) => {
+                            queued = Err(refusal);
+                            break;
+                        }
+                    }
+                }
+                Err(_) => break,
+            }
+        }
         if let Err(refusal) = queued {
             place.outbox.send(&ServerMessage::error(
                 refusal.code,

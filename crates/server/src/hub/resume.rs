@@ -14,12 +14,13 @@ use std::time::Duration;
 
 use arbiter_referee::IllegalAnswer;
 use arbiter_runner::{Entry, Gap, Launch, LaunchError, Launched, MatchInstruments, Play};
-use arbiter_store::{MatchId, MatchTerms, ResumableMatch, RESUMABLE_AT_ONCE};
+use arbiter_store::{AccountId, MatchId, MatchTerms, ResumableMatch, RESUMABLE_AT_ONCE};
 use futures::StreamExt;
 
 use super::start::stand_in;
 use super::Hub;
 use crate::matches::{LiveMatch, MatchClock, Player};
+use crate::mesh::asks::Ask;
 use crate::protocol::Refusal;
 
 /// How many matches are rebuilt at once: each reads its record and replays it, so a
@@ -33,7 +34,14 @@ pub struct ResumeReport {
     pub resumed: u64,
     /// Could not go on (each logged with its reason, and marked aborted with it).
     pub failed: u64,
+    /// The accounts seated in the matches running again, once each: whose connections
+    /// on other nodes of a deployment are to be told where their seats are now
+    /// ([`Hub::tell_nodes_of_resumed_seats`]).
+    pub seated: Vec<AccountId>,
 }
+
+/// Accounts named in one [`Ask::SeatsResumed`]: well under a NATS message's size.
+const SEATED_PER_NOTICE: usize = 4096;
 
 impl Hub {
     /// Go on with every match in `ids`, which this node now runs, each from its stored
@@ -79,6 +87,11 @@ impl Hub {
                 Ok(step) => {
                     report.resumed += 1;
                     steps.push((match_id, step));
+                    if let Some(live) = self.matches.get(match_id) {
+                        report
+                            .seated
+                            .extend(live.players.iter().filter_map(Player::account));
+                    }
                 }
                 Err(refusal) => {
                     report.failed += 1;
@@ -93,7 +106,40 @@ impl Hub {
         {
             tracing::warn!(%error, "cannot record the matches' resumptions");
         }
+        report.seated.sort_unstable();
+        report.seated.dedup();
         report
+    }
+
+    /// Tell the deployment's other nodes that this one now runs the matches of
+    /// `report` (taken over, or its own gone on with after a restart): a node where one
+    /// of their players is connected resumes that player's seats here for the
+    /// connection, as a login would, so that a player connected to a third node moves
+    /// with their match. Once this node answers asks (after its start's resumption,
+    /// once it serves the mesh).
+    pub async fn tell_nodes_of_resumed_seats(&self, report: &ResumeReport) {
+        let Some(mesh) = &self.mesh else {
+            return;
+        };
+        if report.seated.is_empty() {
+            return;
+        }
+        let live = match self.store.live_nodes(self.config.node_lease).await {
+            Ok(live) => live,
+            Err(error) => {
+                tracing::warn!(%error, "cannot list the nodes to tell of resumed seats");
+                return;
+            }
+        };
+        for accounts in report.seated.chunks(SEATED_PER_NOTICE) {
+            let ask = Ask::SeatsResumed {
+                node: mesh.node.clone(),
+                accounts: accounts.to_vec(),
+            };
+            for other in live.iter().filter(|other| other.name != mesh.node) {
+                mesh.tell(&other.name, &ask).await;
+            }
+        }
     }
 
     /// Go on with `match_id` from its stored log; the log step it goes on from.

@@ -131,6 +131,13 @@ pub enum Ask {
     NodeStopped {
         node: String,
     },
+    /// `node` now runs matches (taken over, or its own after a restart) that seat
+    /// `accounts`: for each connected here, this node asks `node` to resume its seats
+    /// for the connection ([`Ask::Resume`]), as its login would have. Told, not asked.
+    SeatsResumed {
+        node: String,
+        accounts: Vec<AccountId>,
+    },
 }
 
 /// The answer to an [`Ask`]: done (what was to be told went to the connection's lines),

@@ -27,6 +27,15 @@ pub const ASK_TIMEOUT: Duration = Duration::from_secs(10);
 /// How long the matchmaker's name is reused before the store is asked again.
 const MATCHMAKER_FRESH: Duration = Duration::from_secs(2);
 
+/// The refusal of a node asked to hold a queue place or a table while it is not the
+/// matchmaker: the asker looked before the live nodes changed (a node that restarted
+/// answers to the same name, as its youngest member now), and looks again.
+pub const NOT_MATCHMAKER: &str = "not_matchmaker";
+
+/// How many times a node asks the matchmaker it finds, looking again after each
+/// `not_matchmaker`, before it gives its client the refusal.
+pub const MATCHMAKER_TRIES: usize = 3;
+
 /// The requests a node takes.
 pub fn ask_subject(node: &str) -> String {
     format!("arbiter.{node}.ask")
@@ -353,6 +362,28 @@ impl Mesh {
             .unwrap_or_else(|| self.incarnation());
         *self.matchmaker.lock() = Some((Instant::now(), node.clone()));
         Ok(node)
+    }
+
+    /// Refuse (`not_matchmaker`) unless this node is the matchmaker now: asked of it
+    /// before it holds a queue place or a table for another node, whose view may be
+    /// older. The cached answer when it says yes (only the loss of this node's lease
+    /// could change that); looked up afresh when it says no.
+    pub async fn ensure_matchmaker(&self, store: &Store) -> Result<(), Refusal> {
+        if self.matchmaker(store).await? == self.incarnation() {
+            return Ok(());
+        }
+        self.forget_matchmaker();
+        let matchmaker = self.matchmaker(store).await?;
+        if matchmaker == self.incarnation() {
+            return Ok(());
+        }
+        Err(Refusal::new(
+            NOT_MATCHMAKER,
+            format!(
+                "{} holds the deployment's lobby now, not {}; ask again",
+                matchmaker.name, self.node
+            ),
+        ))
     }
 
     /// Forget the cached matchmaker (the live nodes changed).

@@ -96,6 +96,18 @@ impl Relays {
         Some(relay.outbox.conn())
     }
 
+    /// This node stops: every stand-in ends (its queued lines still go) without asking
+    /// the client's node to close the connection. The player stays connected there;
+    /// the node that goes on with their match reattaches their seats to it
+    /// (`Ask::SeatsResumed`), so nobody logs in again because a node they were never
+    /// connected to restarted.
+    pub fn end_leaving_connections_open(&self) {
+        for (_, relay) in self.by_conn.lock().drain() {
+            relay.closed_there.store(true, Ordering::Relaxed);
+            relay.outbox.close();
+        }
+    }
+
     /// Remote connections known here.
     pub fn len(&self) -> usize {
         self.by_conn.lock().len()

@@ -132,6 +132,7 @@ async fn handle(mesh: &Arc<Mesh>, hub: &Arc<Hub>, ask: Ask) -> Result<(), Refusa
             config,
             seats,
         } => {
+            mesh.ensure_matchmaker(&hub.store).await?;
             let outbox = stand_in(&from);
             let queued = hub
                 .join_queue(
@@ -189,6 +190,7 @@ async fn handle(mesh: &Arc<Mesh>, hub: &Arc<Hub>, ask: Ask) -> Result<(), Refusa
             name,
             request,
         } => {
+            mesh.ensure_matchmaker(&hub.store).await?;
             hub.table_request(account, &name, &stand_in(&from), request)
                 .await
         }
@@ -232,6 +234,23 @@ async fn handle(mesh: &Arc<Mesh>, hub: &Arc<Hub>, ask: Ask) -> Result<(), Refusa
         Ask::NodeStopped { node } => {
             tracing::info!(%node, "a node stopped; taking over its matches");
             hub.sweep_now.notify_one();
+            Ok(())
+        }
+        Ask::SeatsResumed { node, accounts } => {
+            // A player connected here whose match moved: its seats follow it there
+            // (its lines come back through `node`'s stand-in of the connection).
+            for account in accounts {
+                let Some(outbox) = hub.online.latest(account) else {
+                    continue;
+                };
+                let ask = Ask::Resume {
+                    from: mesh.remote(outbox.conn()),
+                    account,
+                };
+                if let Err(refusal) = mesh.ask(&node, &ask).await {
+                    tracing::warn!(%node, account, code = refusal.code, "seats that moved to another node not resumed");
+                }
+            }
             Ok(())
         }
     }

@@ -446,10 +446,11 @@ impl Session {
     /// Wait in the queue: this node's, or the deployment's on its matchmaker.
     async fn queue(&mut self, ruleset: &str, config: &Value, seats: Option<usize>) -> Reply {
         let account = self.account()?.clone();
-        if let Some(matchmaker) = self.matchmaker_elsewhere().await? {
-            return self
-                .queue_elsewhere(matchmaker, &account, ruleset, config, seats)
-                .await;
+        if self
+            .queue_elsewhere(&account, ruleset, config, seats)
+            .await?
+        {
+            return Ok(());
         }
         let queued = self
             .hub
@@ -470,10 +471,8 @@ impl Session {
     /// Tables live in one place: this node, or the deployment's matchmaker.
     async fn table_request(&mut self, request: ClientMessage) -> Reply {
         let account = self.account()?.clone();
-        if let Some(lobby) = self.matchmaker_elsewhere().await? {
-            return self
-                .table_request_elsewhere(&lobby, &account, request)
-                .await;
+        if self.table_request_elsewhere(&account, &request).await? {
+            return Ok(());
         }
         self.hub
             .table_request(account.id, &account.name, &self.outbox, request)
@@ -526,7 +525,7 @@ impl Session {
                     account,
                     match_id,
                     seat,
-                    action,
+                    action: action.clone(),
                     step,
                 })
                 .await

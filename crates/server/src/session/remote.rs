@@ -11,7 +11,7 @@ use serde_json::Value;
 
 use super::{Reply, Session};
 use crate::mesh::asks::{Ask, RemoteConn};
-use crate::mesh::link::{Mesh, TournamentAway};
+use crate::mesh::link::{Mesh, TournamentAway, MATCHMAKER_TRIES, NOT_MATCHMAKER};
 use crate::protocol::{ClientMessage, Refusal};
 use crate::transport::ConnId;
 
@@ -120,7 +120,7 @@ impl Session {
         account: AccountId,
         match_id: Option<i64>,
         here: Refusal,
-        ask: impl FnOnce(RemoteConn, i64) -> Ask,
+        ask: impl Fn(RemoteConn, i64) -> Ask,
     ) -> Reply {
         let Some(mesh) = self.hub.mesh.clone() else {
             return Err(here);
@@ -129,35 +129,57 @@ impl Session {
             return Err(here);
         }
         let known = match_id.and_then(|id| Some((self.reached.seats.get(&id)?.clone(), id)));
-        let (node, match_id) = match known {
+        let (node, match_id) = match known.clone() {
             Some(found) => found,
-            None => {
-                let elsewhere = self.seats_elsewhere(account).await;
-                let mut matches: Vec<(String, i64)> = elsewhere
-                    .into_iter()
-                    .filter(|seat| match_id.is_none_or(|id| id == seat.match_id))
-                    .map(|seat| (seat.node, seat.match_id))
-                    .collect();
-                matches.dedup();
-                match matches.as_slice() {
-                    [] => return Err(here),
-                    [only] => only.clone(),
-                    _ => {
-                        return Err(Refusal::new(
-                            "ambiguous_match",
-                            "you play in several matches; say which with \"match\"",
-                        ))
-                    }
-                }
-            }
+            None => self.seat_in_store(account, match_id).await?.ok_or(here)?,
         };
         let result = self.ask(&node, ask(self.from(&mesh), match_id)).await;
-        if let Err(refusal) = &result {
-            if matches!(refusal.code, "match_over" | "no_such_match" | "not_seated") {
-                self.reached.seats.remove(&match_id);
+        let Err(refusal) = &result else {
+            return result;
+        };
+        if !matches!(
+            refusal.code,
+            "match_over" | "no_such_match" | "not_seated" | "node_unreachable"
+        ) {
+            return result;
+        }
+        self.reached.seats.remove(&match_id);
+        // Where the match ran when this connection last looked: it may have moved
+        // since (its node stopped or died, and another goes on with it). Ask where the
+        // store says it runs now, once.
+        if known.is_some() {
+            if let Ok(Some((now, _))) = self.seat_in_store(account, Some(match_id)).await {
+                if now != node {
+                    tracing::info!(match_id, from = %node, to = %now, "a seat's match moved; acting there");
+                    return self.ask(&now, ask(self.from(&mesh), match_id)).await;
+                }
             }
         }
         result
+    }
+
+    /// The node running `account`'s seat (in `match_id`, or its only match elsewhere),
+    /// from the store; `None` when no other node runs one.
+    async fn seat_in_store(
+        &mut self,
+        account: AccountId,
+        match_id: Option<i64>,
+    ) -> Result<Option<(String, i64)>, Refusal> {
+        let elsewhere = self.seats_elsewhere(account).await;
+        let mut matches: Vec<(String, i64)> = elsewhere
+            .into_iter()
+            .filter(|seat| match_id.is_none_or(|id| id == seat.match_id))
+            .map(|seat| (seat.node, seat.match_id))
+            .collect();
+        matches.dedup();
+        match matches.as_slice() {
+            [] => Ok(None),
+            [only] => Ok(Some(only.clone())),
+            _ => Err(Refusal::new(
+                "ambiguous_match",
+                "you play in several matches; say which with \"match\"",
+            )),
+        }
     }
 
     /// Watch a match another node runs, if one does.
@@ -198,64 +220,86 @@ impl Session {
         self.ask(&node, ask).await
     }
 
-    /// The deployment's matchmaker when it is another node; `None` to queue here.
-    pub(super) async fn matchmaker_elsewhere(&self) -> Result<Option<LiveNode>, Refusal> {
-        let Some(mesh) = self.mesh() else {
+    /// Ask the deployment's matchmaker, when it is another node, for `ask` (built for
+    /// this connection by `ask_for`), and return the node that took it; `None` when this
+    /// node is the matchmaker, for the caller to do it here. `before` runs with each node
+    /// about to be asked. A node that is not the matchmaker by the time it is asked
+    /// refuses (`not_matchmaker`): look again afresh and ask the one found, a few times.
+    pub(super) async fn ask_lobby(
+        &mut self,
+        ask_for: impl Fn(RemoteConn) -> Ask,
+        before: impl Fn(&Mesh, &LiveNode),
+    ) -> Result<Option<LiveNode>, Refusal> {
+        let Some(mesh) = self.hub.mesh.clone() else {
             return Ok(None);
         };
-        let matchmaker = mesh.matchmaker(&self.hub.store).await?;
-        Ok((matchmaker.name != mesh.node).then_some(matchmaker))
+        let ask = ask_for(self.from(&mesh));
+        let mut refused = Refusal::new(NOT_MATCHMAKER, "no node holds the lobby");
+        for _ in 0..MATCHMAKER_TRIES {
+            let lobby = mesh.matchmaker(&self.hub.store).await?;
+            if lobby.name == mesh.node {
+                return Ok(None);
+            }
+            before(&mesh, &lobby);
+            match self.ask(&lobby.name, ask.clone()).await {
+                Ok(()) => return Ok(Some(lobby)),
+                Err(refusal) if refusal.code == NOT_MATCHMAKER => {
+                    tracing::info!(node = %lobby.name, "the matchmaker changed; looking again");
+                    mesh.forget_matchmaker();
+                    refused = refusal;
+                }
+                Err(refusal) => return Err(refusal),
+            }
+        }
+        Err(refused)
     }
 
+    /// Wait in the deployment's queue on its matchmaker; `false` when that is this
+    /// node, for the caller to queue here.
     pub(super) async fn queue_elsewhere(
         &mut self,
-        matchmaker: LiveNode,
         account: &Account,
         ruleset: &str,
         config: &Value,
         seats: Option<usize>,
-    ) -> Reply {
-        let Some(mesh) = self.hub.mesh.clone() else {
-            return Err(Refusal::new(
-                "internal",
-                "this server is not in a deployment",
-            ));
-        };
-        let ask = Ask::Queue {
-            from: self.from(&mesh),
+    ) -> Result<bool, Refusal> {
+        let ask_for = |from| Ask::Queue {
+            from,
             account: account.id,
             name: account.name.clone(),
             ruleset: ruleset.to_string(),
             config: config.clone(),
             seats,
         };
-        self.ask(&matchmaker.name, ask.clone()).await?;
-        mesh.queued_away(matchmaker, &self.outbox, ask);
-        Ok(())
+        let Some(lobby) = self.ask_lobby(ask_for, |_, _| {}).await? else {
+            return Ok(false);
+        };
+        if let Some(mesh) = self.mesh() {
+            let ask = ask_for(self.from(mesh));
+            mesh.queued_away(lobby, &self.outbox, ask);
+        }
+        Ok(true)
     }
 
-    /// A request about tables, to the node that holds them.
+    /// A request about tables, to the node that holds them; `false` when that is this
+    /// node, for the caller to answer here.
     pub(super) async fn table_request_elsewhere(
         &mut self,
-        lobby: &LiveNode,
         account: &Account,
-        request: ClientMessage,
-    ) -> Reply {
-        let Some(mesh) = self.hub.mesh.clone() else {
-            return Err(Refusal::new(
-                "internal",
-                "this server is not in a deployment",
-            ));
-        };
-        let ask = Ask::Table {
-            from: self.from(&mesh),
+        request: &ClientMessage,
+    ) -> Result<bool, Refusal> {
+        let ask_for = |from| Ask::Table {
+            from,
             account: account.id,
             name: account.name.clone(),
-            request,
+            request: request.clone(),
         };
+        let outbox = self.outbox.clone();
         // Before asking: the lobby's `table` line may come before its answer.
-        mesh.asked_about_tables_away(lobby.clone(), &self.outbox);
-        self.ask(&lobby.name, ask).await
+        let noted = |mesh: &Mesh, lobby: &LiveNode| {
+            mesh.asked_about_tables_away(lobby.clone(), &outbox);
+        };
+        Ok(self.ask_lobby(ask_for, noted).await?.is_some())
     }
 
     pub(super) async fn leave_queue_elsewhere(&mut self) -> Reply {
