@@ -18,11 +18,13 @@ const RESTART_AT = 4;
 // How long the page may take to notice and to come back: the server asks it to wait
 // 2 s, and starting again replays the match from its log.
 const COMES_BACK_WITHIN_MS = 60_000;
+const DESKTOP = { width: 1100, height: 800 };
+const PHONE = { width: 390, height: 844 };
 
 const browser = await launchChromium();
 const errors = [];
 try {
-  const page = await browser.newPage({ viewport: { width: 1100, height: 800 } });
+  const page = await browser.newPage({ viewport: DESKTOP });
   page.on('pageerror', (e) => errors.push(`page error: ${e.message}`));
   // The page logs the lost connection to the console while the server is away; that
   // is expected here, so only page errors count.
@@ -44,6 +46,10 @@ try {
     await shown;
     await page.getByTestId('match-offline').filter({ hasText: 'this game waits for you' }).waitFor();
     await page.screenshot({ path: path.join(shots, 'restarting.png'), fullPage: true });
+    // And on a phone (the notice is short-lived, so only looked at, not checked).
+    await page.setViewportSize(PHONE);
+    await page.screenshot({ path: path.join(shots, 'restarting-phone.png'), fullPage: true });
+    await page.setViewportSize(DESKTOP);
     console.log('ok the page says it is reconnecting');
     await notice.waitFor({ state: 'hidden', timeout: COMES_BACK_WITHIN_MS });
     // Back, signed in as the same person, on the same match.
@@ -60,6 +66,12 @@ try {
   check(/went away after step \d+/.test(await gap.innerText()), `the replay shows the gap: ${await gap.innerText()}`);
   await page.screenshot({ path: path.join(shots, 'replay-after-restart.png'), fullPage: true });
   console.log('ok the replay shows the restart');
+  await page.setViewportSize(PHONE);
+  await gap.waitFor();
+  const wide = await page.evaluate(() => document.documentElement.scrollWidth);
+  check(wide <= PHONE.width, `the replay fits a phone's width: ${wide} px wide`);
+  await page.screenshot({ path: path.join(shots, 'replay-after-restart-phone.png'), fullPage: true });
+  console.log('ok the replay fits a phone');
   check(errors.length === 0, `no errors in the page:\n${errors.join('\n')}`);
   console.log(`ok finished ${id}`);
 } finally {

@@ -87,6 +87,7 @@ async fn finished(server: &TestServer, ruleset: &str) -> i64 {
         config: Value::Null,
         seats: None,
         reconnect_for: std::time::Duration::ZERO,
+        queue_wait: None,
     };
     let (a, b) = (plan("ada"), plan("bo"));
     let (ra, rb) = tokio::join!(
@@ -112,6 +113,7 @@ fn tournament_bot(server: &TestServer, name: &str, id: i64) -> BotPlan {
         config: Value::Null,
         seats: None,
         reconnect_for: std::time::Duration::ZERO,
+        queue_wait: None,
     }
 }
 
@@ -297,6 +299,7 @@ async fn a_persons_game_goes_on_after_the_server_restarts_under_it() {
         "the page says it is reconnecting",
         "the page came back by itself",
         "the replay shows the restart",
+        "the replay fits a phone",
     ] {
         assert!(
             said.lines().any(|l| l == format!("ok {check}")),

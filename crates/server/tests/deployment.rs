@@ -145,6 +145,7 @@ fn plan(server: &str, ruleset: &str, name: &str) -> BotPlan {
         config: Value::Null,
         seats: Some(2),
         reconnect_for: std::time::Duration::ZERO,
+        queue_wait: None,
     }
 }
 

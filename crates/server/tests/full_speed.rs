@@ -30,6 +30,7 @@ async fn bot_pairs_of_every_ruleset_play_without_ejection_at_the_default_limits(
                 config: Value::Null,
                 seats: None,
                 reconnect_for: std::time::Duration::ZERO,
+                queue_wait: None,
             };
             let players = random_players(id);
             pairs.push(tokio::spawn(async move {

@@ -221,6 +221,7 @@ async fn bots_drawing_games_from_one_pool_all_finish() {
                 config: Value::Null,
                 seats: None,
                 reconnect_for: std::time::Duration::ZERO,
+                queue_wait: None,
             };
             tokio::spawn(async move { play(&plan, random_players("spacegoo")).await })
         })
@@ -281,6 +282,7 @@ async fn the_same_protocol_over_websocket() {
         config: Value::Null,
         seats: None,
         reconnect_for: std::time::Duration::ZERO,
+        queue_wait: None,
     };
     let bot = tokio::spawn(async move { play(&plan, random_players("spacegoo")).await });
     let mut saw = Vec::new();
@@ -383,6 +385,7 @@ async fn a_server_on_postgresql_plays_and_serves_a_game() {
         config: Value::Null,
         seats: None,
         reconnect_for: std::time::Duration::ZERO,
+        queue_wait: None,
     };
     let (a, b) = (plan("pg-a"), plan("pg-b"));
     let (ra, rb) = tokio::join!(
@@ -506,6 +509,34 @@ async fn a_table_seat_that_stops_answering_has_abandoned() {
     assert_eq!(
         stored["seats"][0]["ejected"], "abandoned the match: missed its deadline",
         "{stored}"
+    );
+    server.stop().await;
+}
+
+/// A bot alone in the queue does not wait for ever: past its `queue_wait` it gives up
+/// with an error that says what happened and what to do.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_bot_alone_in_the_queue_gives_up_after_its_wait() {
+    let server = start(|_| {}).await;
+    let plan = BotPlan {
+        session: None,
+        server: server.tcp.clone(),
+        ruleset: "nim".into(),
+        name: "lonely-bot".into(),
+        password: password("lonely-bot"),
+        games: Games::Exactly(1),
+        config: Value::Null,
+        seats: None,
+        reconnect_for: std::time::Duration::ZERO,
+        queue_wait: Some(Duration::from_millis(300)),
+    };
+    let error = play(&plan, random_players("nim"))
+        .await
+        .expect_err("nobody to play");
+    let said = format!("{error:#}");
+    assert!(
+        said.contains("no nim match began within") && said.contains("--wait"),
+        "{said}"
     );
     server.stop().await;
 }

@@ -66,6 +66,7 @@ fn good_bot(tcp: &str, ruleset: &str, name: &str) -> JoinHandle<anyhow::Result<B
         config: Value::Null,
         seats: None,
         reconnect_for: std::time::Duration::ZERO,
+        queue_wait: None,
     };
     let players = random_players(ruleset);
     tokio::spawn(async move { play(&plan, players).await })

@@ -53,6 +53,7 @@ async fn full_game(ruleset: &str) {
         config: Value::Null,
         seats: None,
         reconnect_for: std::time::Duration::ZERO,
+        queue_wait: None,
     };
     let (ann, bob) = (format!("{ruleset}-ann"), format!("{ruleset}-bob"));
     let go = Arc::new(AtomicBool::new(false));

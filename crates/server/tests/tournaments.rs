@@ -23,6 +23,7 @@ pub(crate) fn tournament_bot(server: &TestServer, ruleset: &str, name: &str, id:
         config: Value::Null,
         seats: None,
         reconnect_for: std::time::Duration::ZERO,
+        queue_wait: None,
     }
 }
 

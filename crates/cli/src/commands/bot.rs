@@ -58,6 +58,10 @@ pub struct Args {
     /// or 0s (give up at once).
     #[arg(long, default_value = "120s", value_parser = humantime::parse_duration)]
     reconnect_for: std::time::Duration,
+    /// How long to wait in the queue for each game before giving up with an error, as
+    /// 10m or 2h; 0s waits as long as it takes. Not for --tournament (it ends the wait).
+    #[arg(long, default_value = "10m", value_parser = humantime::parse_duration)]
+    wait: std::time::Duration,
 }
 
 /// A view bot seen as the client's decider.
@@ -119,6 +123,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         config,
         seats: args.seats,
         reconnect_for: args.reconnect_for,
+        queue_wait: (!args.wait.is_zero()).then_some(args.wait),
     };
     let player = args.player.clone();
     let base_seed = args.seed;

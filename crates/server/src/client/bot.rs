@@ -19,6 +19,15 @@ use crate::client::{Connection, Games};
 /// How long `arbiter bot` keeps trying to reach its server again after losing it.
 pub const DEFAULT_RECONNECT_FOR: Duration = Duration::from_secs(120);
 
+/// Refusals of a queue request (or of queueing again after the matchmaker went away)
+/// that a moment may mend: the bot queues again, after a pause that grows.
+const QUEUE_AGAIN_AFTER: [&str; 4] = [
+    "node_unreachable",
+    "not_matchmaker",
+    "server_restarting",
+    "internal",
+];
+
 /// Chooses an action from what a seat sees.
 pub trait Decider: Send {
     fn decide(&mut self, view: &Value, seat: usize) -> Result<Value, String>;
@@ -60,6 +69,9 @@ pub struct BotPlan {
     /// dropped connection), with capped exponential backoff and jitter. Zero: a lost
     /// connection ends the run with an error.
     pub reconnect_for: Duration,
+    /// How long to wait in the queue for each match before giving up with an error
+    /// (`None`: as long as it takes). Not for a tournament, whose director pairs.
+    pub queue_wait: Option<Duration>,
 }
 
 /// One finished game as the bot saw it.
@@ -116,6 +128,9 @@ pub async fn play(plan: &BotPlan, mut make: DeciderFactory) -> anyhow::Result<Bo
     // Seats held from before (a reconnect) are played before queueing again.
     let mut resumed_to_come = resumed.len();
     let mut queued = false;
+    // When the bot last asked to queue, and how many queue requests in a row failed.
+    let mut queued_at = tokio::time::Instant::now();
+    let mut queue_failures: u32 = 0;
     // A tournament's bot: whether it has asked to join, and whether the tournament is over.
     let mut entered = false;
     let mut tournament_over = false;
@@ -138,6 +153,12 @@ pub async fn play(plan: &BotPlan, mut make: DeciderFactory) -> anyhow::Result<Bo
                 entered = true;
             }
         } else if idle {
+            if queue_failures > 0 {
+                // 0.5 s doubling to 8 s: the matchmaker is changing hands, or away.
+                let pause = Duration::from_millis(250 << queue_failures.min(5));
+                tokio::time::sleep(pause).await;
+            }
+            queued_at = tokio::time::Instant::now();
             let mut queue =
                 json!({"type": "queue", "ruleset": plan.ruleset, "config": plan.config});
             if let Some(n) = plan.seats {
@@ -146,12 +167,24 @@ pub async fn play(plan: &BotPlan, mut make: DeciderFactory) -> anyhow::Result<Bo
             request = Some(queue);
             queued = true;
         }
-        let received = match request {
-            Some(request) => match connection.send(&request).await {
-                Ok(()) => connection.recv().await,
-                Err(lost) => Err(lost),
-            },
-            None => connection.recv().await,
+        let sent = match request {
+            Some(request) => connection.send(&request).await,
+            None => Ok(()),
+        };
+        let received = match (sent, plan.queue_wait) {
+            (Err(lost), _) => Err(lost),
+            (Ok(()), Some(limit)) if queued => {
+                let left = limit.saturating_sub(queued_at.elapsed());
+                match tokio::time::timeout(left, connection.recv()).await {
+                    Ok(received) => received,
+                    Err(_) => bail!(
+                        "no {} match began within {limit:?} in the queue (nobody \
+                         else waiting?); try again later, or wait longer (--wait)",
+                        plan.ruleset,
+                    ),
+                }
+            }
+            (Ok(()), _) => connection.recv().await,
         };
         let (lost, wait) = match received {
             Ok(message) if message["type"] == "server_restarting" => {
@@ -173,7 +206,15 @@ pub async fn play(plan: &BotPlan, mut make: DeciderFactory) -> anyhow::Result<Bo
                         started,
                         resumed,
                         tournament_ended,
+                        queue_refused,
                     } => {
+                        if started {
+                            queue_failures = 0;
+                        }
+                        if queued && queue_refused {
+                            queue_failures += 1;
+                            queued = false;
+                        }
                         queued &= !started;
                         resumed_to_come = resumed_to_come.saturating_sub(resumed);
                         tournament_over |= tournament_ended;
@@ -211,6 +252,8 @@ enum Handled {
         /// Seats resumed from before that this run took up.
         resumed: usize,
         tournament_ended: bool,
+        /// The server could not queue the bot just now (see [`QUEUE_AGAIN_AFTER`]).
+        queue_refused: bool,
     },
     /// Writing to the server failed: it is gone.
     Lost(anyhow::Error),
@@ -225,7 +268,7 @@ async fn handle(
     seats: &mut HashMap<i64, Seat>,
     message: Value,
 ) -> anyhow::Result<Handled> {
-    let mut handled = (false, 0, false);
+    let mut handled = (false, 0, false, false);
     let kind = message["type"].as_str().unwrap_or("");
     let match_id = message["match"].as_i64();
     if let Some(seat) = match_id.and_then(|id| seats.get_mut(&id)) {
@@ -323,6 +366,10 @@ async fn handle(
                 "too_many_errors" | "line_too_long" => {
                     bail!("the server closed the session: {message}")
                 }
+                _ if QUEUE_AGAIN_AFTER.contains(&code) => {
+                    tracing::warn!(%message, "server error; queueing again if it was the queue");
+                    handled.3 = true;
+                }
                 _ => tracing::warn!(%message, "server error"),
             }
         }
@@ -337,6 +384,7 @@ async fn handle(
         started: handled.0,
         resumed: handled.1,
         tournament_ended: handled.2,
+        queue_refused: handled.3,
     })
 }
 

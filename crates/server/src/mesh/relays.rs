@@ -96,14 +96,17 @@ impl Relays {
         Some(relay.outbox.conn())
     }
 
-    /// This node stops: every stand-in ends (its queued lines still go) without asking
-    /// the client's node to close the connection. The player stays connected there;
-    /// the node that goes on with their match reattaches their seats to it
-    /// (`Ask::SeatsResumed`), so nobody logs in again because a node they were never
-    /// connected to restarted.
+    /// This node stops: every stand-in ends (its queued lines still go). A player's
+    /// connection on its own node stays open: the node that goes on with their match
+    /// reattaches their seats to it (`Ask::SeatsResumed`), so nobody logs in again
+    /// because a node they were never connected to restarted. A connection watching a
+    /// match here is closed as before, since nothing would tell it where the match
+    /// went: its client connects again and watches it where it runs now.
     pub fn end_leaving_connections_open(&self) {
         for (_, relay) in self.by_conn.lock().drain() {
-            relay.closed_there.store(true, Ordering::Relaxed);
+            if relay.watching.is_empty() {
+                relay.closed_there.store(true, Ordering::Relaxed);
+            }
             relay.outbox.close();
         }
     }

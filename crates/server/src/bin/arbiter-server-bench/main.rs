@@ -209,6 +209,7 @@ async fn bots(args: &Args, server: &str) -> anyhow::Result<()> {
             config: Value::Null,
             seats: Some(2),
             reconnect_for: std::time::Duration::ZERO,
+            queue_wait: None,
         };
         let game = game.clone();
         tasks.push(tokio::spawn(async move {
