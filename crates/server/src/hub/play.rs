@@ -13,9 +13,7 @@ use serde_json::Value;
 use super::Hub;
 use crate::matches::{LiveMatch, Watching};
 use crate::mesh::asks::Ask;
-use crate::mesh::link::{
-    Mesh, QueuedAway, TablesAway, TournamentAway, MATCHMAKER_TRIES, NOT_MATCHMAKER,
-};
+use crate::mesh::link::{Mesh, QueuedAway, TablesAway, TournamentAway};
 use crate::protocol::messages::MatchInfo;
 use crate::protocol::Refusal;
 use crate::protocol::ServerMessage;
@@ -214,9 +212,8 @@ impl Hub {
         }
         mesh.forget_matchmaker();
         tables.iter().for_each(close_stranded_tables);
-        let lobby = live.first().cloned().unwrap_or_else(|| mesh.incarnation());
         for place in places {
-            self.requeue(mesh, &lobby, place).await;
+            self.requeue(mesh, place).await;
         }
     }
 
@@ -258,8 +255,8 @@ impl Hub {
         });
     }
 
-    /// Ask for `place` again of `lobby`, the matchmaker now.
-    async fn requeue(&self, mesh: &Mesh, lobby: &LiveNode, place: QueuedAway) {
+    /// Ask for `place` again of the matchmaker now.
+    async fn requeue(&self, mesh: &Mesh, place: QueuedAway) {
         let Ask::Queue {
             account,
             name,
@@ -296,39 +293,21 @@ impl Hub {
                 return;
             }
         }
-        tracing::warn!(conn = place.outbox.conn(), from = %place.lobby.name, to = %lobby.name, "queueing again: the node holding the queue place stopped");
-        let mut lobby = lobby.clone();
-        let mut queued = Err(Refusal::new(NOT_MATCHMAKER, "no node holds the lobby"));
-        for _ in 0..MATCHMAKER_TRIES {
-            if lobby.name == mesh.node {
-                queued = self
-                    .join_queue(*account, name, &place.outbox, None, ruleset, config, *seats)
-                    .await
-                    .map(|queued| {
-                        place.outbox.send(&queued);
-                    });
-                break;
+        tracing::warn!(conn = place.outbox.conn(), from = %place.lobby.name, "queueing again: the node holding the queue place stopped");
+        // Asked of the matchmaker as it is now (the sweep forgot the cached one).
+        let queued = match mesh.ask_lobby(&self.store, &place.ask, |_| {}).await {
+            Ok(Some(lobby)) => {
+                mesh.queued_away(lobby, &place.outbox, place.ask.clone());
+                Ok(())
             }
-            queued = mesh.ask(&lobby.name, &place.ask).await;
-            match &queued {
-                Ok(()) => {
-                    mesh.queued_away(lobby.clone(), &place.outbox, place.ask.clone());
-                    break;
-                }
-                // The live nodes changed again since this sweep listed them.
-                Err(refusal) if refusal.code == NOT_MATCHMAKER => {
-                    mesh.forget_matchmaker();
-                    match mesh.matchmaker(&self.store).await {
-                        Ok(now) => lobby = now,
-                        Err(refusal) => {
-                            queued = Err(refusal);
-                            break;
-                        }
-                    }
-                }
-                Err(_) => break,
-            }
-        }
+            Ok(None) => self
+                .join_queue(*account, name, &place.outbox, None, ruleset, config, *seats)
+                .await
+                .map(|queued| {
+                    place.outbox.send(&queued);
+                }),
+            Err(refusal) => Err(refusal),
+        };
         if let Err(refusal) = queued {
             place.outbox.send(&ServerMessage::error(
                 refusal.code,

@@ -34,7 +34,7 @@ pub const NOT_MATCHMAKER: &str = "not_matchmaker";
 
 /// How many times a node asks the matchmaker it finds, looking again after each
 /// `not_matchmaker`, before it gives its client the refusal.
-pub const MATCHMAKER_TRIES: usize = 3;
+const MATCHMAKER_TRIES: usize = 3;
 
 /// The requests a node takes.
 pub fn ask_subject(node: &str) -> String {
@@ -389,6 +389,37 @@ impl Mesh {
     /// Forget the cached matchmaker (the live nodes changed).
     pub fn forget_matchmaker(&self) {
         *self.matchmaker.lock() = None;
+    }
+
+    /// Ask the deployment's matchmaker, when it is another node, for `ask`, and return
+    /// the node that took it; `None` when this node is the matchmaker, for the caller
+    /// to do it here. `before` runs with each node about to be asked. A node that is
+    /// not the matchmaker by the time it is asked refuses (`not_matchmaker`): look
+    /// again afresh and ask the one found, [`MATCHMAKER_TRIES`] times in all.
+    pub async fn ask_lobby(
+        &self,
+        store: &Store,
+        ask: &Ask,
+        before: impl Fn(&LiveNode),
+    ) -> Result<Option<LiveNode>, Refusal> {
+        let mut refused = Refusal::new(NOT_MATCHMAKER, "no node holds the lobby");
+        for _ in 0..MATCHMAKER_TRIES {
+            let lobby = self.matchmaker(store).await?;
+            if lobby.name == self.node {
+                return Ok(None);
+            }
+            before(&lobby);
+            match self.ask(&lobby.name, ask).await {
+                Ok(()) => return Ok(Some(lobby)),
+                Err(refusal) if refusal.code == NOT_MATCHMAKER => {
+                    tracing::info!(node = %lobby.name, "the matchmaker changed; looking again");
+                    self.forget_matchmaker();
+                    refused = refusal;
+                }
+                Err(refusal) => return Err(refusal),
+            }
+        }
+        Err(refused)
     }
 }
 

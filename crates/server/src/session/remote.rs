@@ -11,7 +11,7 @@ use serde_json::Value;
 
 use super::{Reply, Session};
 use crate::mesh::asks::{Ask, RemoteConn};
-use crate::mesh::link::{Mesh, TournamentAway, MATCHMAKER_TRIES, NOT_MATCHMAKER};
+use crate::mesh::link::{Mesh, TournamentAway};
 use crate::protocol::{ClientMessage, Refusal};
 use crate::transport::ConnId;
 
@@ -220,11 +220,8 @@ impl Session {
         self.ask(&node, ask).await
     }
 
-    /// Ask the deployment's matchmaker, when it is another node, for `ask` (built for
-    /// this connection by `ask_for`), and return the node that took it; `None` when this
-    /// node is the matchmaker, for the caller to do it here. `before` runs with each node
-    /// about to be asked. A node that is not the matchmaker by the time it is asked
-    /// refuses (`not_matchmaker`): look again afresh and ask the one found, a few times.
+    /// [`Mesh::ask_lobby`] for this connection (`ask_for` builds its request), noting
+    /// the node that took it: it is told when the connection closes.
     pub(super) async fn ask_lobby(
         &mut self,
         ask_for: impl Fn(RemoteConn) -> Ask,
@@ -234,24 +231,13 @@ impl Session {
             return Ok(None);
         };
         let ask = ask_for(self.from(&mesh));
-        let mut refused = Refusal::new(NOT_MATCHMAKER, "no node holds the lobby");
-        for _ in 0..MATCHMAKER_TRIES {
-            let lobby = mesh.matchmaker(&self.hub.store).await?;
-            if lobby.name == mesh.node {
-                return Ok(None);
-            }
-            before(&mesh, &lobby);
-            match self.ask(&lobby.name, ask.clone()).await {
-                Ok(()) => return Ok(Some(lobby)),
-                Err(refusal) if refusal.code == NOT_MATCHMAKER => {
-                    tracing::info!(node = %lobby.name, "the matchmaker changed; looking again");
-                    mesh.forget_matchmaker();
-                    refused = refusal;
-                }
-                Err(refusal) => return Err(refusal),
-            }
+        let lobby = mesh
+            .ask_lobby(&self.hub.store, &ask, |lobby| before(&mesh, lobby))
+            .await?;
+        if let Some(lobby) = &lobby {
+            self.reached.nodes.insert(lobby.name.clone());
         }
-        Err(refused)
+        Ok(lobby)
     }
 
     /// Wait in the deployment's queue on its matchmaker; `false` when that is this
