@@ -19,9 +19,13 @@ const QUEUE_GAMES: u32 = 3;
 /// How long a bot keeps coming back after losing its node.
 const COMING_BACK: Duration = Duration::from_secs(120);
 
-/// A bot on `node` that plays `QUEUE_GAMES` T&E games from the queue, and comes back
-/// by itself when its node goes away.
-fn queue_bot(node: &TestServer, name: &str) -> BotPlan {
+/// A bot on `node` that plays `QUEUE_GAMES` T&E games from the queue of `pair`, and
+/// comes back by itself when its node goes away.
+///
+/// Each pair queues with its own configuration (its own number of bombers), so the
+/// matchmaker only ever pairs the two of it: with one shared queue, a bot slow to
+/// come back could find every other bot done and wait alone for ever.
+fn queue_bot(node: &TestServer, name: &str, pair: u32) -> BotPlan {
     BotPlan {
         session: None,
         server: node.tcp.clone(),
@@ -29,10 +33,11 @@ fn queue_bot(node: &TestServer, name: &str) -> BotPlan {
         name: name.into(),
         password: password(name),
         games: Games::Exactly(QUEUE_GAMES),
-        config: Value::Null,
+        config: json!({ "bombers": pair }),
         seats: Some(2),
         reconnect_for: COMING_BACK,
-        queue_wait: None,
+        // Longer than any partner's game and comeback; a bot left alone says so.
+        queue_wait: Some(COMING_BACK * 2),
     }
 }
 
@@ -55,13 +60,17 @@ async fn running_on(node: &TestServer) -> Vec<MatchSummary> {
         .collect()
 }
 
-async fn report_of(bot: tokio::task::JoinHandle<anyhow::Result<BotReport>>) -> BotReport {
+async fn report_of(
+    name: &str,
+    bot: tokio::task::JoinHandle<anyhow::Result<BotReport>>,
+) -> BotReport {
     // A guard against a hang, not a measure: the games take seconds.
-    tokio::time::timeout(Duration::from_secs(300), bot)
-        .await
-        .expect("the bot finished its games")
-        .expect("the bot's task")
-        .expect("the bot played")
+    match tokio::time::timeout(Duration::from_secs(300), bot).await {
+        Ok(Ok(Ok(report))) => report,
+        Ok(Ok(Err(error))) => panic!("{name} did not play its games: {error:#}"),
+        Ok(Err(error)) => panic!("{name}'s task failed: {error}"),
+        Err(_) => panic!("{name} had not finished its games after 300 s"),
+    }
 }
 
 /// Each node of three in turn stops and starts again while queue matches and a Swiss
@@ -77,7 +86,11 @@ async fn a_rolling_restart_of_three_nodes_loses_no_game() {
         &database.url,
         &nats,
         Duration::from_secs(30),
-        |_| {},
+        // A minute a decision: a player whose own node restarts is away for its
+        // comeback, and a match elsewhere would otherwise let the deadline (spacegoo's
+        // is seconds) hand the seat to a house bot first. This test is about the games,
+        // not about comebacks racing a bot's clock.
+        |config| config.default_deadline = Some(Duration::from_secs(60)),
     )
     .await;
 
@@ -106,7 +119,7 @@ async fn a_rolling_restart_of_three_nodes_loses_no_game() {
     {
         for (side, node) in [(0, a), (1, b)] {
             let name = format!("rolling-q{n}{side}");
-            let plan = queue_bot(&nodes[node], &name);
+            let plan = queue_bot(&nodes[node], &name, n as u32);
             let players = random_players("tae");
             names.push(name);
             queuers.push(tokio::spawn(async move { play(&plan, players).await }));
@@ -134,8 +147,8 @@ async fn a_rolling_restart_of_three_nodes_loses_no_game() {
     }
 
     let mut queue_matches = HashSet::new();
-    for bot in queuers {
-        let report = report_of(bot).await;
+    for (name, bot) in names.iter().zip(queuers) {
+        let report = report_of(name, bot).await;
         assert!(report.aborted.is_empty(), "aborted: {:?}", report.aborted);
         // A match the opponent's move ended while this bot was coming back is over
         // when it is back (`missed`): played to its end all the same (checked below).
@@ -147,8 +160,8 @@ async fn a_rolling_restart_of_three_nodes_loses_no_game() {
         queue_matches.extend(report.games.iter().map(|g| g.match_id));
         queue_matches.extend(report.missed.iter().copied());
     }
-    for bot in entrants {
-        let report = report_of(bot).await;
+    for (n, bot) in entrants.into_iter().enumerate() {
+        let report = report_of(&format!("rolling-e{n}"), bot).await;
         assert!(report.aborted.is_empty(), "aborted: {:?}", report.aborted);
     }
 
