@@ -6,16 +6,16 @@
 //! against a house bot by clicking on its board while a guest watches live (Q-Game from
 //! a table opened with options), opens its own seat's replay, and two people meet in
 //! the rated queue; then joins an arena, is taken to its game, plays it and sees the
-//! standings move), checks what they show, and writes screenshots to
-//! `docs/screenshots/`. Here, network bots play a whole Swiss tournament first (its page
+//! standings move), checks what they show, and takes screenshots (`screenshot_folder`).
+//! Here, network bots play a whole Swiss tournament first (its page
 //! is shown), and one bot waits in the arena for the person. A second test,
 //! `web/tests/restart.mjs`, restarts the server under a person's Tigris & Euphrates
 //! game: the page says so, comes back by itself and the person finishes the game.
 //!
-//! So that the README's one test command is all the set-up, the test installs what it
-//! lacks: the npm packages (`npm ci`), and Chromium through `apt-get` when it runs as
-//! root on Debian. Otherwise it fails and says what to install: a browser test that
-//! quietly skipped would count as passing without having run.
+//! `scripts/test` (the README's test command) installs Chromium, Node.js and npm; this
+//! test installs only the pinned npm packages (`npm ci`). Without Chromium it fails and
+//! says what to install: a browser test that quietly skipped would count as passing
+//! without having run.
 
 mod common;
 
@@ -28,34 +28,38 @@ use arbiter_server::client::{play, BotPlan, Connection, Games};
 use serde_json::{json, Value};
 use tokio::io::AsyncBufReadExt;
 
-/// Chromium and the npm packages, installed if they are missing and can be.
+/// Chromium checked for, and the npm packages installed if they are missing.
 fn install_what_is_missing(tests: &std::path::Path) {
-    let runs = |program: &str, args: &[&str]| {
-        std::process::Command::new(program)
-            .args(args)
-            .status()
-            .is_ok_and(|status| status.success())
-    };
-    if !std::path::Path::new("/usr/bin/chromium").exists() && std::env::var_os("CHROMIUM").is_none()
-    {
-        let root = runs("sh", &["-c", "[ \"$(id -u)\" = 0 ]"]);
-        assert!(
-            root && runs("apt-get", &["update", "-qq"])
-                && runs("apt-get", &["install", "-y", "-qq", "chromium"]),
-            "the browser tests need Chromium: `apt-get install chromium` (Debian), or set \
-             CHROMIUM to a Chromium binary"
-        );
-    }
+    assert!(
+        std::path::Path::new("/usr/bin/chromium").exists()
+            || std::env::var_os("CHROMIUM").is_some(),
+        "the browser tests need Chromium: run scripts/test (it installs it), \
+         `apt-get install chromium` (Debian), or set CHROMIUM to a Chromium binary"
+    );
     if !tests.join("node_modules/playwright-core").is_dir() {
         let prefix = tests.to_string_lossy().to_string();
+        let installed = std::process::Command::new("npm")
+            .args(["ci", "--prefix", &prefix, "--no-audit", "--no-fund"])
+            .status()
+            .is_ok_and(|status| status.success());
         assert!(
-            runs(
-                "npm",
-                &["ci", "--prefix", &prefix, "--no-audit", "--no-fund"]
-            ),
+            installed,
             "the browser tests need Node.js and npm (`apt-get install nodejs npm`) to \
              install playwright-core: `npm ci --prefix web/tests`"
         );
+    }
+}
+
+/// Where the scripts write their screenshots. The tracked pictures in
+/// `docs/screenshots/` are rewritten only when asked (`ARBITER_SCREENSHOTS=1`), so a
+/// test run leaves the working tree as it was; otherwise they go to
+/// `target/screenshots/`, to look at after a run.
+fn screenshot_folder(root: &std::path::Path) -> PathBuf {
+    let asked = std::env::var("ARBITER_SCREENSHOTS").is_ok_and(|value| value == "1");
+    if asked {
+        root.join("docs/screenshots")
+    } else {
+        root.join("target/screenshots")
     }
 }
 
@@ -70,7 +74,7 @@ async fn browser_ready() -> (PathBuf, PathBuf) {
     })
     .await
     .expect("the set-up ran");
-    let shots = root.join("docs/screenshots");
+    let shots = screenshot_folder(&root);
     std::fs::create_dir_all(&shots).expect("the screenshot folder");
     (tests, shots)
 }
