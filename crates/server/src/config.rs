@@ -666,28 +666,26 @@ pub fn redact_url(url: &str) -> String {
     }
 }
 
-/// `250ms`, `3s`, `1.5s`, `2m`; a bare number is seconds.
+/// A duration as `humantime` reads it (`250ms`, `3s`, `2m`, `1h 30m`), or a bare
+/// number of seconds (`1.5`), as earlier config files wrote them; at most a day.
 pub fn parse_duration(text: &str) -> anyhow::Result<Duration> {
     let text = text.trim();
-    let split = text
-        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
-        .unwrap_or(text.len());
-    let (number, unit) = text.split_at(split);
-    let number: f64 = number
-        .parse()
-        .map_err(|_| anyhow!("{text:?} is not a duration (try 500ms, 3s, 2m)"))?;
-    let seconds = match unit.trim() {
-        "ms" => number / 1000.0,
-        "" | "s" => number,
-        "m" | "min" => number * 60.0,
-        "h" => number * 3600.0,
-        other => bail!("unknown duration unit {other:?} in {text:?} (use ms, s, m or h)"),
+    let duration = match text.parse::<f64>() {
+        Ok(seconds) if seconds.is_finite() && (0.0..=MAX_DURATION_SECS).contains(&seconds) => {
+            Duration::from_secs_f64(seconds)
+        }
+        Ok(_) => bail!("{text:?} is out of range"),
+        Err(_) => humantime::parse_duration(text)
+            .map_err(|e| anyhow!("{text:?} is not a duration ({e}; try 500ms, 3s, 2m)"))?,
     };
-    if !seconds.is_finite() || seconds > 86_400.0 {
-        bail!("{text:?} is out of range");
+    if duration.as_secs_f64() > MAX_DURATION_SECS {
+        bail!("{text:?} is out of range (a day at most)");
     }
-    Ok(Duration::from_secs_f64(seconds))
+    Ok(duration)
 }
+
+/// The longest duration a config option takes: a day.
+const MAX_DURATION_SECS: f64 = 86_400.0;
 
 #[cfg(test)]
 mod tests {
@@ -740,6 +738,8 @@ mod tests {
         assert!(parse_duration("fast").is_err());
         assert_eq!(parse_duration("3h").unwrap(), Duration::from_secs(3 * 3600));
         assert!(parse_duration("3d").is_err());
+        assert_eq!(parse_duration("1h 30m").unwrap(), Duration::from_secs(5400));
+        assert!(parse_duration("-1").is_err());
         assert!(parse_duration("25h").is_err(), "a day at most");
     }
 
