@@ -34,7 +34,7 @@ enum Command {
     /// A built-in bot playing on a server as an ordinary network client.
     Bot(commands::bot::Args),
     /// Built-in players against each other over many games: win rates and ratings.
-    Tournament(commands::tournament::Args),
+    RoundRobin(commands::round_robin::Args),
     /// Random playouts and decisions per second for each ruleset.
     Bench(commands::bench::Args),
 }
@@ -56,7 +56,7 @@ fn main() -> ExitCode {
         Command::Show(args) => commands::show::run(args),
         Command::Serve(args) => commands::serve::run(*args),
         Command::Bot(args) => commands::bot::run(args),
-        Command::Tournament(args) => commands::tournament::run(args),
+        Command::RoundRobin(args) => commands::round_robin::run(args),
         Command::Bench(args) => commands::bench::run(args),
     };
     match result {

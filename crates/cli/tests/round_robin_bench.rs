@@ -1,4 +1,4 @@
-//! `arbiter tournament` and `arbiter bench`, run as the real binary.
+//! `arbiter round-robin` and `arbiter bench`, run as the real binary.
 
 use std::process::{Command, Output};
 
@@ -18,12 +18,12 @@ fn stdout(output: &Output) -> String {
     String::from_utf8_lossy(&output.stdout).into_owned()
 }
 
-/// Bounded by iterations with a fixed seed, a tournament prints the same table every
+/// Bounded by iterations with a fixed seed, a round-robin prints the same table every
 /// time, whatever the order the parallel games finish in.
 #[test]
-fn a_seeded_iteration_bounded_tournament_gives_the_same_table_twice() {
+fn a_seeded_iteration_bounded_round_robin_gives_the_same_table_twice() {
     let args = [
-        "tournament",
+        "round-robin",
         "spacecrack",
         "--seats",
         "mcts,greedy,random",
@@ -62,23 +62,23 @@ fn a_seeded_iteration_bounded_tournament_gives_the_same_table_twice() {
 }
 
 #[test]
-fn tournament_rejects_bad_input_with_a_clear_error() {
+fn round_robin_rejects_bad_input_with_a_clear_error() {
     for (args, expect) in [
         (
-            vec!["tournament", "qgame", "--seats", "mcts,nobody"],
+            vec!["round-robin", "qgame", "--seats", "mcts,nobody"],
             "unknown player",
         ),
         (
-            vec!["tournament", "spacegoo", "--seats", "mcts,greedy,random"],
+            vec!["round-robin", "spacegoo", "--seats", "mcts,greedy,random"],
             "seats",
         ),
         (
-            vec!["tournament", "chess", "--seats", "mcts,greedy"],
+            vec!["round-robin", "chess", "--seats", "mcts,greedy"],
             "unknown ruleset",
         ),
         (
             vec![
-                "tournament",
+                "round-robin",
                 "tae",
                 "--seats",
                 "mcts,greedy",

@@ -1,10 +1,11 @@
-//! Local round-robin tournaments between built-in players.
+//! Local round-robins between built-in players (`arbiter round-robin`). The server's
+//! tournaments, which people and network bots enter, are `crates/tournament`.
 //!
-//! A tournament seats the same entries in every game, cycling through every seat
+//! A round-robin seats the same entries in every game, cycling through every seat
 //! permutation ([`schedule`]), plays the games on `jobs` threads, and tallies each
 //! entry's wins, draws and losses with a Wilson interval on its win rate and a rating
 //! ([`rating`]). Results are gathered by game index and rated in that order, so a
-//! tournament of deterministic players gives the same table whatever the thread count
+//! round-robin of deterministic players gives the same table whatever the thread count
 //! or timing.
 //!
 //! The games themselves are played by a caller-supplied function (in the CLI, a
@@ -35,10 +36,10 @@ pub struct Spec {
     pub seed: u64,
 }
 
-/// A tournament that could not be played.
+/// A round-robin that could not be played.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum TournamentError {
-    #[error("a tournament needs at least one player and one game")]
+pub enum RoundRobinError {
+    #[error("a round-robin needs at least one player and one game")]
     Empty,
     #[error("game {index} (seed {seed}, seats {seats}) failed: {reason}")]
     Game {
@@ -78,7 +79,7 @@ pub struct Standing {
     pub rating: f64,
 }
 
-/// A finished tournament.
+/// A finished round-robin.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Report {
     pub games: usize,
@@ -89,21 +90,21 @@ pub struct Report {
     pub results: Vec<GameResult>,
 }
 
-/// Play the tournament. `play(names_by_seat, seed)` plays one game to its outcome;
+/// Play the round-robin. `play(names_by_seat, seed)` plays one game to its outcome;
 /// `progress(finished)` is called after every game (from the worker threads).
-pub fn run<F, P>(spec: &Spec, play: F, progress: P) -> Result<Report, TournamentError>
+pub fn run<F, P>(spec: &Spec, play: F, progress: P) -> Result<Report, RoundRobinError>
 where
     F: Fn(&[String], u64) -> Result<Outcome, String> + Sync,
     P: Fn(usize) + Sync,
 {
     let seats = spec.entries.len();
     if seats == 0 || spec.games == 0 {
-        return Err(TournamentError::Empty);
+        return Err(RoundRobinError::Empty);
     }
     let next = AtomicUsize::new(0);
     let finished = AtomicUsize::new(0);
     let failed = AtomicBool::new(false);
-    let results: Mutex<Vec<Option<Result<GameResult, TournamentError>>>> =
+    let results: Mutex<Vec<Option<Result<GameResult, RoundRobinError>>>> =
         Mutex::new(vec![None; spec.games]);
     let jobs = spec.jobs.clamp(1, spec.games);
     std::thread::scope(|scope| {
@@ -132,7 +133,7 @@ where
     Ok(tally(spec, games))
 }
 
-fn play_one<F>(spec: &Spec, index: usize, play: &F) -> Result<GameResult, TournamentError>
+fn play_one<F>(spec: &Spec, index: usize, play: &F) -> Result<GameResult, RoundRobinError>
 where
     F: Fn(&[String], u64) -> Result<Outcome, String>,
 {
@@ -140,7 +141,7 @@ where
     let order = seat_order(seats, index);
     let names: Vec<String> = order.iter().map(|&e| spec.entries[e].clone()).collect();
     let seed = game_seed(spec.seed, seats, index);
-    let fail = |reason: String| TournamentError::Game {
+    let fail = |reason: String| RoundRobinError::Game {
         index,
         seed,
         seats: names.join(","),
@@ -339,7 +340,7 @@ mod tests {
         assert_eq!(report.rating_system, RatingSystem::WengLin);
 
         let error = run(&spec, |_, _| Err("boom".to_string()), |_| {}).unwrap_err();
-        assert!(matches!(error, TournamentError::Game { reason, .. } if reason == "boom"));
+        assert!(matches!(error, RoundRobinError::Game { reason, .. } if reason == "boom"));
         assert_eq!(
             run(
                 &Spec { games: 0, ..spec },
@@ -347,7 +348,7 @@ mod tests {
                 |_| {}
             )
             .unwrap_err(),
-            TournamentError::Empty
+            RoundRobinError::Empty
         );
     }
 }

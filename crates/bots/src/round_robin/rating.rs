@@ -1,4 +1,4 @@
-//! Ratings from a tournament's games, replayed in game order: Elo for two seats (what
+//! Ratings from a round-robin's games, replayed in game order: Elo for two seats (what
 //! the spacegoo reference used), Weng-Lin (an open TrueSkill-like system) for 3–4 seats.
 
 use skillratings::elo::{elo, EloConfig, EloRating};

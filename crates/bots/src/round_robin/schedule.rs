@@ -28,7 +28,7 @@ fn nth_permutation(n: usize, mut k: usize) -> Vec<usize> {
     out
 }
 
-/// The match seed of game `index` in a tournament seeded with `seed`. Games played in
+/// The match seed of game `index` in a round-robin seeded with `seed`. Games played in
 /// both seat orders share a map: the seed changes every full cycle of permutations,
 /// so seat advantage and map luck even out between the players.
 pub fn game_seed(seed: u64, players: usize, index: usize) -> u64 {

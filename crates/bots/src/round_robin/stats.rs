@@ -2,7 +2,7 @@
 
 /// The 95% Wilson score interval for `successes` out of `trials`, as (low, high).
 /// Unlike the normal approximation it stays inside [0, 1] and is sensible at 0% and
-/// 100%, which small tournaments between unequal bots produce all the time.
+/// 100%, which small round-robins between unequal bots produce all the time.
 pub fn wilson_interval(successes: usize, trials: usize) -> (f64, f64) {
     if trials == 0 {
         return (0.0, 1.0);

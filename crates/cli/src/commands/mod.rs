@@ -5,10 +5,10 @@ pub mod bot;
 pub mod harness;
 pub mod play;
 pub mod replay;
+pub mod round_robin;
 pub mod rulesets;
 pub mod serve;
 pub mod show;
-pub mod tournament;
 
 use anyhow::anyhow;
 use arbiter_engine::{MatchRecord, Outcome};

@@ -1,7 +1,7 @@
-//! `arbiter tournament RULESET --seats mcts,greedy --games N`: built-in players
+//! `arbiter round-robin RULESET --seats mcts,greedy --games N`: built-in players
 //! against each other over many games, seat order rotating, games in parallel.
 //!
-//! The schedule, tallies, intervals and ratings are `arbiter_bots::tournament`; this
+//! The schedule, tallies, intervals and ratings are `arbiter_bots::round_robin`; this
 //! file reads the options, plays each game through the ruleset list and prints.
 
 use std::io::IsTerminal;
@@ -9,7 +9,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::{anyhow, Context};
-use arbiter_bots::tournament::{self, Spec};
+use arbiter_bots::round_robin::{self, Spec};
 use arbiter_bots::BotOptions;
 use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::json;
@@ -32,10 +32,10 @@ pub struct Args {
     #[arg(long)]
     think_ms: Option<u64>,
     /// Search iterations per decision for searching bots; without --think-ms the
-    /// tournament is reproducible from its seed.
+    /// round-robin is reproducible from its seed.
     #[arg(long)]
     iterations: Option<u64>,
-    /// Tournament seed: every game's seed derives from it.
+    /// Round-robin seed: every game's seed derives from it.
     #[arg(long, default_value_t = 0)]
     seed: u64,
     /// Configuration as JSON (missing fields take defaults).
@@ -103,7 +103,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     } else {
         ProgressBar::hidden()
     };
-    let report = tournament::run(
+    let report = round_robin::run(
         &spec,
         |names, seed| {
             let record = ruleset.play_local_with(&config, names, seed, &options)?;
@@ -113,7 +113,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         },
         |finished| bar.set_position(finished as u64),
     )
-    .context("the tournament stopped")?;
+    .context("the round-robin stopped")?;
     bar.finish_and_clear();
     if args.json {
         let out = json!({
