@@ -6,9 +6,13 @@
 #
 #   kits/test-all.sh SERVER_TCP SERVER_HTTP        e.g. kits/test-all.sh 127.0.0.1:7000 127.0.0.1:8080
 #
-# Environment: KITS (default "python javascript javascript-ws rust"), RULESETS (default
-# "qgame spacegoo spacecrack tae"), HOUSE_BOT (default random), GAME_TIMEOUT (s, default 300),
-# RUST_KIT_BIN (the Rust kit's prebuilt `arbiter-kit-play`, default
+# "Every ruleset" is the server's own list (GET http://SERVER_HTTP/api/rulesets), so a
+# ruleset added to the server is played by every kit (and fails until each kit has a bot
+# for it); if the list cannot be read, that counts as a failure (no list is assumed).
+#
+# Environment: KITS (default "python javascript javascript-ws rust"), RULESETS (default:
+# the server's; set it to play only these), HOUSE_BOT (default random), GAME_TIMEOUT (s,
+# default 300), RUST_KIT_BIN (the Rust kit's prebuilt `arbiter-kit-play`, default
 # target/debug/arbiter-kit-play under the repository: build it first with
 # `cargo build -p arbiter-kit`; this script never runs cargo).
 set -u
@@ -23,7 +27,7 @@ HTTP=$2
 HERE=$(cd "$(dirname "$0")" && pwd)
 KITS=${KITS:-python javascript javascript-ws rust}
 RUST_KIT_BIN=${RUST_KIT_BIN:-$(dirname "$HERE")/target/debug/arbiter-kit-play}
-RULESETS=${RULESETS:-qgame spacegoo spacecrack tae}
+RULESETS=${RULESETS:-}
 HOUSE_BOT=${HOUSE_BOT:-random}
 GAME_TIMEOUT=${GAME_TIMEOUT:-300}
 PASSWORD=kit-test-pw
@@ -75,6 +79,32 @@ missing() {
   failures=$((failures + 1))
   runs=$((runs + 1))
 }
+
+# server_rulesets: the ids of the server's rulesets, space-separated (GET /api/rulesets,
+# never through a proxy); on failure a one-line reason on stderr and a non-zero exit.
+server_rulesets() {
+  python3 -c '
+import json, sys, urllib.request
+url = "http://%s/api/rulesets" % sys.argv[1]
+try:
+    opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+    with opener.open(url, timeout=30) as reply:
+        ids = [ruleset["id"] for ruleset in json.load(reply)]
+except Exception as e:  # noqa: BLE001 - any failure is reported, none is hidden
+    sys.exit("cannot read the rulesets from %s: %s" % (url, e))
+if not ids:
+    sys.exit("%s lists no rulesets" % url)
+print(" ".join(ids))
+' "$HTTP"
+}
+
+if [ -z "$RULESETS" ]; then
+  if ! RULESETS=$(server_rulesets 2>&1); then
+    missing "rulesets" "$RULESETS (set RULESETS to choose them)"
+    RULESETS=""
+  fi
+fi
+echo "rulesets: ${RULESETS:-none}"
 
 for kit in $KITS; do
   case $kit in

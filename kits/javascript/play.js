@@ -8,8 +8,16 @@
 // was not ejected, 1 otherwise.
 'use strict';
 
+const fs = require('fs');
 const path = require('path');
 const { Client, ArbiterError, ConnectionLost, WaitTimeout } = require('./arbiter-kit');
+
+const BOTS = path.join(__dirname, 'bots');
+
+// The rulesets the kit has a bot for: bots/<ruleset>.js.
+function kitRulesets() {
+  return fs.readdirSync(BOTS).filter((f) => f.endsWith('.js')).map((f) => f.slice(0, -3)).sort();
+}
 
 const USAGE = `usage: node play.js --ruleset R --name N --password P [options]
   --server HOST:PORT    native TCP address (default 127.0.0.1:7000)
@@ -24,7 +32,8 @@ const USAGE = `usage: node play.js --ruleset R --name N --password P [options]
   --seats N             seats per match (default 2)
   --config JSON         the ruleset's configuration (missing fields default)
   --deadline-ms MS      table only: time per decision
-  --bot FILE            bot module exporting decide (default bots/<ruleset>.js)
+  --bot FILE            bot module exporting decide (default bots/<ruleset>.js; the kit has
+                        bots for ${kitRulesets().join(', ')})
   --drop-after N        testing: drop the connection after N answers, once per game
   -v, --verbose         print every message`;
 
@@ -54,7 +63,12 @@ function parseArgs(argv) {
 
 async function main() {
   const args = parseArgs(process.argv.slice(2));
-  const bot = require(path.resolve(args.bot || path.join(__dirname, 'bots', `${args.ruleset}.js`)));
+  const botFile = path.resolve(args.bot || path.join(BOTS, `${args.ruleset}.js`));
+  if (!args.bot && !fs.existsSync(botFile)) {
+    console.error(`no bot file ${botFile}: pass one with --bot FILE (the kit has bots for ${kitRulesets().join(', ')})`);
+    return 2;
+  }
+  const bot = require(botFile);
   const [host, port] = args.server.split(/:(?=[^:]*$)/);
   const httpAddress = args.http || '127.0.0.1:8080';
   const client = new Client({

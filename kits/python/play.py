@@ -19,11 +19,19 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from arbiter_kit import ArbiterError, Client, ConnectionLost  # noqa: E402
 
 
+BOTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "bots")
+
+
+def kit_rulesets():
+    """The rulesets the kit has a bot for: bots/<ruleset>.py."""
+    return sorted(name[:-3] for name in os.listdir(BOTS) if name.endswith(".py") and not name.startswith("_"))
+
+
 def load_bot(path):
     """A bot file defines decide(view, legal, prompt), and optionally fallback(...)."""
     if not os.path.isfile(path):
         sys.exit(f"no bot file {path}: pass one with --bot FILE (the kit has bots for "
-                 "qgame, spacegoo, spacecrack and tae)")
+                 f"{', '.join(kit_rulesets())})")
     spec = importlib.util.spec_from_file_location("bot", path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
@@ -36,11 +44,10 @@ def address(text, default_port):
 
 
 def main():
-    here = os.path.dirname(os.path.abspath(__file__))
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--server", default="127.0.0.1:7000", help="native TCP address (HOST:PORT)")
     p.add_argument("--http", help="HTTP address, to read the outcome of a match that ended while disconnected")
-    p.add_argument("--ruleset", required=True, help="qgame, spacegoo, spacecrack, tae, ...")
+    p.add_argument("--ruleset", required=True, help="the kit has bots for " + ", ".join(kit_rulesets()))
     p.add_argument("--name", required=True)
     p.add_argument("--password", required=True)
     p.add_argument("--games", type=int, default=1)
@@ -58,7 +65,7 @@ def main():
     p.add_argument("-v", "--verbose", action="store_true", help="print every message")
     args = p.parse_args()
 
-    decide, fallback = load_bot(args.bot or os.path.join(here, "bots", args.ruleset + ".py"))
+    decide, fallback = load_bot(args.bot or os.path.join(BOTS, args.ruleset + ".py"))
     host, port = address(args.server, 7000)
     config = json.loads(args.config) if args.config else None
     client = Client(host, port, args.name, args.password, http=args.http, verbose=args.verbose,

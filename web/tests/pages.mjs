@@ -20,8 +20,6 @@ const swiss = need('SWISS');
 const arena = need('ARENA');
 const botsOnly = need('BOTS_ONLY');
 const [tcpHost, tcpPort] = need('ARBITER_TCP').split(':');
-// The rulesets whose boards draw clickable moves (the others play from the move list).
-const BOARD_MOVES = new Set(['nim', 'spacecrack', 'tae', 'qgame', 'spacegoo']);
 // The board's screenshot is taken a few moves in, when the game is under way.
 const SHOT_AT = 6;
 
@@ -32,9 +30,14 @@ try {
   page.on('pageerror', (e) => errors.push(`page error: ${e.message}`));
   page.on('console', (m) => { if (m.type() === 'error') errors.push(`console: ${m.text()}`); });
 
-  // Lobby: every ruleset, and the finished matches with their replay links.
+  // Lobby: every ruleset the server ships (its own list), and the finished matches with
+  // their replay links.
+  const shipped = await (await fetch(`${base}/api/rulesets`)).json();
+  check(shipped.length > 0, 'the server lists its rulesets');
+  check(shipped.every((r) => matches.some(([id]) => id === r.id)),
+    `a finished match of every ruleset: ${shipped.map((r) => r.id)} vs ${matches.map(([id]) => id)}`);
   await page.goto(`${base}/`);
-  for (const name of ['Secret Nim', 'Q-Game', 'Space Crack', 'Rocket Scissor Spacegoo', 'Tigris']) {
+  for (const { name } of shipped) {
     await page.getByText(name, { exact: false }).first().waitFor();
   }
   await page.locator(`a[href="#/replay/${nimMatch}"]`).first().waitFor();
@@ -224,11 +227,9 @@ async function playAgainstABot(page, ruleset, viaTable = null) {
     }
   });
   check(clicks > 0, `${ruleset}: the person clicked no move`);
-  // Boards that draw their moves must be played on the board.
-  if (BOARD_MOVES.has(ruleset)) {
-    check(boardClicks === clicks,
-      `${ruleset}: ${clicks - boardClicks} of ${clicks} moves needed the move list, not the board`);
-  }
+  // Every ruleset's board draws its moves, so the whole game is played on the board.
+  check(boardClicks === clicks,
+    `${ruleset}: ${clicks - boardClicks} of ${clicks} moves needed the move list, not the board`);
   await page.getByTestId('headline').waitFor();
 
   // The watcher saw the match move and end.

@@ -51,7 +51,10 @@ pub fn seeds(name: &str) -> Vec<Vec<u8>> {
             out.extend(course_inputs("staff/m8", "-in.json"));
             out
         }
-        "ruleset_play" => (0..5u8).map(played_lines).collect(),
+        // One seed per shipped ruleset, whatever their number.
+        "ruleset_play" => (0..arbiter_rulesets::all().len())
+            .map(|pick| played_lines(u8::try_from(pick).unwrap_or(u8::MAX)))
+            .collect(),
         "tae_board" => vec![
             arbiter_tae::board::DEFAULT_BOARD.as_bytes().to_vec(),
             b"A..M..A\n.......\n..MMM..\n.......\nA..M..A\n".to_vec(),

@@ -1,9 +1,9 @@
-//! Whole matches of house bots, one per ruleset: each ends, and its record replays with
+//! Whole matches of house bots, one per shipped ruleset: each ends, and its record replays with
 //! every digest verified; the sink saw every entry as it happened.
 
 use std::time::Duration;
 
-use crate::common::{finish, start};
+use crate::common::{finish, house_lineup, start};
 use arbiter_referee::{Phase, SeatSetup};
 
 /// Bots answer in microseconds; a generous deadline means none of them times out.
@@ -44,23 +44,10 @@ async fn play(ruleset: &str, bots: &[&str], seed: u64) {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn qgame_house_bots_play_to_the_end() {
-    play("qgame", &["dag", "ldasg", "random"], 1).await;
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn spacegoo_house_bots_play_to_the_end() {
-    play("spacegoo", &["greedy", "random"], 2).await;
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn spacecrack_house_bots_play_to_the_end() {
-    play("spacecrack", &["greedy", "random", "random"], 3).await;
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn tae_house_bots_play_to_the_end() {
-    play("tae", &["greedy", "random"], 4).await;
+async fn every_rulesets_house_bots_play_to_the_end() {
+    for (seed, shipped) in (1..).zip(arbiter_rulesets::all()) {
+        play(shipped.id(), &house_lineup(&shipped), seed).await;
+    }
 }
 
 #[tokio::test]

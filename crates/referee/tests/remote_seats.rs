@@ -5,7 +5,7 @@
 
 use std::time::Duration;
 
-use crate::common::{drive, expected_stream, finish, start};
+use crate::common::{drive, expected_stream, finish, house_lineup, start};
 use arbiter_referee::{SeatSetup, ToSeat};
 
 const DEADLINE: Duration = Duration::from_secs(20);
@@ -69,22 +69,15 @@ async fn play(ruleset: &str, bot: &'static str, remote: &[bool], seed: u64) {
     );
 }
 
+/// Every shipped ruleset, its seats remote but the second (a house bot there), or all
+/// remote where it has two seats.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn qgame_remote_seats_play_to_the_end() {
-    play("qgame", "dag", &[true, false, true], 21).await;
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn spacegoo_remote_seats_play_to_the_end() {
-    play("spacegoo", "random", &[true, true], 22).await;
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn spacecrack_remote_seats_play_to_the_end() {
-    play("spacecrack", "random", &[true, false, true], 23).await;
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn tae_remote_seats_play_to_the_end() {
-    play("tae", "random", &[false, true, true], 24).await;
+async fn every_rulesets_remote_seats_play_to_the_end() {
+    for (seed, shipped) in (21..).zip(arbiter_rulesets::all()) {
+        let lineup = house_lineup(&shipped);
+        let remote: Vec<bool> = (0..lineup.len())
+            .map(|seat| lineup.len() == 2 || seat != 1)
+            .collect();
+        play(shipped.id(), lineup[0], &remote, seed).await;
+    }
 }

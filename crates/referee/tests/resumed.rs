@@ -6,7 +6,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use crate::common::{finish, ruleset, start, Mirror};
+use crate::common::{finish, house_lineup, ruleset, start, Mirror};
 use arbiter_engine::record::DigestChain;
 use arbiter_engine::{LogEntry, MatchRecord};
 use arbiter_referee::{MatchSetup, Referee, SeatSetup};
@@ -65,14 +65,10 @@ async fn go_on(
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_ruleset_goes_on_from_half_its_log() {
-    for (ruleset_id, bots) in [
-        ("spacegoo", &["greedy", "random"][..]),
-        ("tae", &["greedy", "random"][..]),
-        ("qgame", &["dag", "ldasg", "random"][..]),
-        ("spacecrack", &["greedy", "random", "random"][..]),
-    ] {
-        let stored = half_a_match(ruleset_id, bots, 11).await;
-        go_on(ruleset_id, bots, &stored).await;
+    for shipped in arbiter_rulesets::all() {
+        let bots = house_lineup(&shipped);
+        let stored = half_a_match(shipped.id(), &bots, 11).await;
+        go_on(shipped.id(), &bots, &stored).await;
     }
 }
 

@@ -203,24 +203,12 @@ async fn full_game(ruleset: &str) {
     server.stop().await;
 }
 
+/// A whole game of every shipped ruleset (the registry's list, so a new one is in).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn qgame_game_through_the_server() {
-    full_game("qgame").await;
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn spacegoo_game_through_the_server() {
-    full_game("spacegoo").await;
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn spacecrack_game_through_the_server() {
-    full_game("spacecrack").await;
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn tae_game_through_the_server() {
-    full_game("tae").await;
+async fn every_ruleset_plays_a_game_through_the_server() {
+    for shipped in arbiter_rulesets::all() {
+        full_game(shipped.id()).await;
+    }
 }
 
 #[tokio::test]

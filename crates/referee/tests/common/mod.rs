@@ -24,6 +24,27 @@ pub fn ruleset(id: &str) -> Ruleset {
     arbiter_rulesets::find(id).unwrap_or_else(|| panic!("ruleset {id} is not shipped"))
 }
 
+/// House bots for a whole match of `ruleset` with its default configuration: three
+/// seats where it allows three (the nearest count it allows otherwise), taking turns
+/// through its own bots (not `mcts`, which thinks for seconds). Tests that mean "every
+/// ruleset" loop over `arbiter_rulesets::all()` with this, so a new ruleset is covered
+/// by its registration alone.
+pub fn house_lineup(ruleset: &Ruleset) -> Vec<&'static str> {
+    let config = ruleset.game.default_config();
+    let counts = ruleset
+        .game
+        .seat_counts(&config)
+        .expect("the default configuration is valid");
+    let seats = 3.clamp(*counts.start(), *counts.end());
+    let own: Vec<&'static str> = ruleset
+        .bots
+        .iter()
+        .copied()
+        .filter(|bot| *bot != arbiter_rulesets::MCTS)
+        .collect();
+    (0..seats).map(|seat| own[seat % own.len()]).collect()
+}
+
 /// Keeps every record event and a replica state rebuilt from the entries.
 #[derive(Default)]
 pub struct Mirror {

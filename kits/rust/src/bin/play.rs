@@ -2,8 +2,11 @@
 //!
 //! ```text
 //! arbiter-kit-play --server 127.0.0.1:7000 --ruleset tae --name alice --password pw \
-//!     --games 1 [--house-bot random] [--queue] [--tournament ID] [--bot tae|qgame|spacegoo|spacecrack|first]
+//!     --games 1 [--house-bot random] [--queue] [--tournament ID] [--bot nim|qgame|spacecrack|spacegoo|tae|first]
 //! ```
+//!
+//! `--bot` names one of the kit's bots: a ruleset's in [`bots::RULESETS`], or `first`
+//! (the server's first legal action).
 //!
 //! Prints one line per game; exits 0 when every game ended with an outcome and your
 //! seat was not ejected, 1 otherwise (2 for bad arguments).
@@ -145,7 +148,8 @@ fn bot_for(args: &Args) -> Result<Box<dyn Bot>, String> {
         return Ok(Box::new(FirstLegal));
     }
     bots::for_ruleset(name).ok_or(format!(
-        "no bot for {name:?}: the kit has qgame, spacegoo, spacecrack, tae and first (--bot)"
+        "no bot for {name:?}: the kit has {} and first (--bot)",
+        bots::RULESETS.join(", ")
     ))
 }
 
