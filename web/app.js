@@ -16,7 +16,10 @@ import { Replay } from './pages/replay.js';
 import { Watch } from './pages/watch.js';
 import { Match, Play } from './pages/match.js';
 import { Account, AccountBar } from './pages/account.js';
-import { Tournament, TournamentCall, TournamentPlayer, Tournaments } from './pages/tournaments.js';
+import { Tournaments } from './pages/tournaments/list.js';
+import { Tournament } from './pages/tournaments/tournament.js';
+import { TournamentPlayer } from './pages/tournaments/entrant.js';
+import { TournamentCall } from './pages/tournaments/call.js';
 
 function NotFound({ path }) {
   useTitle('Not found');

@@ -9,7 +9,7 @@ import { playBot } from '../lib/live.js';
 import { ErrorBox, Loading, MatchList, rulesetNames, useTitle } from '../lib/ui.js';
 import { accountHref } from './account.js';
 import { QueueButton, Tables } from './tables.js';
-import { TournamentsBox } from './tournaments.js';
+import { TournamentsBox } from './tournaments/lobby.js';
 
 const LIVE_EVERY_MS = 4000;
 const RECENT_LIMIT = 20;
