@@ -40,38 +40,24 @@ pub struct Server {
     tasks: Vec<JoinHandle<()>>,
 }
 
-impl Server {
-    /// Open the store (creating the data directory and the SQLite file on first run),
-    /// bind both addresses and start serving.
-    pub async fn start(config: Config) -> anyhow::Result<Server> {
-        std::fs::create_dir_all(&config.data_dir).with_context(|| {
-            format!(
-                "cannot create the data directory {}",
-                config.data_dir.display()
-            )
-        })?;
-        let store = Store::connect(&config.database_url)
-            .await
-            .with_context(|| {
-                format!(
-                    "cannot open the database {}",
-                    redact_url(&config.database_url)
-                )
-            })?
-            .with_node(config.node.clone());
-        // Read before this run's first heartbeat overwrites it: when the previous run
-        // was last alive, so how long its matches were down.
-        let last_alive = store
-            .last_sign_of_life()
-            .await
-            .context("cannot read this server's last heartbeat")?;
-        let tcp_listener = listen(&config.tcp)
+/// Every listener the configuration asks for, bound before anything else starts (a
+/// port in use is a clear error at once).
+struct Listeners {
+    tcp: TcpListener,
+    http: TcpListener,
+    spacegoo: Option<TcpListener>,
+    qgame: Option<std::net::TcpListener>,
+}
+
+impl Listeners {
+    async fn bind(config: &Config) -> anyhow::Result<Listeners> {
+        let tcp = listen(&config.tcp)
             .await
             .with_context(|| format!("cannot listen on {} (native protocol)", config.tcp))?;
-        let http_listener = listen(&config.http)
+        let http = listen(&config.http)
             .await
             .with_context(|| format!("cannot listen on {} (HTTP)", config.http))?;
-        let spacegoo_listener = match &config.spacegoo {
+        let spacegoo = match &config.spacegoo {
             Some(address) => Some(
                 listen(address)
                     .await
@@ -79,26 +65,45 @@ impl Server {
             ),
             None => None,
         };
-        let qgame_listener = match &config.qgame {
+        let qgame = match &config.qgame {
             Some(address) => Some(
                 std::net::TcpListener::bind(address)
                     .with_context(|| format!("cannot listen on {address} (Q-Game port)"))?,
             ),
             None => None,
         };
-        let qgame_addr = match &qgame_listener {
+        Ok(Listeners {
+            tcp,
+            http,
+            spacegoo,
+            qgame,
+        })
+    }
+}
+
+impl Server {
+    /// Open the store (creating the data directory and the SQLite file on first run),
+    /// bind both addresses and start serving.
+    pub async fn start(config: Config) -> anyhow::Result<Server> {
+        let store = open_store(&config).await?;
+        // Read before this run's first heartbeat overwrites it: when the previous run
+        // was last alive, so how long its matches were down.
+        let last_alive = store
+            .last_sign_of_life()
+            .await
+            .context("cannot read this server's last heartbeat")?;
+        let listeners = Listeners::bind(&config).await?;
+        let tcp_addr = listeners.tcp.local_addr()?;
+        let http_addr = listeners.http.local_addr()?;
+        let spacegoo_addr = match &listeners.spacegoo {
             Some(listener) => Some(listener.local_addr()?),
             None => None,
         };
-        let qgame_options = config.qgame_port;
-        let tcp_addr = tcp_listener.local_addr()?;
-        let http_addr = http_listener.local_addr()?;
-        let spacegoo_addr = match &spacegoo_listener {
+        let qgame_addr = match &listeners.qgame {
             Some(listener) => Some(listener.local_addr()?),
             None => None,
         };
         let data_dir = config.data_dir.clone();
-        let pairing_interval = config.pairing_interval;
         let mut hub = Hub::new(config, store);
         let mesh = match &hub.config.nats {
             Some(url) => Some(
@@ -119,111 +124,23 @@ impl Server {
             .await
             .context("cannot write this server's first heartbeat")?;
         // Before anyone can connect: a player who logs in finds their seats running.
-        let left_running = hub
-            .store
-            .running_matches_of_this_node()
-            .await
-            .context("cannot list the matches left running")?;
-        let resumed_on_start = if left_running.is_empty() {
-            ResumeReport::default()
-        } else {
-            let down = crate::nodes::down_since(last_alive.unwrap_or(hub.started_at));
-            let report = hub.resume_matches(left_running, down).await;
-            tracing::info!(
-                resumed = report.resumed,
-                failed = report.failed,
-                down_ms = down.as_millis() as u64,
-                "matches left running by the previous run go on from their stored logs"
-            );
-            report
-        };
+        let resumed_on_start = resume_left_running(&hub, last_alive).await?;
         let shutdown = CancellationToken::new();
 
         let mut tasks = Vec::new();
         if let Some(mesh) = mesh {
-            tasks.extend(crate::mesh::serve::spawn(mesh, hub.clone(), shutdown.clone()).await?);
+            let answers = Arc::new(crate::nodes::answers::Answers {
+                mesh: mesh.clone(),
+                hub: hub.clone(),
+            });
+            tasks.extend(crate::mesh::serve::spawn(mesh, answers, shutdown.clone()).await?);
             // Answering asks now: players of the matches gone on with here who are
             // connected to other nodes get their seats back through them.
             hub.tell_nodes_of_resumed_seats(&resumed_on_start).await;
         }
-        tasks.push(tokio::spawn(tcp::serve(
-            tcp_listener,
-            hub.clone(),
-            shutdown.clone(),
-        )));
-        let app = http::router(AppState {
-            hub: hub.clone(),
-            shutdown: shutdown.clone(),
-            replays: Arc::new(http::replay_cache::ReplayCache::new(
-                http::replay_cache::DEFAULT_BYTES,
-            )),
-        });
-        tasks.push(tokio::spawn(http::serve::serve(
-            http_listener,
-            app,
-            http::serve::HttpDoor {
-                limits: http::serve::ConnectionLimits {
-                    header_timeout: hub.config.limits.http_header_timeout,
-                    send_buffer: hub.config.limits.socket_send_buffer,
-                    per_address: hub.config.limits.http_connections_per_address,
-                },
-                connections: Arc::default(),
-                pace: Arc::new(http::pace::RequestPace::new(
-                    hub.config.limits.http_rate,
-                    hub.config.limits.http_burst,
-                )),
-                proxies: Arc::new(hub.config.trusted_proxies.clone()),
-                metrics: hub.metrics.clone(),
-            },
-            shutdown.clone(),
-        )));
-        if let Some(listener) = spacegoo_listener {
-            tasks.push(ports::spacegoo::spawn_spacegoo(
-                listener,
-                hub.clone(),
-                http_addr,
-                shutdown.clone(),
-            ));
-        }
-        if let Some(listener) = qgame_listener {
-            tasks.push(ports::qgame::spawn_qgame(
-                listener,
-                hub.clone(),
-                qgame_options,
-                shutdown.clone(),
-            ));
-        }
-        tasks.push(tokio::spawn(crate::nodes::keep_alive(
-            hub.clone(),
-            shutdown.clone(),
-        )));
-        let matchmaker = hub.clone();
-        let stop_pairing = shutdown.clone();
-        tasks.push(tokio::spawn(async move {
-            let mut clock = tokio::time::interval(pairing_interval);
-            clock.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-            loop {
-                tokio::select! {
-                    _ = stop_pairing.cancelled() => break,
-                    _ = clock.tick() => matchmaker.pair_waiting_players().await,
-                }
-            }
-        }));
-        // Tournaments this node was running go on where the store says they were.
-        match crate::tournaments::requests::resume_all(&hub).await {
-            Ok(0) => {}
-            Ok(count) => tracing::info!(count, "tournaments resumed"),
-            Err(refusal) => tracing::warn!(message = %refusal.message, "tournaments not resumed"),
-        }
-        // The house's recurring tournaments: the next of each kept open for entries.
-        crate::tournaments::house::check_all(&hub, &hub.config.house_tournaments)
-            .await
-            .map_err(|why| anyhow::anyhow!(why))?;
-        tasks.push(tokio::spawn(crate::tournaments::house::run(
-            hub.clone(),
-            hub.config.house_tournaments.clone(),
-            hub.tournaments.stopping(),
-        )));
+        tasks.extend(open_doors(&hub, listeners, http_addr, &shutdown));
+        tasks.extend(run_clocks(&hub, &shutdown));
+        tasks.push(go_on_with_tournaments(&hub).await?);
         tracing::info!(%tcp_addr, %http_addr, data = %data_dir.display(), "arbiter server started");
         Ok(Server {
             hub,
@@ -298,6 +215,146 @@ impl Drop for Server {
 /// of thousands are dropped after the client thinks it is connected, and it waits for
 /// a welcome that never comes. The kernel caps this at `net.core.somaxconn`.
 const LISTEN_BACKLOG: u32 = 4096;
+
+/// The store, with the data directory made first (SQLite's file lives there).
+async fn open_store(config: &Config) -> anyhow::Result<Store> {
+    std::fs::create_dir_all(&config.data_dir).with_context(|| {
+        format!(
+            "cannot create the data directory {}",
+            config.data_dir.display()
+        )
+    })?;
+    let store = Store::connect(&config.database_url)
+        .await
+        .with_context(|| {
+            format!(
+                "cannot open the database {}",
+                redact_url(&config.database_url)
+            )
+        })?
+        .with_node(config.node.clone());
+    Ok(store)
+}
+
+/// Go on with the matches the previous run of this node left running, each from its
+/// stored log, granting their players the time the node was down.
+async fn resume_left_running(
+    hub: &Arc<Hub>,
+    last_alive: Option<i64>,
+) -> anyhow::Result<ResumeReport> {
+    let left_running = hub
+        .store
+        .running_matches_of_this_node()
+        .await
+        .context("cannot list the matches left running")?;
+    if left_running.is_empty() {
+        return Ok(ResumeReport::default());
+    }
+    let down = crate::nodes::down_since(last_alive.unwrap_or(hub.started_at));
+    let report = hub.resume_matches(left_running, down).await;
+    tracing::info!(
+        resumed = report.resumed,
+        failed = report.failed,
+        down_ms = down.as_millis() as u64,
+        "matches left running by the previous run go on from their stored logs"
+    );
+    Ok(report)
+}
+
+/// The accept loops: native TCP, HTTP (pages, API, `/ws`), and the compatibility ports
+/// that are on.
+fn open_doors(
+    hub: &Arc<Hub>,
+    listeners: Listeners,
+    http_addr: SocketAddr,
+    shutdown: &CancellationToken,
+) -> Vec<JoinHandle<()>> {
+    let mut tasks = vec![tokio::spawn(tcp::serve(
+        listeners.tcp,
+        hub.clone(),
+        shutdown.clone(),
+    ))];
+    let app = http::router(AppState {
+        hub: hub.clone(),
+        shutdown: shutdown.clone(),
+        replays: Arc::new(http::replay_cache::ReplayCache::new(
+            http::replay_cache::DEFAULT_BYTES,
+        )),
+    });
+    let limits = &hub.config.limits;
+    tasks.push(tokio::spawn(http::serve::serve(
+        listeners.http,
+        app,
+        http::serve::HttpDoor {
+            limits: http::serve::ConnectionLimits {
+                header_timeout: limits.http_header_timeout,
+                send_buffer: limits.socket_send_buffer,
+                per_address: limits.http_connections_per_address,
+            },
+            connections: Arc::default(),
+            pace: Arc::new(http::pace::RequestPace::new(
+                limits.http_rate,
+                limits.http_burst,
+            )),
+            proxies: Arc::new(hub.config.trusted_proxies.clone()),
+            metrics: hub.metrics.clone(),
+        },
+        shutdown.clone(),
+    )));
+    if let Some(listener) = listeners.spacegoo {
+        tasks.push(ports::spacegoo::spawn_spacegoo(
+            listener,
+            hub.clone(),
+            http_addr,
+            shutdown.clone(),
+        ));
+    }
+    if let Some(listener) = listeners.qgame {
+        tasks.push(ports::qgame::spawn_qgame(
+            listener,
+            hub.clone(),
+            hub.config.qgame_port,
+            shutdown.clone(),
+        ));
+    }
+    tasks
+}
+
+/// What runs on a clock: the heartbeat (and takeovers of silent nodes' matches), and
+/// the matchmaker's pairing.
+fn run_clocks(hub: &Arc<Hub>, shutdown: &CancellationToken) -> Vec<JoinHandle<()>> {
+    let heartbeat = tokio::spawn(crate::nodes::keep_alive(hub.clone(), shutdown.clone()));
+    let (matchmaker, stop_pairing) = (hub.clone(), shutdown.clone());
+    let pairing = tokio::spawn(async move {
+        let mut clock = tokio::time::interval(matchmaker.config.pairing_interval);
+        clock.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        loop {
+            tokio::select! {
+                _ = stop_pairing.cancelled() => break,
+                _ = clock.tick() => matchmaker.pair_waiting_players().await,
+            }
+        }
+    });
+    vec![heartbeat, pairing]
+}
+
+/// Tournaments this node was running go on where the store says they were, and the
+/// house's recurring ones keep their next occurrence open: the task that does so.
+async fn go_on_with_tournaments(hub: &Arc<Hub>) -> anyhow::Result<JoinHandle<()>> {
+    match crate::tournaments::requests::resume_all(hub).await {
+        Ok(0) => {}
+        Ok(count) => tracing::info!(count, "tournaments resumed"),
+        Err(refusal) => tracing::warn!(message = %refusal.message, "tournaments not resumed"),
+    }
+    crate::tournaments::house::check_all(hub, &hub.config.house_tournaments)
+        .await
+        .map_err(|why| anyhow::anyhow!(why))?;
+    Ok(tokio::spawn(crate::tournaments::house::run(
+        hub.clone(),
+        hub.config.house_tournaments.clone(),
+        hub.tournaments.stopping(),
+    )))
+}
 
 /// Listen on `address` (host:port, names resolved) with [`LISTEN_BACKLOG`].
 async fn listen(address: &str) -> anyhow::Result<TcpListener> {

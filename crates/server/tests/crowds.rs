@@ -341,7 +341,7 @@ async fn http_requests_past_the_pace_get_429_with_retry_after() {
 async fn behind_a_trusted_proxy_each_forwarded_client_is_counted() {
     let server = start(|c| {
         c.trusted_proxies =
-            arbiter_server::http::proxies::TrustedProxies::parse(["127.0.0.1"]).unwrap();
+            arbiter_server::config::proxies::TrustedProxies::parse(["127.0.0.1"]).unwrap();
         c.limits.connections_per_address = 1;
         c.limits.http_connections_per_address = 1;
         c.limits.http_rate = 0.01;

@@ -13,8 +13,8 @@ use std::io::{Read, Write};
 use std::net::{IpAddr, Ipv4Addr, TcpStream};
 use std::time::{Duration, Instant};
 
+use arbiter_server::connection::addresses::AddressCounts;
 use arbiter_server::heap::Counting;
-use arbiter_server::transport::addresses::AddressCounts;
 
 /// Counts the process's live heap (the server's, since the clients allocate none).
 #[global_allocator]

@@ -1,6 +1,8 @@
-//! The server's modules form layers: no file reaches, through `crate::` or `super::`
-//! paths, a file that reaches back to it. A cycle is how a misplaced type shows itself
-//! (the server once had seven files in one), so this test names the files of any cycle.
+//! The server's modules form layers. No file reaches, through `crate::` or `super::`
+//! paths, a file that reaches back to it: a cycle is how a misplaced type shows itself
+//! (the server once had seven files in one), so the first test names the files of any
+//! cycle. And its folders (the crate root's modules) stand in the order of `LAYERS`,
+//! which ARCHITECTURE.md draws: a folder uses only folders of layers below its own.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
@@ -9,8 +11,82 @@ use std::path::{Path, PathBuf};
 /// A module path such as `["http", "state"]`; the crate root is `[]`.
 type Module = Vec<String>;
 
+/// The server's top-level modules, from the top (what starts everything) down to what
+/// everything uses. A new folder must be placed here.
+const LAYERS: &[&[&str]] = &[
+    // Starts and stops the rest.
+    &["server"],
+    // Doors: clients (TCP, HTTP and WebSocket, the compatibility ports) and other
+    // nodes (their asks, and takeovers of a silent node's matches).
+    &["transport", "http", "ports", "nodes"],
+    // One client's conversation: what it may ask, and of whom.
+    &["session"],
+    // Tournament directors: they pair and start matches through the hub.
+    &["tournaments"],
+    // The node's shared state and the calls that change it.
+    &["hub"],
+    // Queues and tables.
+    &["lobby"],
+    // The other nodes of a deployment, over NATS.
+    &["mesh"],
+    // Running matches and their mailboxes.
+    &["matches"],
+    // Plumbing every layer above uses.
+    &["connection", "config", "metrics", "heap", "client"],
+    // The wire messages.
+    &["protocol"],
+];
+
 #[test]
 fn the_server_has_no_import_cycle() {
+    let edges = file_edges();
+    if let Some(cycle) = find_cycle(&edges) {
+        let names: Vec<String> = cycle.iter().map(|m| m.join("::")).collect();
+        panic!(
+            "import cycle among the server's modules: {}",
+            names.join(" -> ")
+        );
+    }
+}
+
+#[test]
+fn the_servers_folders_use_only_the_layers_below() {
+    let layer_of = |folder: &str| LAYERS.iter().position(|layer| layer.contains(&folder));
+    let mut wrong = Vec::new();
+    for (module, uses) in file_edges() {
+        let Some(folder) = module.first() else {
+            continue; // lib.rs declares every module
+        };
+        let Some(layer) = layer_of(folder) else {
+            wrong.push(format!("{folder} is in no layer of LAYERS"));
+            continue;
+        };
+        for target in uses {
+            let Some(used) = target.first() else { continue };
+            if used == folder {
+                continue;
+            }
+            match layer_of(used) {
+                Some(below) if below > layer => {}
+                _ => wrong.push(format!(
+                    "{} uses {} (a layer above it, or beside it)",
+                    module.join("::"),
+                    target.join("::")
+                )),
+            }
+        }
+    }
+    wrong.sort();
+    wrong.dedup();
+    assert!(
+        wrong.is_empty(),
+        "folders out of layer:\n{}",
+        wrong.join("\n")
+    );
+}
+
+/// For every module file, the module files it uses.
+fn file_edges() -> BTreeMap<Module, BTreeSet<Module>> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
     let files = modules(&root);
     assert!(files.len() > 20, "found only {} modules", files.len());
@@ -29,13 +105,7 @@ fn the_server_has_no_import_cycle() {
             }
         }
     }
-    if let Some(cycle) = find_cycle(&edges) {
-        let names: Vec<String> = cycle.iter().map(|m| m.join("::")).collect();
-        panic!(
-            "import cycle among the server's modules: {}",
-            names.join(" -> ")
-        );
-    }
+    edges
 }
 
 /// Every module file under `src`, by module path.

@@ -4,6 +4,9 @@
 //! Every flag is optional at the clap level so that a value missing from the command
 //! line and the environment can still come from the file.
 
+pub mod proxies;
+pub mod qgame_port;
+
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -280,7 +283,7 @@ pub struct Config {
     pub spacegoo: Option<String>,
     /// The Q-Game port's address; `None` when it is off.
     pub qgame: Option<String>,
-    pub qgame_port: crate::ports::qgame::options::QgamePortOptions,
+    pub qgame_port: qgame_port::QgamePortOptions,
     pub database_url: String,
     /// Deadline per ruleset id; rulesets not listed use `default_deadline`.
     pub deadlines: BTreeMap<String, Duration>,
@@ -307,7 +310,7 @@ pub struct Config {
     /// Tournaments the house opens again and again (TOML `[[house_tournaments]]`).
     pub house_tournaments: Vec<HouseTournament>,
     /// Proxies whose `X-Forwarded-For` names the client an HTTP request is counted as.
-    pub trusted_proxies: crate::http::proxies::TrustedProxies,
+    pub trusted_proxies: proxies::TrustedProxies,
 }
 
 impl Config {
@@ -370,53 +373,55 @@ impl Config {
 
     /// Flags over `file` over defaults.
     fn merge(args: &ServeArgs, file: FileConfig) -> anyhow::Result<Config> {
+        let mut config = Config::addressed(args, &file)?;
+        config.set_clocks(args, &file)?;
+        config.set_deployment(args, &file)?;
+        config.set_limits(args, &file)?;
+        config.house_tournaments = house_tournaments(file.house_tournaments)?;
+        Ok(config)
+    }
+
+    /// Where the server listens and keeps its data, everything else at its default.
+    fn addressed(args: &ServeArgs, file: &FileConfig) -> anyhow::Result<Config> {
         let data_dir = args
             .data
             .clone()
-            .or(file.data)
+            .or(file.data.clone())
             .unwrap_or_else(|| PathBuf::from("./arbiter-data"));
         let database_url = args
             .database
             .clone()
-            .or(file.database)
+            .or(file.database.clone())
             .unwrap_or_else(|| sqlite_url(&data_dir));
-        let mut config = Config {
+        Ok(Config {
             http: args
                 .http
                 .clone()
-                .or(file.http)
+                .or(file.http.clone())
                 .unwrap_or_else(|| "127.0.0.1:8080".to_string()),
-            public_url: public_url(args.public_url.clone().or(file.public_url))?,
+            public_url: public_url(args.public_url.clone().or(file.public_url.clone()))?,
             tcp: args
                 .tcp
                 .clone()
-                .or(file.tcp)
+                .or(file.tcp.clone())
                 .unwrap_or_else(|| "127.0.0.1:7000".to_string()),
             spacegoo: optional_address(
-                args.spacegoo.clone().or(file.spacegoo),
+                args.spacegoo.clone().or(file.spacegoo.clone()),
                 arbiter_spacegoo_port::DEFAULT_ADDRESS,
             ),
             qgame: optional_address(
-                args.qgame.clone().or(file.qgame),
-                crate::ports::qgame::options::DEFAULT_ADDRESS,
+                args.qgame.clone().or(file.qgame.clone()),
+                qgame_port::DEFAULT_ADDRESS,
             ),
-            qgame_port: Default::default(),
             database_url,
-            data_dir,
-            deadlines: BTreeMap::new(),
-            default_deadline: None,
-            time_bank: DEFAULT_TIME_BANK,
-            stand_in_grace: Some(DEFAULT_STAND_IN_GRACE),
-            resume_grace: DEFAULT_RESUME_GRACE,
-            pairing_interval: Duration::from_secs(1),
-            store_patience: arbiter_runner::DEFAULT_STORE_PATIENCE,
-            node: DEFAULT_NODE.to_string(),
-            node_lease: DEFAULT_NODE_LEASE,
-            nats: None,
-            limits: Limits::default(),
-            house_tournaments: Vec::new(),
-            trusted_proxies: Default::default(),
-        };
+            ..Config::for_data_dir(data_dir)
+        })
+    }
+
+    /// Time: the bank, the graces, each ruleset's deadline, the matchmaker's interval,
+    /// the store's patience and the Q-Game port's sign-up period.
+    fn set_clocks(&mut self, args: &ServeArgs, file: &FileConfig) -> anyhow::Result<()> {
+        let config = self;
         if let Some(text) = args.time_bank.as_ref().or(file.time_bank.as_ref()) {
             config.time_bank = parse_duration(text)
                 .with_context(|| format!("the time bank {text:?} is not a duration"))?;
@@ -436,24 +441,6 @@ impl Config {
         if let Some(text) = args.resume_grace.as_ref().or(file.resume_grace.as_ref()) {
             config.resume_grace = parse_duration(text)
                 .with_context(|| format!("the resume grace {text:?} is not a duration"))?;
-        }
-        for house in file.house_tournaments {
-            let every = parse_duration(&house.every).with_context(|| {
-                format!(
-                    "house tournament: every = {:?} is not a duration",
-                    house.every
-                )
-            })?;
-            if every < SHORTEST_HOUSE_PERIOD {
-                bail!("house tournament: every must be at least 1s");
-            }
-            if house.settings.starts_at.is_some() {
-                bail!("house tournament: starts_at is each occurrence's own (set every instead)");
-            }
-            config.house_tournaments.push(HouseTournament {
-                every,
-                settings: house.settings,
-            });
         }
         // File deadlines first, then flags over them, entry by entry.
         for (ruleset, text) in &file.deadlines {
@@ -483,6 +470,18 @@ impl Config {
             config.store_patience = parse_duration(text)
                 .with_context(|| format!("the store patience {text:?} is not a duration"))?;
         }
+        if let Some(text) = args.qgame_signup.as_ref().or(file.qgame_signup.as_ref()) {
+            config.qgame_port.signup_period = parse_duration(text)?;
+            if config.qgame_port.signup_period.is_zero() {
+                bail!("the Q-Game sign-up period must be positive");
+            }
+        }
+        Ok(())
+    }
+
+    /// This node's place in a deployment: its name, NATS and the lease.
+    fn set_deployment(&mut self, args: &ServeArgs, file: &FileConfig) -> anyhow::Result<()> {
+        let config = self;
         if let Some(node) = args.node.as_ref().or(file.node.as_ref()) {
             let node = node.trim();
             if node.is_empty()
@@ -514,12 +513,13 @@ impl Config {
                 bail!("the node lease must be at least 1s");
             }
         }
-        if let Some(text) = args.qgame_signup.as_ref().or(file.qgame_signup.as_ref()) {
-            config.qgame_port.signup_period = parse_duration(text)?;
-            if config.qgame_port.signup_period.is_zero() {
-                bail!("the Q-Game sign-up period must be positive");
-            }
-        }
+        Ok(())
+    }
+
+    /// What any one client may take: line length, rates and bursts, connections per
+    /// address, and whose forwarded addresses are believed.
+    fn set_limits(&mut self, args: &ServeArgs, file: &FileConfig) -> anyhow::Result<()> {
+        let config = self;
         if let Some(max_line) = args.max_line.or(file.max_line) {
             if max_line < 256 {
                 bail!("max_line must be at least 256 bytes, got {max_line}");
@@ -570,7 +570,7 @@ impl Config {
             .or(file.trusted_proxies.as_ref())
         {
             config.trusted_proxies =
-                crate::http::proxies::TrustedProxies::parse(proxies.iter().map(String::as_str))
+                proxies::TrustedProxies::parse(proxies.iter().map(String::as_str))
                     .map_err(anyhow::Error::msg)?;
         }
         let caps = [
@@ -595,7 +595,7 @@ impl Config {
                 *limit = cap;
             }
         }
-        Ok(config)
+        Ok(())
     }
 
     fn set_deadline(&mut self, ruleset: &str, text: &str) -> anyhow::Result<()> {
@@ -664,6 +664,32 @@ pub fn redact_url(url: &str) -> String {
         },
         _ => url.to_string(),
     }
+}
+
+/// The house's recurring tournaments, each checked.
+fn house_tournaments(
+    house_tournaments: Vec<HouseTournamentFile>,
+) -> anyhow::Result<Vec<HouseTournament>> {
+    let mut out = Vec::with_capacity(house_tournaments.len());
+    for house in house_tournaments {
+        let every = parse_duration(&house.every).with_context(|| {
+            format!(
+                "house tournament: every = {:?} is not a duration",
+                house.every
+            )
+        })?;
+        if every < SHORTEST_HOUSE_PERIOD {
+            bail!("house tournament: every must be at least 1s");
+        }
+        if house.settings.starts_at.is_some() {
+            bail!("house tournament: starts_at is each occurrence's own (set every instead)");
+        }
+        out.push(HouseTournament {
+            every,
+            settings: house.settings,
+        });
+    }
+    Ok(out)
 }
 
 /// A duration as `humantime` reads it (`250ms`, `3s`, `2m`, `1h 30m`), or a bare

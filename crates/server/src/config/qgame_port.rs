@@ -1,5 +1,5 @@
-//! The Q-Game port's settings, apart from the port so the server's configuration can
-//! name them without depending on the port (and through it on the hub).
+//! The Q-Game port's settings: part of the server's configuration (the bottom layer),
+//! which the port (a door, near the top) reads.
 
 use std::time::Duration;
 

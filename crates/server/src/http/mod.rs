@@ -2,21 +2,20 @@
 //! WebSocket endpoint of the native protocol.
 
 pub mod api;
-pub mod metrics;
 pub mod pace;
 pub mod pages;
-pub mod proxies;
 pub mod replay_cache;
 pub mod serve;
 pub mod state;
 pub mod tournaments;
+pub mod ws;
 
+use crate::metrics::{self, Gauges};
 use axum::extract::State;
 use axum::http::header;
 use axum::response::IntoResponse;
 use axum::routing::get;
 use axum::Router;
-use metrics::Gauges;
 use state::AppState;
 
 pub fn router(state: AppState) -> Router {
@@ -25,7 +24,7 @@ pub fn router(state: AppState) -> Router {
         .route("/web/{*path}", get(pages::web_file))
         .route("/boards/{file}", get(pages::board))
         .route("/metrics", get(metrics))
-        .route("/ws", get(crate::transport::ws::upgrade))
+        .route("/ws", get(crate::http::ws::upgrade))
         .nest("/api", api::routes().merge(tournaments::routes()))
         .with_state(state)
 }

@@ -12,7 +12,7 @@
 //! browser opens up to six connections to load a page, so a class behind one address
 //! needs many); over the cap, every request on it is answered `429
 //! too_many_connections` and the connection is closed. A WebSocket session, once
-//! upgraded, counts with the native doors instead (`transport/ws.rs`). Requests for the
+//! upgraded, counts with the native doors instead (`http/ws.rs`). Requests for the
 //! API, `/metrics` and `/ws` are also paced per address ([`RequestPace`]); the static
 //! pages and files are not (they are served from memory, and a page load is dozens).
 //!
@@ -39,8 +39,8 @@ use tower_service::Service;
 
 use super::api::ApiError;
 use super::pace::RequestPace;
-use super::proxies::TrustedProxies;
-use crate::transport::addresses::{AddressCounts, AddressSlot};
+use crate::config::proxies::TrustedProxies;
+use crate::connection::addresses::{AddressCounts, AddressSlot};
 
 /// How long a connection being closed at shutdown may take to finish its response.
 const DRAIN: Duration = Duration::from_secs(5);
@@ -65,7 +65,7 @@ pub struct HttpDoor {
     pub pace: Arc<RequestPace>,
     pub proxies: Arc<TrustedProxies>,
     /// Where refused connections are counted.
-    pub metrics: Arc<crate::http::metrics::Metrics>,
+    pub metrics: Arc<crate::metrics::Metrics>,
 }
 
 /// Serve `app` on `listener` until `shutdown`, each connection held to `door`.
@@ -89,7 +89,7 @@ pub async fn serve(
                 }
             },
         };
-        crate::transport::prepare_accepted(&stream, limits.send_buffer, peer);
+        crate::connection::prepare_accepted(&stream, limits.send_buffer, peer);
         let admission = if door.proxies.trusts(peer.ip()) {
             Admission::Proxy
         } else {

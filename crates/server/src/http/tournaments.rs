@@ -11,7 +11,7 @@ use serde_json::{json, Value};
 use super::api::ApiError;
 use super::state::AppState;
 use crate::tournaments::requests::LIST_LIMIT;
-use crate::tournaments::state::{Games, Snapshot};
+use crate::tournaments::state::{Games, Snapshot, TournamentDocument};
 
 pub fn routes() -> Router<AppState> {
     Router::new()
@@ -45,7 +45,10 @@ async fn snapshot(app: &AppState, id: &str) -> Result<Snapshot, ApiError> {
 }
 
 /// `GET /api/tournaments/{id}`: settings, standings and every game.
-async fn one(State(app): State<AppState>, Path(id): Path<String>) -> Result<Json<Value>, ApiError> {
+async fn one(
+    State(app): State<AppState>,
+    Path(id): Path<String>,
+) -> Result<Json<TournamentDocument>, ApiError> {
     Ok(Json(snapshot(&app, &id).await?.document(Games::All)))
 }
 

@@ -24,10 +24,10 @@ use tokio_tungstenite::tungstenite::protocol::{Role, WebSocketConfig};
 use tokio_tungstenite::tungstenite::{Error as WsError, Message};
 use tokio_tungstenite::WebSocketStream;
 
+use crate::connection::{Outbox, OutboxReceiver};
 use crate::http::state::AppState;
 use crate::protocol::FrameError;
 use crate::session::{Flow, Session};
-use crate::transport::{Outbox, OutboxReceiver};
 
 /// An upgraded `/ws` connection.
 type WebSocket = WebSocketStream<TokioIo<Upgraded>>;

@@ -4,6 +4,7 @@
 pub mod play;
 pub mod resume;
 pub mod start;
+pub mod tournaments;
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -15,20 +16,20 @@ use serde_json::Value;
 use tokio::time::Instant;
 
 use crate::config::Config;
-use crate::http::metrics::Metrics;
+use crate::connection::addresses::AddressCounts;
+use crate::connection::{ConnId, Outbox};
+use crate::hub::tournaments::Tournaments;
 use crate::lobby::matchmaking::{Matchmaking, QueueKey, Waiting};
 use crate::lobby::online::Online;
 use crate::lobby::tables::{Left, Occupant, Table, Tables};
 use crate::matches::{MatchClock, Matches, Player};
 use crate::mesh::asks::{Ask, QueuedSeat, RemoteConn};
 use crate::mesh::link::Mesh;
+use crate::metrics::Metrics;
 use crate::protocol::messages::RulesetInfo;
 use crate::protocol::ClientMessage;
 use crate::protocol::Refusal;
 use crate::protocol::ServerMessage;
-use crate::tournaments::registry::Tournaments;
-use crate::transport::addresses::AddressCounts;
-use crate::transport::{ConnId, Outbox};
 
 pub struct Hub {
     pub config: Config,

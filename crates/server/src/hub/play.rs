@@ -11,13 +11,13 @@ use arbiter_store::{
 use serde_json::Value;
 
 use super::Hub;
+use crate::connection::Outbox;
 use crate::matches::{LiveMatch, Watching};
 use crate::mesh::asks::Ask;
 use crate::mesh::link::{Mesh, QueuedAway, TablesAway, TournamentAway};
 use crate::protocol::messages::MatchInfo;
 use crate::protocol::Refusal;
 use crate::protocol::ServerMessage;
-use crate::transport::Outbox;
 
 impl Hub {
     /// `account` acts in its seat of `match_id` (or of its only running match). An

@@ -12,10 +12,10 @@ use arbiter_store::{RatingSystem, INITIAL_DISPLAY};
 use serde_json::Value;
 
 use super::{Hub, SeatPlan};
+use crate::connection::Outbox;
 use crate::matches::{LiveMatch, MatchClock, Player};
 use crate::protocol::Refusal;
 use crate::protocol::ServerMessage;
-use crate::transport::Outbox;
 
 /// How a compatibility port's match differs from a native one: its seats are played
 /// in-process by the port's adapters (one [`Program`] per seat, each speaking the

@@ -11,8 +11,8 @@ use tokio::sync::Notify;
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 
+use crate::connection::{ConnId, Outbox};
 use crate::protocol::ServerMessage;
-use crate::transport::{ConnId, Outbox};
 
 /// Bytes of state queued for watchers between two yields (see
 /// [`Tournaments::tell_watchers`]).

@@ -9,8 +9,8 @@ use std::time::Instant;
 use arbiter_store::AccountId;
 use serde_json::Value;
 
+use crate::connection::{ConnId, Outbox};
 use crate::mesh::asks::RemoteConn;
-use crate::transport::{ConnId, Outbox};
 
 /// Which queue: players only meet others who asked for the same game.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]

@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use arbiter_store::AccountId;
 use parking_lot::Mutex;
 
-use crate::transport::{ConnId, Outbox};
+use crate::connection::{ConnId, Outbox};
 
 /// Logged-in connections by account, most recent last.
 #[derive(Default)]

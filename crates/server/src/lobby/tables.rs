@@ -9,10 +9,10 @@ use arbiter_rulesets::Ruleset;
 use arbiter_store::AccountId;
 use serde_json::Value;
 
+use crate::connection::{ConnId, Outbox};
 use crate::matches::MatchClock;
 use crate::protocol::messages::{TableInfo, TableSeat};
 use crate::protocol::Refusal;
-use crate::transport::{ConnId, Outbox};
 
 /// Who sits in a seat.
 #[derive(Debug, Clone)]

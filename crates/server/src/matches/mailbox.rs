@@ -12,7 +12,7 @@ use serde_json::{Map, Value};
 use tokio::sync::oneshot;
 
 use super::LiveMatch;
-use crate::transport::Outbox;
+use crate::connection::Outbox;
 
 /// Lines of one match for one connection (a seat's or a spectator's).
 pub(super) struct LineMailbox {

@@ -20,9 +20,9 @@ use arbiter_referee::{Mailbox, MatchAborted, MatchHandle, SeatError, ToSeat};
 use arbiter_store::AccountId;
 use serde_json::Value;
 
+use crate::connection::{ConnId, Outbox};
 use crate::protocol::messages::MatchInfo;
 use crate::protocol::Refusal;
-use crate::transport::{ConnId, Outbox};
 use mailbox::{watch_seat, LineMailbox};
 
 /// Who plays a seat.

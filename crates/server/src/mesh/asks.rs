@@ -7,8 +7,8 @@ use std::net::IpAddr;
 
 use arbiter_store::{AccountId, LiveNode};
 
+use crate::connection::ConnId;
 use crate::protocol::{ClientMessage, Refusal};
-use crate::transport::ConnId;
 
 /// A compatibility port, as a tunnel to it names it (see `mesh::tunnels`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]

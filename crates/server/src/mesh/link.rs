@@ -17,8 +17,8 @@ use arbiter_store::{LiveNode, Store};
 use super::asks::{Answer, Ask, RemoteConn};
 use super::relays::{LineSink, Relays};
 use super::tunnels::Tunnels;
+use crate::connection::{ConnId, Outbox};
 use crate::protocol::Refusal;
-use crate::transport::{ConnId, Outbox};
 
 /// How long a node waits for another's answer before it tells its client the other
 /// node is unreachable.
@@ -68,7 +68,7 @@ pub struct Publisher {
 
 pub struct Mesh {
     pub(super) client: async_nats::Client,
-    pub(super) publisher: Arc<Publisher>,
+    pub(crate) publisher: Arc<Publisher>,
     pub node: String,
     /// Connections of this node, for the lines other nodes send them.
     local: Mutex<HashMap<ConnId, Outbox>>,
@@ -275,7 +275,7 @@ impl Mesh {
     }
 
     /// The local connection `conn`, if it is still open.
-    pub(super) fn local(&self, conn: ConnId) -> Option<Outbox> {
+    pub(crate) fn local(&self, conn: ConnId) -> Option<Outbox> {
         self.local.lock().get(&conn).cloned()
     }
 

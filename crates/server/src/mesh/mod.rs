@@ -9,7 +9,7 @@
 //!   outbox  ◀──lines── arbiter.B.conn.<id> ◀── relay task ◀── stand-in outbox (relays)
 //! ```
 //!
-//! On node A a remote connection is an ordinary [`Outbox`](crate::transport::Outbox)
+//! On node A a remote connection is an ordinary [`Outbox`](crate::connection::Outbox)
 //! (its "stand-in", kept in [`relays`]), so matches, seats, spectators and queues
 //! treat it exactly as a local one; a task publishes its lines to the client's node,
 //! which queues them on the real connection. An empty message closes the connection;

@@ -11,8 +11,8 @@ use std::sync::Arc;
 use parking_lot::Mutex;
 
 use super::asks::RemoteConn;
+use crate::connection::{Outbox, OutboxReceiver};
 use crate::matches::Watching;
-use crate::transport::{Outbox, OutboxReceiver};
 
 /// One remote connection as this node knows it.
 struct Relay {
@@ -89,7 +89,7 @@ impl Relays {
     /// The connection closed on its node: close its stand-in (its seats detach, its
     /// queue place and watching end). Returns the stand-in's id on this node, for the
     /// lobby to forget it.
-    pub fn closed(&self, from: &RemoteConn) -> Option<crate::transport::ConnId> {
+    pub fn closed(&self, from: &RemoteConn) -> Option<crate::connection::ConnId> {
         let relay = self.by_conn.lock().remove(from)?;
         relay.closed_there.store(true, Ordering::Relaxed);
         relay.outbox.close();

@@ -6,7 +6,9 @@
 //! log cannot be continued is marked aborted with the reason, its log kept. The silent node's
 //! unfinished tournaments are taken the same way, and their directors go on here from
 //! the store. A single server does the same harmlessly (there is nobody else's match to
-//! take).
+//! take). What another node asks of this one is answered in `answers.rs`.
+
+pub mod answers;
 
 use std::sync::Arc;
 

@@ -109,7 +109,7 @@ impl Route for ToTheLobby {
         let (hub, mesh) = (self.hub.clone(), self.mesh.clone());
         // As for every connection: no Nagle delay, and a client that never reads
         // holds this much (the port sets them again on a connection it serves here).
-        crate::transport::prepare_accepted(&stream, hub.config.limits.socket_send_buffer, peer);
+        crate::connection::prepare_accepted(&stream, hub.config.limits.socket_send_buffer, peer);
         Box::pin(async move { mesh.carry(&hub.store, Port::Spacegoo, stream, peer).await })
     }
 }

@@ -14,6 +14,7 @@ use std::sync::Arc;
 use arbiter_store::{Account, SessionToken};
 use serde_json::Value;
 
+use crate::connection::Outbox;
 use crate::hub::Hub;
 use crate::matches::Watching;
 use crate::mesh::asks::Ask;
@@ -21,7 +22,6 @@ use crate::protocol::{
     ClientMessage, FrameError, Refusal, ServerMessage, TokenBucket, PROTOCOL_VERSION,
 };
 use crate::tournaments::requests as tournaments;
-use crate::transport::Outbox;
 use remote::Reached;
 
 /// Whether the transport should keep reading.

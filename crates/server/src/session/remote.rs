@@ -10,10 +10,10 @@ use arbiter_store::{Account, AccountId, LiveNode, RunningSeat};
 use serde_json::Value;
 
 use super::{Reply, Session};
+use crate::connection::ConnId;
 use crate::mesh::asks::{Ask, RemoteConn};
 use crate::mesh::link::{Mesh, TournamentAway};
 use crate::protocol::{ClientMessage, Refusal};
-use crate::transport::ConnId;
 
 /// What one connection reached on other nodes.
 #[derive(Default)]

@@ -454,7 +454,7 @@ impl Director {
 
     /// Where `account`'s next game reaches it: its latest connection here, else its
     /// connection on another node of the deployment, if it named itself to this one.
-    fn reach(&self, account: AccountId) -> Option<crate::transport::Outbox> {
+    fn reach(&self, account: AccountId) -> Option<crate::connection::Outbox> {
         self.hub
             .online
             .latest(account)

@@ -15,7 +15,6 @@ pub mod arena_book;
 pub mod director;
 pub mod house;
 pub mod publish;
-pub mod registry;
 pub mod requests;
 pub mod settings;
 pub mod state;

@@ -37,7 +37,7 @@ pub async fn publish(hub: &Hub, id: TournamentId) -> usize {
     match Snapshot::load(&hub.store, id).await {
         Ok(Some(snapshot)) => {
             let state = ServerMessage::Tournament {
-                state: snapshot.document(Games::Current),
+                state: snapshot.document(Games::Current).into_value(),
             };
             hub.tournaments.tell_watchers(id, &state).await
         }

@@ -10,10 +10,10 @@ use arbiter_tournament::Format;
 use super::director;
 use super::settings;
 use super::state::{format_of, Games, Snapshot};
+use crate::connection::Outbox;
 use crate::hub::Hub;
 use crate::protocol::messages::TournamentSettings;
 use crate::protocol::{Refusal, ServerMessage};
-use crate::transport::Outbox;
 
 /// Tournaments a list shows.
 pub const LIST_LIMIT: u32 = 100;
@@ -116,12 +116,12 @@ pub async fn watch(hub: &Hub, outbox: &Outbox, id: TournamentId) -> Result<(), R
             "too_many_watched",
             format!(
                 "a connection watches at most {} tournaments",
-                super::registry::MAX_WATCHED
+                crate::hub::tournaments::MAX_WATCHED
             ),
         ));
     }
     outbox.send(&ServerMessage::Tournament {
-        state: snapshot.document(Games::Current),
+        state: snapshot.document(Games::Current).into_value(),
     });
     if over {
         outbox.send(&ServerMessage::TournamentEnded { tournament: id });

@@ -6,10 +6,11 @@
 use std::collections::{HashMap, HashSet};
 
 use arbiter_store::{
-    rfc3339, AccountId, EntrantStatus, Store, StoreError, Tournament, TournamentBye,
-    TournamentEntrant, TournamentGame, TournamentId,
+    rfc3339, AccountId, EntrantStatus, EntryRule, MatchId, Store, StoreError, Tournament,
+    TournamentBye, TournamentEntrant, TournamentGame, TournamentId, TournamentStatus,
 };
 use arbiter_tournament::{ByeRecord, Entrant, Format, GameRecord, Standing};
+use serde::Serialize;
 use serde_json::{json, Value};
 
 /// Everything stored about one tournament, read at one moment.
@@ -112,56 +113,95 @@ impl Snapshot {
     }
 
     /// The whole state as one JSON object.
-    pub fn document(&self, games: Games) -> Value {
+    pub fn document(&self, games: Games) -> TournamentDocument {
         let t = &self.tournament;
         let names = self.names();
         let name_of = |id: &AccountId| names.get(id).copied().unwrap_or("?").to_string();
-        let withdrawn: Vec<AccountId> = self
-            .entrants
-            .iter()
-            .filter(|e| e.status == EntrantStatus::Withdrawn)
-            .map(|e| e.account_id)
-            .collect();
-        let paused: Vec<AccountId> = self
-            .entrants
-            .iter()
-            .filter(|e| e.status == EntrantStatus::Active && e.paused)
-            .map(|e| e.account_id)
-            .collect();
-        let bots = self.bots();
         let table = self.standings();
-        let standings: Vec<Value> = table
+        let ends_at = match (t.started_at, t.duration_ms) {
+            (Some(start), Some(length)) => Some(rfc3339(start + length)),
+            _ => None,
+        };
+        TournamentDocument {
+            tournament: t.id,
+            name: t.name.clone(),
+            ruleset: t.ruleset.clone(),
+            config: t.config.clone(),
+            format: t.format.clone(),
+            seats: t.seats,
+            status: t.status,
+            round: t.round,
+            rounds: t.rounds,
+            duration_ms: t.duration_ms,
+            starts_at: t.starts_at.map(rfc3339),
+            start_when: t.start_when,
+            started_at: t.started_at.map(rfc3339),
+            ends_at,
+            finished_at: t.finished_at.map(rfc3339),
+            deadline_ms: t.deadline_ms,
+            time_bank_ms: t.time_bank_ms,
+            rated: t.rated,
+            max_entrants: t.max_entrants,
+            entry: t.entry,
+            entrants: t.entrants,
+            tiebreaks: tiebreak_names(&table),
+            standings: self.standing_rows(&table, &name_of),
+            games: self
+                .listed_games(games)
+                .into_iter()
+                .map(|game| GameRow::of(game, &name_of))
+                .collect(),
+            games_total: self.games.len(),
+            byes: self
+                .byes
+                .iter()
+                .map(|bye| ByeRow {
+                    round: bye.round,
+                    player: name_of(&bye.account_id),
+                })
+                .collect(),
+        }
+    }
+
+    /// The standings' rows, each entrant's state marked (paused, withdrawn, a bot).
+    fn standing_rows(
+        &self,
+        table: &[Standing],
+        name_of: &dyn Fn(&AccountId) -> String,
+    ) -> Vec<StandingRow> {
+        let bots = self.bots();
+        let entrant = |id: &AccountId| self.entrants.iter().find(|e| e.account_id == *id);
+        table
             .iter()
             .map(|s| {
-                let mut row = json!({
-                    "rank": s.rank,
-                    "name": name_of(&s.entrant),
-                    "points": s.points.as_f64(),
-                    "played": s.played,
-                    "wins": s.wins,
-                    "draws": s.draws,
-                    "losses": s.losses,
-                    "byes": s.byes,
-                    "forfeits": s.forfeits,
-                    "tiebreaks": s
+                let status = entrant(&s.entrant).map(|e| (e.status, e.paused));
+                StandingRow {
+                    rank: s.rank,
+                    name: name_of(&s.entrant),
+                    points: s.points.as_f64(),
+                    played: s.played,
+                    wins: s.wins,
+                    draws: s.draws,
+                    losses: s.losses,
+                    byes: s.byes,
+                    forfeits: s.forfeits,
+                    tiebreaks: s
                         .tiebreaks
                         .iter()
                         .map(|t| (t.name.to_string(), json!(t.as_f64())))
-                        .collect::<serde_json::Map<_, _>>(),
-                });
-                if paused.contains(&s.entrant) {
-                    row["paused"] = json!(true);
+                        .collect(),
+                    paused: status == Some((EntrantStatus::Active, true)),
+                    withdrawn: status.is_some_and(|(status, _)| status == EntrantStatus::Withdrawn),
+                    bot: bots.contains(&s.entrant),
                 }
-                if withdrawn.contains(&s.entrant) {
-                    row["withdrawn"] = json!(true);
-                }
-                if bots.contains(&s.entrant) {
-                    row["bot"] = json!(true);
-                }
-                row
             })
-            .collect();
-        let listed: Vec<&TournamentGame> = match games {
+            .collect()
+    }
+
+    /// The games a document lists: all, or the current round's (an arena's latest,
+    /// those still playing first).
+    fn listed_games(&self, games: Games) -> Vec<&TournamentGame> {
+        match games {
             Games::All => self.games.iter().collect(),
             Games::Current => {
                 let latest = self.games.iter().map(|g| g.round).max().unwrap_or(0);
@@ -184,63 +224,7 @@ impl Snapshot {
                 current.sort_by_key(|g| (g.round, g.id));
                 current
             }
-        };
-        let games: Vec<Value> = listed
-            .iter()
-            .map(|g| {
-                json!({
-                    "game": g.id,
-                    "round": g.round,
-                    "players": g.seats.iter().map(name_of).collect::<Vec<_>>(),
-                    "match": g.match_id,
-                    "ranks": g.ranks,
-                    "forfeit": g.forfeit,
-                    "status": match (&g.ranks, g.forfeit, g.match_id) {
-                        (Some(_), true, _) => "forfeit",
-                        (Some(_), false, _) => "finished",
-                        (None, _, Some(_)) => "playing",
-                        (None, _, None) => "pending",
-                    },
-                })
-            })
-            .collect();
-        let byes: Vec<Value> = self
-            .byes
-            .iter()
-            .map(|b| json!({"round": b.round, "player": name_of(&b.account_id)}))
-            .collect();
-        let ends_at = match (t.started_at, t.duration_ms) {
-            (Some(start), Some(length)) => Some(rfc3339(start + length)),
-            _ => None,
-        };
-        json!({
-            "tournament": t.id,
-            "name": t.name,
-            "ruleset": t.ruleset,
-            "config": t.config,
-            "format": t.format,
-            "seats": t.seats,
-            "status": t.status,
-            "round": t.round,
-            "rounds": t.rounds,
-            "duration_ms": t.duration_ms,
-            "starts_at": t.starts_at.map(rfc3339),
-            "start_when": t.start_when,
-            "started_at": t.started_at.map(rfc3339),
-            "ends_at": ends_at,
-            "finished_at": t.finished_at.map(rfc3339),
-            "deadline_ms": t.deadline_ms,
-            "time_bank_ms": t.time_bank_ms,
-            "rated": t.rated,
-            "max_entrants": t.max_entrants,
-            "entry": t.entry,
-            "entrants": t.entrants,
-            "tiebreaks": tiebreak_names(&table),
-            "standings": standings,
-            "games": games,
-            "games_total": self.games.len(),
-            "byes": byes,
-        })
+        }
     }
 
     /// The standings as CSV: a header line, then one line an entrant. The last column,
@@ -300,6 +284,113 @@ pub fn format_of(text: &str) -> Format {
         "round_robin" => Format::RoundRobin,
         _ => Format::Swiss,
     }
+}
+
+/// A tournament's state as its page, its watchers and `GET /api/tournaments/{id}` see
+/// it (docs/protocol.md, "Tournaments").
+#[derive(Debug, Clone, Serialize)]
+pub struct TournamentDocument {
+    pub tournament: TournamentId,
+    pub name: String,
+    pub ruleset: String,
+    pub config: Value,
+    pub format: String,
+    pub seats: u32,
+    pub status: TournamentStatus,
+    pub round: u32,
+    pub rounds: Option<u32>,
+    pub duration_ms: Option<i64>,
+    pub starts_at: Option<String>,
+    pub start_when: Option<u32>,
+    pub started_at: Option<String>,
+    pub ends_at: Option<String>,
+    pub finished_at: Option<String>,
+    pub deadline_ms: i64,
+    pub time_bank_ms: i64,
+    pub rated: bool,
+    pub max_entrants: u32,
+    pub entry: EntryRule,
+    pub entrants: u32,
+    /// The tie-breaks' names, in the order they break ties.
+    pub tiebreaks: Vec<String>,
+    pub standings: Vec<StandingRow>,
+    pub games: Vec<GameRow>,
+    /// Every game so far, listed or not.
+    pub games_total: usize,
+    pub byes: Vec<ByeRow>,
+}
+
+impl TournamentDocument {
+    /// As a JSON value, for the `tournament` message.
+    pub fn into_value(self) -> Value {
+        serde_json::to_value(self).unwrap_or(Value::Null)
+    }
+}
+
+/// One entrant's line of the standings.
+#[derive(Debug, Clone, Serialize)]
+pub struct StandingRow {
+    pub rank: u32,
+    pub name: String,
+    pub points: f64,
+    pub played: u32,
+    pub wins: u32,
+    pub draws: u32,
+    pub losses: u32,
+    pub byes: u32,
+    pub forfeits: u32,
+    /// Each tie-break's value, by name.
+    pub tiebreaks: serde_json::Map<String, Value>,
+    #[serde(skip_serializing_if = "is_false")]
+    pub paused: bool,
+    #[serde(skip_serializing_if = "is_false")]
+    pub withdrawn: bool,
+    #[serde(skip_serializing_if = "is_false")]
+    pub bot: bool,
+}
+
+/// One game of the tournament.
+#[derive(Debug, Clone, Serialize)]
+pub struct GameRow {
+    pub game: i64,
+    pub round: u32,
+    pub players: Vec<String>,
+    #[serde(rename = "match")]
+    pub match_id: Option<MatchId>,
+    pub ranks: Option<Vec<u8>>,
+    pub forfeit: bool,
+    /// `pending`, `playing`, `finished` or `forfeit`.
+    pub status: &'static str,
+}
+
+impl GameRow {
+    fn of(game: &TournamentGame, name_of: &dyn Fn(&AccountId) -> String) -> GameRow {
+        GameRow {
+            game: game.id,
+            round: game.round,
+            players: game.seats.iter().map(name_of).collect(),
+            match_id: game.match_id,
+            ranks: game.ranks.clone(),
+            forfeit: game.forfeit,
+            status: match (&game.ranks, game.forfeit, game.match_id) {
+                (Some(_), true, _) => "forfeit",
+                (Some(_), false, _) => "finished",
+                (None, _, Some(_)) => "playing",
+                (None, _, None) => "pending",
+            },
+        }
+    }
+}
+
+/// A round's bye.
+#[derive(Debug, Clone, Serialize)]
+pub struct ByeRow {
+    pub round: u32,
+    pub player: String,
+}
+
+fn is_false(flag: &bool) -> bool {
+    !*flag
 }
 
 /// The tie-breaks' names in the order the standings apply them (every line has the

@@ -10,10 +10,10 @@ use tokio::net::{TcpListener, TcpStream};
 use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 
+use crate::connection::{Line, Outbox, OutboxReceiver};
 use crate::hub::Hub;
 use crate::protocol::{LineReader, ServerMessage};
 use crate::session::{Flow, Session};
-use crate::transport::{Line, Outbox, OutboxReceiver};
 
 /// How long a closing connection's unread input is drained (see [`linger`]).
 const LINGER: Duration = Duration::from_secs(2);
@@ -72,7 +72,7 @@ async fn connection(
     shutdown: CancellationToken,
 ) {
     let limits = hub.config.limits.clone();
-    super::prepare_accepted(&stream, limits.socket_send_buffer, peer);
+    crate::connection::prepare_accepted(&stream, limits.socket_send_buffer, peer);
     let (read, write) = stream.into_split();
     let (outbox, receiver) = Outbox::new(limits.outbox_bytes);
     let writer = tokio::spawn(write_lines(write, receiver));

@@ -27,11 +27,10 @@
 //! lobby is carried, before its name is read, to the one that does
 //! (`mesh/tunnels.rs`), so that the whole deployment signs up in one waiting period.
 
-pub mod options;
 mod seat;
 pub mod table;
 
-pub use options::{QgamePortOptions, DEFAULT_ADDRESS};
+pub use crate::config::qgame_port::{QgamePortOptions, DEFAULT_ADDRESS};
 
 use std::net::{SocketAddr, TcpListener};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -49,13 +48,13 @@ use parking_lot::Mutex;
 use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
 
-use crate::http::metrics::Metrics;
+use crate::connection::addresses::AddressSlot;
 use crate::hub::start::PortMatch;
 use crate::hub::{Hub, SeatPlan};
 use crate::matches::Player;
 use crate::mesh::asks::Port;
 use crate::mesh::link::Mesh;
-use crate::transport::addresses::AddressSlot;
+use crate::metrics::Metrics;
 pub use seat::CourseSeat;
 use seat::HandleEjector;
 use table::CourseTable;
@@ -179,7 +178,7 @@ fn sign_up_forever(
                 // As for native connections (no Nagle delay; a client that never
                 // reads holds this much).
                 let send_buffer = hub.config.limits.socket_send_buffer;
-                crate::transport::prepare_accepted(&stream, send_buffer, peer);
+                crate::connection::prepare_accepted(&stream, send_buffer, peer);
                 // A connection carried to another node is read there; one read here
                 // counts against this node's names in reading (`NameReader::spawn`).
                 let reader = NameReader {
