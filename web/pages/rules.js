@@ -1,7 +1,7 @@
-// A game's rules page, rendered from the Markdown the server holds.
+// A game's rules page: the HTML the server renders from the ruleset's Markdown
+// (`crates/server/src/http/markdown.rs`, which passes no markup of the page's own).
 import { html } from '../lib/html.js';
 import { useApi } from '../lib/api.js';
-import { Markdown } from '../lib/markdown.js';
 import { ErrorBox, Loading, useTitle } from '../lib/ui.js';
 
 export function Rules({ id }) {
@@ -18,5 +18,5 @@ export function Rules({ id }) {
       ${leaderboard}`;
   }
   if (!data) return html`<${Loading} what="Loading the rules" />`;
-  return html`${leaderboard}<article class="rules"><${Markdown} source=${data.markdown} /></article>`;
+  return html`${leaderboard}<article class="rules"><div class="markdown" dangerouslySetInnerHTML=${{ __html: data.html }} /></article>`;
 }

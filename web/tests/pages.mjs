@@ -47,6 +47,11 @@ try {
   // A rules page, rendered from Markdown.
   await page.goto(`${base}/#/rules/nim`);
   await page.locator('h1, h2').filter({ hasText: /nim/i }).first().waitFor();
+  // Rendered by the server: sections named by their headings, tables, code.
+  await page.locator('article.rules h2#actions').waitFor();
+  check(await page.locator('article.rules table td code').count() > 0, 'the rules page shows its tables');
+  check(await page.locator('article.rules pre code').count() > 0, 'the rules page shows its code blocks');
+  await page.screenshot({ path: path.join(shots, 'rules.png'), fullPage: true });
   console.log('ok rules');
 
   for (const [ruleset, id] of matches) {

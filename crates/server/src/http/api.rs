@@ -137,7 +137,7 @@ async fn rulesets(State(app): State<AppState>) -> Json<Vec<RulesetInfo>> {
     Json(app.hub.ruleset_infos())
 }
 
-/// `GET /api/rulesets/{id}/rules`: the ruleset's rules page, as Markdown.
+/// `GET /api/rulesets/{id}/rules`: the ruleset's rules page, as Markdown and as HTML.
 async fn rules_page(State(app): State<AppState>, Path(id): Path<String>) -> ApiResult<Value> {
     let ruleset = app
         .hub
@@ -147,6 +147,7 @@ async fn rules_page(State(app): State<AppState>, Path(id): Path<String>) -> ApiR
         "id": ruleset.id(),
         "name": ruleset.game.name(),
         "markdown": ruleset.game.rules_page(),
+        "html": super::markdown::to_html(ruleset.game.rules_page()),
     })))
 }
 

@@ -2,6 +2,7 @@
 //! WebSocket endpoint of the native protocol.
 
 pub mod api;
+pub mod markdown;
 pub mod pace;
 pub mod pages;
 pub mod replay_cache;
