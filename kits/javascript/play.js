@@ -2,7 +2,7 @@
 // Play whole matches on an Arbiter server with a bot's decide() function.
 //
 //   node play.js --server 127.0.0.1:7000 --ruleset tae --name alice --password pw \
-//       --games 1 [--house-bot random] [--queue] [--tournament ID] [--transport tcp|ws] [--http 127.0.0.1:8080]
+//       --games 1 [--house-bot random] [--queue] [--tournament ID] [--transport tcp|ws] [--http 127.0.0.1:8080] [--ws-url wss://…]
 //
 // Prints one line per game; exits 0 when every game ended with an outcome and your seat
 // was not ejected, 1 otherwise.
@@ -22,7 +22,8 @@ function kitRulesets() {
 const USAGE = `usage: node play.js --ruleset R --name N --password P [options]
   --server HOST:PORT    native TCP address (default 127.0.0.1:7000)
   --http HOST:PORT      HTTP address: WebSocket (ws://HOST:PORT/ws) and the API (default 127.0.0.1:8080)
-  --transport tcp|ws    how to connect (default tcp)
+  --transport tcp|ws    how to connect (default tcp); ws needs Node 22+
+  --ws-url URL          the WebSocket's address, ws:// or wss:// (default ws://HTTP/ws)
   --games N             matches to play, one after another (default 1)
   --house-bot NAME      house bot filling the table's other seats (default random)
   --queue               join the matchmaking queue instead of opening a table
@@ -42,7 +43,7 @@ function parseArgs(argv) {
   const names = { '--server': 'server', '--http': 'http', '--transport': 'transport', '--ruleset': 'ruleset',
     '--name': 'name', '--password': 'password', '--games': 'games', '--house-bot': 'houseBot', '--seats': 'seats',
     '--config': 'config', '--deadline-ms': 'deadlineMs', '--bot': 'bot', '--drop-after': 'dropAfter',
-    '--tournament': 'tournament', '--wait': 'wait', '--reconnect-for': 'reconnectFor' };
+    '--tournament': 'tournament', '--wait': 'wait', '--reconnect-for': 'reconnectFor', '--ws-url': 'wsUrl' };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--queue') args.queue = true;
@@ -72,7 +73,7 @@ async function main() {
   const [host, port] = args.server.split(/:(?=[^:]*$)/);
   const httpAddress = args.http || '127.0.0.1:8080';
   const client = new Client({
-    transport: args.transport, host, port: Number(port || 7000), url: `ws://${httpAddress}/ws`,
+    transport: args.transport, host, port: Number(port || 7000), url: args.wsUrl || `ws://${httpAddress}/ws`,
     http: httpAddress, name: args.name, password: args.password, verbose: args.verbose,
     reconnectForMs: (args.reconnectFor ?? 120) * 1000,
   });

@@ -1,26 +1,33 @@
 'use strict';
 // A small WebSocket client (RFC 6455) for a Node without a global WebSocket (Node 18 to
-// 21): text messages only, which is all the Arbiter protocol sends. It offers the
-// browser's interface (onopen, onmessage, onerror, onclose, send, close), so the kit
-// uses it exactly as the global one. Node 22 and browsers have their own.
+// 21; Debian 12 ships Node 18): text messages only, which is all the Arbiter protocol
+// sends, over ws:// or wss:// (TLS). It offers the browser's interface (onopen,
+// onmessage, onerror, onclose, send, close), so the kit uses it exactly as the global
+// one. Node 22 and browsers have their own.
 
 const net = require('net');
+const tls = require('tls');
 const crypto = require('crypto');
 
 class TinyWebSocket {
   constructor(url) {
-    const { hostname, port, pathname, search } = new URL(url);
+    const { protocol, hostname, port, pathname, search } = new URL(url);
+    const secure = protocol === 'wss:';
+    const portNumber = Number(port || (secure ? 443 : 80));
     this.onopen = this.onmessage = this.onerror = this.onclose = () => {};
     this.buffer = Buffer.alloc(0);
     this.open = false;
     this.fragments = [];
     const key = crypto.randomBytes(16).toString('base64');
-    this.socket = net.connect(Number(port || 80), hostname, () => {
+    const connected = () => {
       this.socket.write([
-        `GET ${pathname}${search} HTTP/1.1`, `Host: ${hostname}:${port}`, 'Upgrade: websocket',
+        `GET ${pathname}${search} HTTP/1.1`, `Host: ${port ? `${hostname}:${port}` : hostname}`, 'Upgrade: websocket',
         'Connection: Upgrade', `Sec-WebSocket-Key: ${key}`, 'Sec-WebSocket-Version: 13', '', '',
       ].join('\r\n'));
-    });
+    };
+    this.socket = secure
+      ? tls.connect(portNumber, hostname, { servername: hostname }, connected)
+      : net.connect(portNumber, hostname, connected);
     this.socket.on('data', (data) => this.receive(data));
     this.socket.on('error', (error) => this.onerror({ message: error.message }));
     this.socket.on('close', () => { this.open = false; this.onclose({}); });
