@@ -116,108 +116,34 @@ struct Seat {
 pub async fn play(plan: &BotPlan, mut make: DeciderFactory) -> anyhow::Result<BotReport> {
     // A bot started while its server is down or restarting waits for it, as it would
     // after losing it.
-    let (mut connection, resumed) = match sign_in(plan).await {
+    let (connection, resumed) = match sign_in(plan).await {
         Ok(signed_in) => signed_in,
         Err(error) if !plan.reconnect_for.is_zero() && !is_permanent(&error) => {
             come_back(plan, error, Duration::ZERO).await?
         }
         Err(error) => return Err(error),
     };
-    let mut report = BotReport::default();
-    let mut seats: HashMap<i64, Seat> = HashMap::new();
-    // Seats held from before (a reconnect) are played before queueing again.
-    let mut resumed_to_come = resumed.len();
-    let mut queued = false;
-    // When the bot last asked to queue, and how many queue requests in a row failed.
-    let mut queued_at = tokio::time::Instant::now();
-    let mut queue_failures: u32 = 0;
-    // A tournament's bot: whether it has asked to join, and whether the tournament is over.
-    let mut entered = false;
-    let mut tournament_over = false;
-    loop {
-        let idle = !queued && seats.is_empty() && resumed_to_come == 0;
-        let finished = (report.games.len() + report.aborted.len() + report.missed.len()) as u32;
-        match &plan.games {
-            Games::Exactly(games) if finished >= *games => break,
-            Games::FromPool(pool) if idle && !pool.take() => break,
-            Games::Tournament(_) if tournament_over && seats.is_empty() => break,
-            _ => {}
-        }
-        let mut request = None;
-        if let Games::Tournament(id) = plan.games {
-            // No queue: the tournament pairs the bot, and its games come as
-            // `match_started`. Joining again (after a reconnect) is answered
-            // `already_entered`, and makes this connection watch the tournament.
-            if !entered {
-                request = Some(json!({"type": "join_tournament", "tournament": id}));
-                entered = true;
-            }
-        } else if idle {
-            if queue_failures > 0 {
-                // 0.5 s doubling to 8 s: the matchmaker is changing hands, or away.
-                let pause = Duration::from_millis(250 << queue_failures.min(5));
-                tokio::time::sleep(pause).await;
-            }
-            queued_at = tokio::time::Instant::now();
-            let mut queue =
-                json!({"type": "queue", "ruleset": plan.ruleset, "config": plan.config});
-            if let Some(n) = plan.seats {
-                queue["seats"] = json!(n);
-            }
-            request = Some(queue);
-            queued = true;
-        }
-        let sent = match request {
-            Some(request) => connection.send(&request).await,
-            None => Ok(()),
-        };
-        let received = match (sent, plan.queue_wait) {
-            (Err(lost), _) => Err(lost),
-            (Ok(()), Some(limit)) if queued => {
-                let left = limit.saturating_sub(queued_at.elapsed());
-                match tokio::time::timeout(left, connection.recv()).await {
-                    Ok(received) => received,
-                    Err(_) => bail!(
-                        "no {} match began within {limit:?} in the queue (nobody \
-                         else waiting?); try again later, or wait longer (--wait)",
-                        plan.ruleset,
-                    ),
-                }
-            }
-            (Ok(()), _) => connection.recv().await,
-        };
-        let (lost, wait) = match received {
+    let mut run = Run::new(connection, resumed.len());
+    while !run.done(plan) {
+        let request = run.next_request(plan).await;
+        let (lost, wait) = match run.exchange(plan, request).await? {
             Ok(message) if message["type"] == "server_restarting" => {
                 let wait = Duration::from_millis(message["retry_after_ms"].as_u64().unwrap_or(0));
                 (anyhow!("the server is restarting"), wait)
             }
             Ok(message) => {
-                match handle(
+                let handled = handle(
                     plan,
                     &mut make,
-                    &mut connection,
-                    &mut report,
-                    &mut seats,
+                    &mut run.connection,
+                    &mut run.report,
+                    &mut run.seats,
                     message,
                 )
-                .await?
-                {
-                    Handled::Go {
-                        started,
-                        resumed,
-                        tournament_ended,
-                        queue_refused,
-                    } => {
-                        if started {
-                            queue_failures = 0;
-                        }
-                        if queued && queue_refused {
-                            queue_failures += 1;
-                            queued = false;
-                        }
-                        queued &= !started;
-                        resumed_to_come = resumed_to_come.saturating_sub(resumed);
-                        tournament_over |= tournament_ended;
+                .await?;
+                match handled {
+                    Handled::Go(went) => {
+                        run.went(went);
                         continue;
                     }
                     Handled::Lost(lost) => (lost, Duration::ZERO),
@@ -227,36 +153,171 @@ pub async fn play(plan: &BotPlan, mut make: DeciderFactory) -> anyhow::Result<Bo
         };
         // The server went away: come back, and play on where its matches are.
         let (again, resumed) = come_back(plan, lost, wait).await?;
-        connection = again;
-        report.reconnections += 1;
-        queued = false;
-        entered = false;
-        for (id, seat) in seats.iter_mut() {
+        run.came_back(again, &resumed);
+    }
+    Ok(run.report)
+}
+
+/// Where a bot's run stands between two messages.
+struct Run {
+    connection: Connection,
+    report: BotReport,
+    /// The matches it plays, by id.
+    seats: HashMap<i64, Seat>,
+    /// Seats held from before (a reconnect), played before queueing again.
+    resumed_to_come: usize,
+    queued: bool,
+    /// When the bot last asked to queue, and how many queue requests in a row failed.
+    queued_at: tokio::time::Instant,
+    queue_failures: u32,
+    /// A tournament's bot: whether it has asked to join, and whether the tournament is
+    /// over.
+    entered: bool,
+    tournament_over: bool,
+}
+
+impl Run {
+    fn new(connection: Connection, resumed: usize) -> Run {
+        Run {
+            connection,
+            report: BotReport::default(),
+            seats: HashMap::new(),
+            resumed_to_come: resumed,
+            queued: false,
+            queued_at: tokio::time::Instant::now(),
+            queue_failures: 0,
+            entered: false,
+            tournament_over: false,
+        }
+    }
+
+    /// Neither queued nor playing nor owed a resumed seat.
+    fn idle(&self) -> bool {
+        !self.queued && self.seats.is_empty() && self.resumed_to_come == 0
+    }
+
+    /// Whether the plan's games are all played.
+    fn done(&self, plan: &BotPlan) -> bool {
+        let report = &self.report;
+        let finished = (report.games.len() + report.aborted.len() + report.missed.len()) as u32;
+        match &plan.games {
+            Games::Exactly(games) => finished >= *games,
+            Games::FromPool(pool) => self.idle() && !pool.take(),
+            Games::Tournament(_) => self.tournament_over && self.seats.is_empty(),
+        }
+    }
+
+    /// What to ask the server now, if anything: to join the tournament (once a
+    /// connection), or, idle, to queue (after a growing pause if the queue refused).
+    async fn next_request(&mut self, plan: &BotPlan) -> Option<Value> {
+        if let Games::Tournament(id) = plan.games {
+            // No queue: the tournament pairs the bot, and its games come as
+            // `match_started`. Joining again (after a reconnect) is answered
+            // `already_entered`, and makes this connection watch the tournament.
+            if self.entered {
+                return None;
+            }
+            self.entered = true;
+            return Some(json!({"type": "join_tournament", "tournament": id}));
+        }
+        if !self.idle() {
+            return None;
+        }
+        if self.queue_failures > 0 {
+            // 0.5 s doubling to 8 s: the matchmaker is changing hands, or away.
+            let pause = Duration::from_millis(250 << self.queue_failures.min(5));
+            tokio::time::sleep(pause).await;
+        }
+        self.queued_at = tokio::time::Instant::now();
+        self.queued = true;
+        let mut queue = json!({"type": "queue", "ruleset": plan.ruleset, "config": plan.config});
+        if let Some(n) = plan.seats {
+            queue["seats"] = json!(n);
+        }
+        Some(queue)
+    }
+
+    /// Send `request` (if any) and take the next message. The outer error ends the run
+    /// (a queue wait past `plan.queue_wait`); the inner one is a lost connection.
+    async fn exchange(
+        &mut self,
+        plan: &BotPlan,
+        request: Option<Value>,
+    ) -> anyhow::Result<anyhow::Result<Value>> {
+        if let Some(request) = request {
+            if let Err(lost) = self.connection.send(&request).await {
+                return Ok(Err(lost));
+            }
+        }
+        match plan.queue_wait {
+            Some(limit) if self.queued => {
+                let left = limit.saturating_sub(self.queued_at.elapsed());
+                match tokio::time::timeout(left, self.connection.recv()).await {
+                    Ok(received) => Ok(received),
+                    Err(_) => bail!(
+                        "no {} match began within {limit:?} in the queue (nobody \
+                         else waiting?); try again later, or wait longer (--wait)",
+                        plan.ruleset,
+                    ),
+                }
+            }
+            _ => Ok(self.connection.recv().await),
+        }
+    }
+
+    /// What a handled message changed: a match started, seats taken up, the
+    /// tournament over, the queue refused.
+    fn went(&mut self, went: Went) {
+        if went.started {
+            self.queue_failures = 0;
+        }
+        if self.queued && went.queue_refused {
+            self.queue_failures += 1;
+            self.queued = false;
+        }
+        self.queued &= !went.started;
+        self.resumed_to_come = self.resumed_to_come.saturating_sub(went.resumed);
+        self.tournament_over |= went.tournament_ended;
+    }
+
+    /// Back on a new connection, which resumed the seats of `resumed`: a match not among
+    /// them ended while the bot was away (`missed`).
+    fn came_back(&mut self, connection: Connection, resumed: &[i64]) {
+        self.connection = connection;
+        self.report.reconnections += 1;
+        self.queued = false;
+        self.entered = false;
+        for (id, seat) in self.seats.iter_mut() {
             seat.prompt = None;
             seat.sent = None;
             if !resumed.contains(id) {
-                report.missed.push(*id);
+                self.report.missed.push(*id);
             }
         }
-        seats.retain(|id, _| resumed.contains(id));
-        resumed_to_come = resumed.iter().filter(|id| !seats.contains_key(id)).count();
+        self.seats.retain(|id, _| resumed.contains(id));
+        self.resumed_to_come = resumed
+            .iter()
+            .filter(|id| !self.seats.contains_key(id))
+            .count();
     }
-    Ok(report)
 }
 
 /// What one message from the server came to.
 enum Handled {
-    Go {
-        /// A match started for the bot (it is no longer queued).
-        started: bool,
-        /// Seats resumed from before that this run took up.
-        resumed: usize,
-        tournament_ended: bool,
-        /// The server could not queue the bot just now (see [`QUEUE_AGAIN_AFTER`]).
-        queue_refused: bool,
-    },
+    Go(Went),
     /// Writing to the server failed: it is gone.
     Lost(anyhow::Error),
+}
+
+/// What a message changed for the run.
+struct Went {
+    /// A match started for the bot (it is no longer queued).
+    started: bool,
+    /// Seats resumed from before that this run took up.
+    resumed: usize,
+    tournament_ended: bool,
+    /// The server could not queue the bot just now (see [`QUEUE_AGAIN_AFTER`]).
+    queue_refused: bool,
 }
 
 /// Take one message from the server: start, follow and answer the bot's matches.
@@ -268,7 +329,12 @@ async fn handle(
     seats: &mut HashMap<i64, Seat>,
     message: Value,
 ) -> anyhow::Result<Handled> {
-    let mut handled = (false, 0, false, false);
+    let mut went = Went {
+        started: false,
+        resumed: 0,
+        tournament_ended: false,
+        queue_refused: false,
+    };
     let kind = message["type"].as_str().unwrap_or("");
     let match_id = message["match"].as_i64();
     if let Some(seat) = match_id.and_then(|id| seats.get_mut(&id)) {
@@ -279,7 +345,7 @@ async fn handle(
     let mut act = None;
     match (kind, match_id) {
         ("match_started", Some(id)) => {
-            handled.0 = true;
+            went.started = true;
             let seat = message["seat"].as_u64().unwrap_or(0) as usize;
             let decider = make(&message["config"], id as u64 ^ (seat as u64) << 32)
                 .map_err(|e| anyhow!("no {} player for this match: {e}", plan.ruleset))?;
@@ -290,7 +356,7 @@ async fn handle(
             if let (false, Some(seat)) = (seats.contains_key(&id), message["seat"].as_u64()) {
                 let decider = make(&message["config"], id as u64).ok();
                 seats.insert(id, new_seat(seat as usize, decider));
-                handled.1 += 1;
+                went.resumed += 1;
             }
         }
         ("view", Some(id)) => {
@@ -350,7 +416,7 @@ async fn handle(
         // Entered before (a restarted bot): it goes on playing the tournament.
         ("error", _) if message["code"] == "already_entered" => {}
         ("tournament_ended", _) if message["tournament"].as_i64() == tournament_of(&plan.games) => {
-            handled.2 = true;
+            went.tournament_ended = true;
         }
         ("error", _) => {
             let code = message["code"].as_str().unwrap_or("");
@@ -368,7 +434,7 @@ async fn handle(
                 }
                 _ if QUEUE_AGAIN_AFTER.contains(&code) => {
                     tracing::warn!(%message, "server error; queueing again if it was the queue");
-                    handled.3 = true;
+                    went.queue_refused = true;
                 }
                 _ => tracing::warn!(%message, "server error"),
             }
@@ -380,12 +446,7 @@ async fn handle(
             return Ok(Handled::Lost(lost));
         }
     }
-    Ok(Handled::Go {
-        started: handled.0,
-        resumed: handled.1,
-        tournament_ended: handled.2,
-        queue_refused: handled.3,
-    })
+    Ok(Handled::Go(went))
 }
 
 /// Connect and log in (with the session, if the plan has one); the matches whose seats
